@@ -1,0 +1,49 @@
+package backends
+
+import "errors"
+
+// ErrStop is returned by a Sink to end a search early without an error.
+var ErrStop = errors.New("backends: stop requested by sink")
+
+// LineKind tells a matching line from a context line.
+type LineKind int
+
+const (
+	// KindMatch is a line with at least one match.
+	KindMatch LineKind = iota
+	// KindContext is a line shown only as context around a match.
+	KindContext
+)
+
+// Span is a half-open byte range [Start, End) within Line.Text.
+type Span struct{ Start, End int }
+
+// Line is one line of output: a match or a context line.
+//
+// A multiline match is reported as one Line per physical line it covers, each
+// with KindMatch, so (Path, Number) identifies a line whichever engine ran.
+type Line struct {
+	Path       string // relative to Query.Root, forward slashes, no "./"
+	Number     int    // 1-based line number
+	Column     int    // 1-based byte column of the first submatch; 0 for context lines
+	Text       []byte // the line without its terminator ("\n" or "\r\n")
+	Submatches []Span // byte ranges of the matches within Text
+	Kind       LineKind
+	// Cut is how many bytes of the line were removed by Query.MaxColumns (0 = whole line).
+	Cut int
+}
+
+// FileSummary closes one file's results.
+type FileSummary struct {
+	Path         string
+	MatchedLines int // lines with a match (what rg -c counts)
+}
+
+// Sink receives results: Begin, then the file's lines in order (content mode
+// only), then End, for each file with at least one match. A Sink may return
+// ErrStop to end the search early.
+type Sink interface {
+	Begin(path string) error
+	Line(l Line) error
+	End(s FileSummary) error
+}

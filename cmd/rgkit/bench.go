@@ -1,0 +1,18 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+)
+
+// newBenchCmd is a placeholder until its issue lands.
+func newBenchCmd(s streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "bench",
+		Short: "not implemented yet",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return errors.New("bench: not implemented yet")
+		},
+	}
+}
