@@ -36,6 +36,12 @@ type Stats struct {
 	Unreadable    int64 // files that could not be opened or read
 	TooLarge      int64 // files over Query.MaxFileSize
 	Elapsed       time.Duration
+
+	// Process usage of external engines' child processes (zero for in-process
+	// engines): user+sys CPU time and the largest peak resident set, so a
+	// benchmark can show what a user pays for spawning a tool.
+	ProcessCPU     time.Duration
+	ProcessPeakRSS int64 // bytes
 }
 
 // Truncation says which cap cut the results.
