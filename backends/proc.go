@@ -1,0 +1,230 @@
+package backends
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// procSpec describes one external engine run. Every external engine goes
+// through runProc so that the hygiene rules of DESIGN.md ("Subprocess
+// hygiene") hold in one place: absolute path, no shell, stdin /dev/null, own
+// process group, SIGTERM then SIGKILL on cancel, capped stdout and stderr.
+type procSpec struct {
+	Path      string   // absolute path of the binary; a relative one is refused
+	Args      []string // arguments after argv[0]
+	Dir       string   // working directory; empty = the current one
+	Env       []string // the complete environment (nil = empty, never inherited)
+	MaxStdout int64    // stdout bytes delivered to the callback; <= 0 = no cap
+	MaxStderr int      // stderr bytes kept; <= 0 = defaultMaxStderr
+	// Grace is how long a cancelled process group has between SIGTERM and
+	// SIGKILL, and how long Wait waits for stdout/stderr to close after the
+	// process exits (a grandchild may hold them open). <= 0 = defaultGrace.
+	Grace time.Duration
+}
+
+// procResult is what runProc observed.
+type procResult struct {
+	ExitCode     int    // the exit status; -1 when killed by a signal or never started
+	Stderr       []byte // at most MaxStderr bytes of stderr
+	StdoutCapped bool   // stdout passed MaxStdout: the rest was dropped and the process stopped
+	Killed       bool   // runProc signalled the process group (cancel, timeout, cap, reader gave up)
+}
+
+const (
+	defaultGrace     = 2 * time.Second
+	defaultMaxStderr = 64 << 10
+)
+
+// errReaderDone closes the stdout pipe once the callback has returned, so the
+// copying goroutine of os/exec stops instead of blocking.
+var errReaderDone = errors.New("backends: stdout reader returned")
+
+// runProc runs spec and streams its stdout to the stdout callback, which runs
+// in its own goroutine while the process runs and must read until io.EOF (or
+// return early: the rest of the output is then discarded and the process
+// group stopped).
+//
+// A non-zero exit status is not an error: the caller maps statuses per tool.
+// The error is the callback's error, the start error (wrapping ErrUnavailable
+// when the binary is missing or not executable), or, when ctx ended first,
+// an error wrapping ctx.Err() (context.DeadlineExceeded on a timeout). In
+// every case what the callback had consumed stays with the caller: that is
+// how a timeout yields partial results.
+//
+// After the process exits, its whole process group is killed, so a
+// grandchild that keeps stdout open cannot outlive the search; runProc
+// returns at most about 2×Grace after ctx ends.
+func runProc(ctx context.Context, spec procSpec, stdout func(io.Reader) error) (procResult, error) {
+	res := procResult{ExitCode: -1}
+	if !filepath.IsAbs(spec.Path) {
+		return res, fmt.Errorf("%w: refusing to run %q: not an absolute path", ErrUnavailable, spec.Path)
+	}
+	grace := spec.Grace
+	if grace <= 0 {
+		grace = defaultGrace
+	}
+	maxErr := spec.MaxStderr
+	if maxErr <= 0 {
+		maxErr = defaultMaxStderr
+	}
+
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+
+	var killed atomic.Bool
+	cmd := exec.CommandContext(runCtx, spec.Path, spec.Args...)
+	cmd.Dir = spec.Dir
+	cmd.Env = spec.Env
+	if cmd.Env == nil {
+		cmd.Env = []string{}
+	}
+	cmd.Stdin = nil // /dev/null
+	setProcGroup(cmd)
+	var killTimer *time.Timer
+	var timerMu sync.Mutex
+	cmd.Cancel = func() error {
+		killed.Store(true)
+		p := cmd.Process
+		err := signalGroup(p, false)
+		timerMu.Lock()
+		killTimer = time.AfterFunc(grace, func() { _ = signalGroup(p, true) })
+		timerMu.Unlock()
+		return err
+	}
+	cmd.WaitDelay = grace
+
+	pr, pw := io.Pipe()
+	out := &cappedWriter{w: pw, max: spec.MaxStdout, onCap: stop}
+	cmd.Stdout = out
+	errBuf := &cappedBuffer{max: maxErr}
+	cmd.Stderr = errBuf
+
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, exec.ErrNotFound) {
+			return res, fmt.Errorf("%w: start %s: %w", ErrUnavailable, spec.Path, err)
+		}
+		return res, fmt.Errorf("start %s: %w", spec.Path, err)
+	}
+	pgid := cmd.Process.Pid
+
+	cbDone := make(chan error, 1)
+	go func() {
+		er := &eofReader{r: pr}
+		err := stdout(er)
+		pr.CloseWithError(errReaderDone)
+		if !er.eof {
+			// The reader stopped early: nobody wants the rest.
+			stop()
+		}
+		cbDone <- err
+	}()
+
+	waitErr := cmd.Wait()
+	// Whatever is left of the group (a grandchild holding a pipe, a child
+	// that ignored SIGTERM) goes now; ESRCH when nothing is left.
+	killLeftovers(pgid)
+	timerMu.Lock()
+	if killTimer != nil {
+		killTimer.Stop()
+	}
+	timerMu.Unlock()
+	pw.Close()
+	cbErr := <-cbDone
+
+	res.Stderr = errBuf.bytes()
+	res.StdoutCapped = out.capped.Load()
+	res.Killed = killed.Load()
+	if cmd.ProcessState != nil {
+		res.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	switch {
+	case cbErr != nil && !errors.Is(cbErr, errReaderDone):
+		return res, cbErr
+	case ctx.Err() != nil:
+		return res, fmt.Errorf("%s stopped: %w", filepath.Base(spec.Path), context.Cause(ctx))
+	}
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) &&
+		!errors.Is(waitErr, errReaderDone) && !errors.Is(waitErr, io.ErrClosedPipe) {
+		return res, fmt.Errorf("wait %s: %w", spec.Path, waitErr)
+	}
+	return res, nil
+}
+
+// eofReader records whether its reader reached io.EOF.
+type eofReader struct {
+	r   io.Reader
+	eof bool
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		e.eof = true
+	}
+	return n, err
+}
+
+// cappedWriter passes at most max bytes to w, then drops the rest and calls
+// onCap once (which stops the process). Dropping rather than failing keeps
+// os/exec's copy loop from reporting a write error as the process's.
+type cappedWriter struct {
+	w      io.Writer
+	max    int64
+	n      int64
+	capped atomic.Bool
+	onCap  func()
+	failed bool
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	total := len(p)
+	if c.failed || c.capped.Load() {
+		return total, nil
+	}
+	if c.max > 0 && c.n+int64(len(p)) > c.max {
+		p = p[:c.max-c.n]
+		c.capped.Store(true)
+		defer c.onCap()
+	}
+	if len(p) > 0 {
+		n, err := c.w.Write(p)
+		c.n += int64(n)
+		if err != nil {
+			// The reader is gone; discard the rest (runProc stops the process).
+			c.failed = true
+		}
+	}
+	return total, nil
+}
+
+// cappedBuffer keeps the first max bytes written to it.
+type cappedBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := c.max - len(c.buf); room > 0 {
+		c.buf = append(c.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (c *cappedBuffer) bytes() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]byte(nil), c.buf...)
+}

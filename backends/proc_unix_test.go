@@ -1,0 +1,260 @@
+//go:build unix
+
+package backends
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// fakeEngine returns the absolute path of a stand-in executable.
+func fakeEngine(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("testdata", "fake-engines", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh for the stand-in engines")
+	}
+	return p
+}
+
+var fakeEnv = []string{"PATH=/usr/bin:/bin"}
+
+// collectLines is a stdout callback that records every line it reads.
+func collectLines(dst *[]string) func(io.Reader) error {
+	return func(r io.Reader) error {
+		br := bufio.NewReader(r)
+		for {
+			s, err := br.ReadString('\n')
+			if s != "" {
+				*dst = append(*dst, strings.TrimSuffix(s, "\n"))
+			}
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// pidFrom finds the "pid=N" line a stand-in prints first.
+func pidFrom(t *testing.T, lines []string) int {
+	t.Helper()
+	for _, l := range lines {
+		if v, ok := strings.CutPrefix(l, "pid="); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no pid line in %q", lines)
+	return 0
+}
+
+// liveGroupMembers lists the processes of group pgid that are not zombies.
+func liveGroupMembers(pgid int) []int {
+	var live []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...
+		rest := b[bytes.LastIndexByte(b, ')')+1:]
+		f := strings.Fields(string(rest))
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, _ := strconv.Atoi(f[2]); g == pgid {
+			live = append(live, pid)
+		}
+	}
+	return live
+}
+
+// assertGroupGone checks that no live process is left in group pgid. SIGKILL
+// is asynchronous, so it polls; the bound is generous and never the thing
+// under test.
+func assertGroupGone(t *testing.T, pgid int) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		if err := syscall.Kill(-pgid, 0); err == nil {
+			t.Errorf("process group %d still exists", pgid)
+		}
+		return
+	}
+	var live []int
+	for range 200 {
+		if live = liveGroupMembers(pgid); len(live) == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("process group %d still has live members %v (orphans)", pgid, live)
+}
+
+func TestRunProcTimeoutDeliversPartialOutputAndKillsGroup(t *testing.T) {
+	for _, script := range []string{"print-then-hang", "print-then-hang-ignore-term"} {
+		t.Run(script, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			var lines []string
+			res, err := runProc(ctx, procSpec{
+				Path: fakeEngine(t, script), Env: fakeEnv, Grace: 200 * time.Millisecond,
+			}, collectLines(&lines))
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("err = %v, want one wrapping context.DeadlineExceeded", err)
+			}
+			if !res.Killed {
+				t.Error("Killed = false, want true")
+			}
+			if len(lines) < 2 || lines[1] != "line one" {
+				t.Errorf("partial stdout = %q, want the lines printed before the hang", lines)
+			}
+			assertGroupGone(t, pidFrom(t, lines))
+		})
+	}
+}
+
+func TestRunProcGrandchildHoldingStdoutDoesNotBlock(t *testing.T) {
+	var lines []string
+	res, err := runProc(context.Background(), procSpec{
+		Path: fakeEngine(t, "grandchild-holds-stdout"), Env: fakeEnv, Grace: 200 * time.Millisecond,
+	}, collectLines(&lines))
+	if err != nil {
+		t.Fatalf("err = %v", err)
+	}
+	if res.ExitCode != 0 {
+		t.Errorf("ExitCode = %d, want 0", res.ExitCode)
+	}
+	if len(lines) != 2 || lines[1] != "parent done" {
+		t.Errorf("stdout = %q", lines)
+	}
+	assertGroupGone(t, pidFrom(t, lines))
+}
+
+func TestRunProcStdoutFloodIsCapped(t *testing.T) {
+	const max = 1 << 20
+	var n int64
+	var first string
+	res, err := runProc(context.Background(), procSpec{
+		Path: fakeEngine(t, "flood-stdout"), Env: fakeEnv, MaxStdout: max, Grace: 200 * time.Millisecond,
+	}, func(r io.Reader) error {
+		br := bufio.NewReader(r)
+		first, _ = br.ReadString('\n')
+		m, err := io.Copy(io.Discard, br)
+		n = m + int64(len(first))
+		return err
+	})
+	if err != nil {
+		t.Fatalf("err = %v", err)
+	}
+	if !res.StdoutCapped || !res.Killed {
+		t.Errorf("StdoutCapped = %v, Killed = %v, want both true", res.StdoutCapped, res.Killed)
+	}
+	if n != max {
+		t.Errorf("callback read %d bytes, want exactly the cap %d", n, max)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(first, "pid=")))
+	assertGroupGone(t, pid)
+}
+
+func TestRunProcStderrIsCappedAndExitCodeKept(t *testing.T) {
+	var lines []string
+	res, err := runProc(context.Background(), procSpec{
+		Path: fakeEngine(t, "flood-stderr"), Env: fakeEnv, MaxStderr: 1000,
+	}, collectLines(&lines))
+	if err != nil {
+		t.Fatalf("err = %v", err)
+	}
+	if len(res.Stderr) != 1000 {
+		t.Errorf("len(Stderr) = %d, want 1000", len(res.Stderr))
+	}
+	if res.ExitCode != 3 || res.Killed {
+		t.Errorf("ExitCode = %d, Killed = %v; want 3, false", res.ExitCode, res.Killed)
+	}
+	if len(lines) != 1 || lines[0] != "ok" {
+		t.Errorf("stdout = %q, want [ok]", lines)
+	}
+}
+
+func TestRunProcEnvironmentIsExactlyTheSpec(t *testing.T) {
+	t.Setenv("RIPGREP_CONFIG_PATH", "/tmp/evil")
+	var lines []string
+	_, err := runProc(context.Background(), procSpec{
+		Path: fakeEngine(t, "print-env-args"), Env: []string{"PATH=/usr/bin:/bin", "ONLY=this"},
+		Args: []string{"-e", "--pre=x", "a b"},
+	}, collectLines(&lines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(lines, "\n")
+	if strings.Contains(got, "RIPGREP_CONFIG_PATH") {
+		t.Errorf("the parent's environment leaked into the child:\n%s", got)
+	}
+	if !strings.Contains(got, "ONLY=this") {
+		t.Errorf("spec environment missing:\n%s", got)
+	}
+	if !strings.HasSuffix(got, "--args--\n-e\n--pre=x\na b") {
+		t.Errorf("arguments not passed verbatim (no shell):\n%s", got)
+	}
+}
+
+func TestRunProcReaderReturningEarlyStopsTheProcess(t *testing.T) {
+	errEnough := errors.New("enough")
+	var first string
+	res, err := runProc(context.Background(), procSpec{
+		Path: fakeEngine(t, "flood-stdout"), Env: fakeEnv, Grace: 200 * time.Millisecond,
+	}, func(r io.Reader) error {
+		first, _ = bufio.NewReader(r).ReadString('\n')
+		return errEnough
+	})
+	if !errors.Is(err, errEnough) {
+		t.Fatalf("err = %v, want the callback's error", err)
+	}
+	if !res.Killed {
+		t.Error("Killed = false")
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(first, "pid=")))
+	assertGroupGone(t, pid)
+}
+
+func TestRunProcRefusesRelativeAndMissingBinaries(t *testing.T) {
+	cases := map[string]string{
+		"relative": "rg",
+		"dot":      "./rg",
+		"missing":  filepath.Join(t.TempDir(), "no-such-rg"),
+	}
+	for name, path := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := runProc(context.Background(), procSpec{Path: path}, func(r io.Reader) error {
+				_, err := io.Copy(io.Discard, r)
+				return err
+			})
+			if !errors.Is(err, ErrUnavailable) {
+				t.Errorf("err = %v, want ErrUnavailable", err)
+			}
+		})
+	}
+}
