@@ -1,0 +1,294 @@
+// Package bench measures search engines against each other on a real tree:
+// interleaved rounds after a warm-up, wall and CPU time and peak memory per
+// run, and a check that every engine found the same matches.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rgkit/rgkit/backends"
+)
+
+// Task is one thing to measure: a search pattern, or a file listing.
+type Task struct {
+	Name  string         // short label for tables and charts, e.g. "rare literal"
+	Query backends.Query // Pattern and matching options; Root is filled in by Run
+	// Listing measures listing the files a search would visit instead of
+	// searching (rg --files vs the native walker).
+	Listing bool
+}
+
+// Label is what a table shows for the task: the name and the pattern.
+func (t Task) Label() string {
+	if t.Listing {
+		return t.Name
+	}
+	flags := ""
+	if t.Query.Case == backends.CaseInsensitive {
+		flags += "-i "
+	}
+	if t.Query.Word {
+		flags += "-w "
+	}
+	if t.Query.Fixed {
+		flags += "-F "
+	}
+	return fmt.Sprintf("%s (%s%s)", t.Name, flags, t.Query.Pattern)
+}
+
+// Engine is a named engine under test. List is nil for engines that cannot
+// list files on their own.
+type Engine struct {
+	Backend backends.Backend
+	Info    backends.Info
+	List    Lister
+}
+
+// Lister lists the files a search of root would visit, as paths relative to root.
+type Lister func(ctx context.Context, root string) (paths []string, usage backends.Stats, err error)
+
+// Options configure a benchmark run.
+type Options struct {
+	Root    string
+	Engines []Engine
+	Tasks   []Task
+	Runs    int // measured runs per (task, engine); default 10
+	Warmup  int // unmeasured runs per (task, engine) first; default 1
+	// Progress, when set, is told after every run how many of total are done.
+	Progress func(done, total int)
+	// Meter measures one run's resources; default is this OS's meter.
+	Meter Meter
+}
+
+// Sample is one measured run.
+type Sample struct {
+	Wall    time.Duration
+	CPU     time.Duration // user+sys of this process and its children during the run
+	PeakRSS int64         // bytes; the child's peak for external engines, this process's for in-process ones
+}
+
+// Cell is one (task, engine) pair's measurements.
+type Cell struct {
+	Task    string
+	Engine  string
+	Samples []Sample
+	Matches int64 // matching lines (or files listed)
+	Files   int64 // files with a match (or files listed)
+	Err     error // the engine could not run this task (unsupported, failed)
+}
+
+// Disagreement says that an engine's matches differ from the reference's.
+type Disagreement struct {
+	Task, Engine, Reference  string
+	Missing, Extra           []Key // first few (path, line) pairs only in the reference / only in the engine
+	MissingCount, ExtraCount int
+}
+
+// Key identifies a match: a path and a line number (0 for a listed file).
+type Key struct {
+	Path string
+	Line int
+}
+
+// Report is the outcome of Run.
+type Report struct {
+	Machine       Machine
+	Root          string
+	Runs, Warmup  int
+	Engines       []backends.Info
+	Tasks         []Task
+	Cells         []Cell // len(Tasks)*len(Engines), task-major
+	Disagreements []Disagreement
+	Started       time.Time
+}
+
+// Cell returns the cell of task ti and engine ei.
+func (r *Report) Cell(ti, ei int) *Cell { return &r.Cells[ti*len(r.Engines)+ei] }
+
+// ErrDisagree is returned (wrapped) by Run's caller when engines disagree;
+// Run itself reports disagreements in the Report.
+var ErrDisagree = errors.New("engines disagree")
+
+// Run measures every engine on every task: one or more warm-up runs each,
+// then Runs interleaved rounds (every task's engines run once per round, in
+// an order rotated each round so no engine always runs on the warmest
+// cache), and an agreement check on the matches of the first run.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	if len(o.Engines) == 0 {
+		return nil, errors.New("bench: no engine to measure")
+	}
+	if len(o.Tasks) == 0 {
+		return nil, errors.New("bench: no task to measure")
+	}
+	if o.Runs <= 0 {
+		o.Runs = 10
+	}
+	if o.Warmup < 0 {
+		o.Warmup = 0
+	}
+	if o.Meter == nil {
+		o.Meter = defaultMeter{}
+	}
+	rep := &Report{
+		Machine: DescribeMachine(o.Engines),
+		Root:    o.Root,
+		Runs:    o.Runs,
+		Warmup:  o.Warmup,
+		Tasks:   o.Tasks,
+		Started: time.Now(),
+	}
+	for _, e := range o.Engines {
+		rep.Engines = append(rep.Engines, e.Info)
+	}
+	rep.Cells = make([]Cell, len(o.Tasks)*len(o.Engines))
+	for ti, t := range o.Tasks {
+		for ei, e := range o.Engines {
+			rep.Cells[ti*len(o.Engines)+ei] = Cell{Task: t.Name, Engine: e.Info.Name}
+		}
+	}
+
+	total := len(o.Tasks) * len(o.Engines) * (o.Runs + max(o.Warmup, 1))
+	done := 0
+	tick := func() {
+		done++
+		if o.Progress != nil {
+			o.Progress(done, total)
+		}
+	}
+
+	// Warm-up, which also records each engine's matches for the agreement check.
+	found := make([][]map[Key]struct{}, len(o.Tasks))
+	for ti, t := range o.Tasks {
+		found[ti] = make([]map[Key]struct{}, len(o.Engines))
+		for ei, e := range o.Engines {
+			cell := rep.Cell(ti, ei)
+			for w := 0; w < max(o.Warmup, 1); w++ {
+				keys, err := runOnce(ctx, o, t, e, cell, w == 0)
+				tick()
+				if err != nil {
+					if ctx.Err() != nil {
+						return rep, ctx.Err()
+					}
+					cell.Err = err
+					break
+				}
+				if w == 0 {
+					found[ti][ei] = keys
+				}
+			}
+		}
+	}
+
+	for round := 0; round < o.Runs; round++ {
+		for ti, t := range o.Tasks {
+			n := len(o.Engines)
+			for k := 0; k < n; k++ {
+				ei := (k + round) % n
+				cell := rep.Cell(ti, ei)
+				if cell.Err != nil {
+					tick()
+					continue
+				}
+				s, err := measure(ctx, o, t, o.Engines[ei])
+				tick()
+				if err != nil {
+					if ctx.Err() != nil {
+						return rep, ctx.Err()
+					}
+					cell.Err = err
+					continue
+				}
+				cell.Samples = append(cell.Samples, s)
+			}
+		}
+	}
+
+	for ti, t := range o.Tasks {
+		rep.Disagreements = append(rep.Disagreements, compare(t.Name, o.Engines, found[ti], referenceIndex(o.Engines))...)
+	}
+	return rep, nil
+}
+
+// measure times one run of task t on engine e.
+func measure(ctx context.Context, o Options, t Task, e Engine) (Sample, error) {
+	m := o.Meter.Start()
+	start := time.Now()
+	var usage backends.Stats
+	var err error
+	if t.Listing {
+		_, usage, err = e.List(ctx, o.Root)
+	} else {
+		q := t.Query
+		q.Root = o.Root
+		usage, err = e.Backend.Search(ctx, q, countSink{})
+	}
+	wall := time.Since(start)
+	s := m.Stop(usage)
+	s.Wall = wall
+	return s, err
+}
+
+// runOnce runs task t on engine e, keeping the counts in cell and, when
+// record is set, the set of matches for the agreement check.
+func runOnce(ctx context.Context, o Options, t Task, e Engine, cell *Cell, record bool) (map[Key]struct{}, error) {
+	if t.Listing {
+		if e.List == nil {
+			return nil, fmt.Errorf("%s cannot list files: %w", e.Info.Name, backends.ErrUnsupported)
+		}
+		paths, _, err := e.List(ctx, o.Root)
+		if err != nil {
+			return nil, err
+		}
+		cell.Matches, cell.Files = int64(len(paths)), int64(len(paths))
+		if !record {
+			return nil, nil
+		}
+		files := make(map[Key]struct{}, len(paths))
+		for _, p := range paths {
+			files[Key{Path: p}] = struct{}{}
+		}
+		return files, nil
+	}
+	q := t.Query
+	q.Root = o.Root
+	var sink keySink
+	if record {
+		sink.keys = map[Key]struct{}{}
+	}
+	if _, err := e.Backend.Search(ctx, q, &sink); err != nil {
+		return nil, err
+	}
+	cell.Matches, cell.Files = sink.lines, sink.files
+	return sink.keys, nil
+}
+
+// countSink discards results: the measured runs pay only for the engine.
+type countSink struct{}
+
+func (countSink) Begin(string) error             { return nil }
+func (countSink) Line(backends.Line) error       { return nil }
+func (countSink) End(backends.FileSummary) error { return nil }
+
+// keySink counts matching lines and files and records (path, line) keys.
+type keySink struct {
+	keys         map[Key]struct{}
+	lines, files int64
+}
+
+func (s *keySink) Begin(string) error { s.files++; return nil }
+
+func (s *keySink) Line(l backends.Line) error {
+	if l.Kind != backends.KindMatch {
+		return nil
+	}
+	s.lines++
+	if s.keys != nil {
+		s.keys[Key{l.Path, l.Number}] = struct{}{}
+	}
+	return nil
+}
+
+func (s *keySink) End(backends.FileSummary) error { return nil }
