@@ -1,0 +1,237 @@
+package conformance
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rgkit/rgkit/backends"
+)
+
+// rgText is rg --json's {"text": ...} or {"bytes": base64} value.
+type rgText struct {
+	Text  *string `json:"text"`
+	Bytes *string `json:"bytes"`
+}
+
+func (t rgText) String() string {
+	if t.Text != nil {
+		return *t.Text
+	}
+	if t.Bytes != nil {
+		b, _ := base64.StdEncoding.DecodeString(*t.Bytes)
+		return string(b)
+	}
+	return ""
+}
+
+// rawRgFiles runs the real rg with the flags that spell q and returns the
+// files it reports a match in. It is the corpus's check against rg itself,
+// independent of rgkit's engines.
+func rawRgFiles(t *testing.T, rg string, q backends.Query) []string {
+	t.Helper()
+	args := []string{"--json", "--no-config"}
+	switch q.Case {
+	case backends.CaseInsensitive:
+		args = append(args, "-i")
+	case backends.CaseSmart:
+		args = append(args, "-S")
+	}
+	flag := func(on bool, f string) {
+		if on {
+			args = append(args, f)
+		}
+	}
+	flag(q.Fixed, "-F")
+	flag(q.Word, "-w")
+	flag(q.Multiline, "-U")
+	flag(q.Multiline, "--multiline-dotall")
+	flag(q.Hidden, "--hidden")
+	flag(q.NoIgnore, "--no-ignore")
+	flag(q.FollowSymlinks, "-L")
+	if q.MaxCountPerFile > 0 {
+		args = append(args, "-m", strconv.Itoa(q.MaxCountPerFile))
+	}
+	if q.MaxFileSize > 0 {
+		args = append(args, "--max-filesize", strconv.FormatInt(q.MaxFileSize, 10))
+	}
+	for _, g := range q.Globs {
+		args = append(args, "--glob", g)
+	}
+	for _, ty := range q.Types {
+		args = append(args, "--type", ty)
+	}
+	args = append(args, "-e", q.Pattern, "--")
+	if len(q.Paths) == 0 {
+		args = append(args, ".")
+	}
+	args = append(args, q.Paths...)
+	cmd := exec.Command(rg, args...)
+	cmd.Dir = q.Root
+	cmd.Env = append(os.Environ(), "RIPGREP_CONFIG_PATH=")
+	out, err := cmd.Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() > 2 {
+			t.Fatalf("rg %q: %v", args, err)
+		}
+	}
+	seen := map[string]bool{}
+	files := []string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 8<<20)
+	for sc.Scan() {
+		var rec struct {
+			Type string `json:"type"`
+			Data struct {
+				Path rgText `json:"path"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatalf("rg output: %v", err)
+		}
+		if rec.Type != "match" {
+			continue
+		}
+		p := strings.TrimPrefix(rec.Data.Path.String(), "./")
+		if !seen[p] {
+			seen[p] = true
+			files = append(files, p)
+		}
+	}
+	sort.Strings(files)
+	return files
+}
+
+func buildCorpus(t *testing.T) Corpus {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed: the corpus is a git repository")
+	}
+	c, err := Build(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestCorpusMatchesRipgrep is the corpus's specification: for every case
+// with WantFiles, the real rg reports exactly those files. If rg changes or
+// the corpus drifts, this fails before any engine is blamed.
+func TestCorpusMatchesRipgrep(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg not installed")
+	}
+	c := buildCorpus(t)
+	for _, f := range []string{"NonUTF8Names", "NewlineNames", "FIFO", "Symlinks", "UnreadableEnforced"} {
+		if why, ok := c.Features.Skipped[f]; ok {
+			t.Logf("corpus feature %s: %s", f, why)
+		}
+	}
+	for _, cs := range Queries() {
+		want, ok := c.Want(cs)
+		if !ok || cs.Invalid {
+			continue
+		}
+		t.Run(cs.Name, func(t *testing.T) {
+			got := rawRgFiles(t, rg, c.Query(cs))
+			if !(len(got) == 0 && len(want) == 0) && !reflect.DeepEqual(got, want) {
+				t.Errorf("rg reports files\n  %q\nthe case specifies\n  %q", got, want)
+			}
+		})
+	}
+}
+
+// TestCorpusIsAGitRepoWithTheRightStatus checks the git facts the cases rely
+// on: what is tracked, untracked, and tracked although ignored.
+func TestCorpusIsAGitRepoWithTheRightStatus(t *testing.T) {
+	c := buildCorpus(t)
+	byPath := map[string]Entry{}
+	for _, e := range c.Entries {
+		byPath[e.Path] = e
+	}
+	for path, tracked := range map[string]bool{
+		"repo/tracked_ignored.txt": true,
+		"repo/.hidden/h.txt":       true,
+		"repo/link_file.txt":       c.Features.Symlinks,
+		"repo/untracked.txt":       false,
+		"repo/ignored.txt":         false,
+		"repo/src/x.gen.go":        false,
+		"repo/src/keep.gen.go":     true,
+	} {
+		e, ok := byPath[path]
+		if !ok {
+			if path == "repo/link_file.txt" && !c.Features.Symlinks {
+				continue
+			}
+			t.Errorf("%s: not in the corpus", path)
+			continue
+		}
+		if e.Tracked != tracked {
+			t.Errorf("%s: tracked = %v, want %v", path, e.Tracked, tracked)
+		}
+	}
+	out, err := Git(context.Background(), c.Repo, "check-ignore", "-q", "--no-index", "tracked_ignored.txt")
+	if err != nil {
+		t.Errorf("tracked_ignored.txt should match .gitignore: %v %s", err, out)
+	}
+}
+
+// TestBuildIsDeterministic builds twice and compares every regular file.
+func TestBuildIsDeterministic(t *testing.T) {
+	a, b := buildCorpus(t), buildCorpus(t)
+	if len(a.Entries) != len(b.Entries) {
+		t.Fatalf("entries: %d vs %d", len(a.Entries), len(b.Entries))
+	}
+	for i, e := range a.Entries {
+		if e.Path != b.Entries[i].Path || e.Kind != b.Entries[i].Kind || e.Size != b.Entries[i].Size {
+			t.Errorf("entry %d: %+v vs %+v", i, e, b.Entries[i])
+			continue
+		}
+		if e.Kind != KindFile || e.Path == "repo/unreadable.txt" {
+			continue
+		}
+		x, _ := os.ReadFile(filepath.Join(a.Dir, filepath.FromSlash(e.Path)))
+		y, _ := os.ReadFile(filepath.Join(b.Dir, filepath.FromSlash(e.Path)))
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between builds", e.Path)
+		}
+	}
+	ha, _ := Git(context.Background(), a.Repo, "rev-parse", "HEAD")
+	hb, _ := Git(context.Background(), b.Repo, "rev-parse", "HEAD")
+	if !bytes.Equal(ha, hb) {
+		t.Errorf("commits differ: %s vs %s", ha, hb)
+	}
+}
+
+// TestMatrixShape keeps the matrix at least as large as the brief demands and
+// its names unique.
+func TestMatrixShape(t *testing.T) {
+	cases := Queries()
+	if n := len(SearchCases(cases)); n < 40 {
+		t.Errorf("%d search cases, want at least 40", n)
+	}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if seen[c.Name] {
+			t.Errorf("duplicate case name %q", c.Name)
+		}
+		seen[c.Name] = true
+		if c.Query.Root != "" {
+			t.Errorf("%s: Root must be left to Corpus.Query", c.Name)
+		}
+		if c.WantLines != nil && len(c.Query.Paths) == 0 {
+			t.Errorf("%s: WantLines needs a single Paths entry", c.Name)
+		}
+	}
+}

@@ -1,0 +1,263 @@
+package conformance
+
+import "github.com/rgkit/rgkit/backends"
+
+// needleDefault is what rg reports for "needle" over the repo with its
+// defaults: not hidden, not ignored, binary files only up to their NUL,
+// symlinks not followed, FIFO skipped. utf16.txt is found because rg
+// transcodes UTF-16 with a BOM; unreadable.txt only when mode 000 is not
+// enforced (root).
+var needleDefault = []string{
+	"-dash.txt", "README.md", "app.tsx", "big1mb.txt", "bin_late.dat", "crlf.txt",
+	"docs/guide.md", "keep.log", "latin1.txt", "main.go",
+	"names/-leading.txt", "names/colon:name.txt", "names/with space.txt", nonUTF8Name, newlineName,
+	"nofinal.txt", "prec.txt", "script.py",
+	"src/anchored.txt", "src/build", "src/important.tmp", "src/keep.gen.go", "src/lib.py",
+	"src/main.go", "src/nested/local.txt", "src/util/helper.go",
+	"sub/a.ts", "sub/b.tsx", "sub/inner/c.ts", "top.ts", "untracked.txt", unreadableName, "utf16.txt",
+}
+
+// needleHidden are the hidden files holding "needle".
+var needleHidden = []string{".hfile.txt", ".hidden/h.txt", "src/.dotfile"}
+
+// needleIgnored are the files the ignore rules exclude.
+var needleIgnored = []string{
+	"a.log", "anchored.txt", "build/out.txt", "docs/notes.draft", "dotignore.txt", "excluded.txt",
+	"ignored.txt", "node_modules/pkg/index.js", "rgignore.txt", "src/deep/d.txt", "src/local.txt",
+	"src/other.tmp", "src/x.gen.go", "tracked_ignored.txt", "x.tmp",
+}
+
+// needleSrcOverride is every file under src/ holding "needle": the positive
+// glob src/** matches them all, hidden and ignored ones included.
+var needleSrcOverride = []string{
+	"src/.dotfile", "src/anchored.txt", "src/build", "src/deep/d.txt", "src/important.tmp", "src/keep.gen.go",
+	"src/lib.py", "src/local.txt", "src/main.go", "src/nested/local.txt", "src/other.tmp", "src/util/helper.go", "src/x.gen.go",
+}
+
+// needleTS are the TypeScript files (rg's ts type: *.ts, *.tsx, *.cts, *.mts).
+var needleTS = []string{"app.tsx", "sub/a.ts", "sub/b.tsx", "sub/inner/c.ts", "top.ts"}
+
+func needle() backends.Query { return backends.Query{Pattern: "needle"} }
+
+func inFile(path, pattern string) backends.Query {
+	return backends.Query{Pattern: pattern, Paths: []string{path}}
+}
+
+// Queries returns the query matrix: every dialect, case, glob, type, context,
+// output-mode and path case the engines must agree on, plus the patterns that
+// Normalize must refuse.
+func Queries() []Case {
+	var cases []Case
+	add := func(c ...Case) { cases = append(cases, c...) }
+	add(selectionCases()...)
+	add(dialectCases()...)
+	add(caseModeCases()...)
+	add(globAndTypeCases()...)
+	add(contextCases()...)
+	add(modeCases()...)
+	add(pathCases()...)
+	add(invalidCases()...)
+	return cases
+}
+
+// selectionCases decide which files are searched at all.
+func selectionCases() []Case {
+	return []Case{
+		{Name: "select/default", Query: needle(), WantFiles: needleDefault,
+			Why: "hidden, ignored (root, nested, anchored, dir-only, negated, info/exclude, .ignore, .rgignore), tracked-but-ignored, binary, symlinks, FIFO"},
+		{Name: "select/hidden", Query: backends.Query{Pattern: "needle", Hidden: true},
+			WantFiles: plus(needleDefault, needleHidden...), Why: "hidden files and dirs, never .git"},
+		{Name: "select/no-ignore", Query: backends.Query{Pattern: "needle", NoIgnore: true},
+			WantFiles: plus(needleDefault, needleIgnored...), Why: "every ignore source off"},
+		{Name: "select/hidden-no-ignore", Query: backends.Query{Pattern: "needle", Hidden: true, NoIgnore: true},
+			WantFiles: plus(plus(needleDefault, needleHidden...), needleIgnored...)},
+		{Name: "select/parent-gitignore", Tree: TreeRepoSrc, Query: needle(),
+			WantFiles: []string{"anchored.txt", "build", "important.tmp", "keep.gen.go", "lib.py", "main.go", "nested/local.txt", "util/helper.go"},
+			Why:       "root is src/: the repo root's .gitignore (*.tmp) still applies, src/.gitignore re-includes important.tmp"},
+		{Name: "select/no-git-tree", Tree: TreeNoGit, Query: needle(),
+			WantFiles: []string{"sub/w.txt", "x.txt", "y.txt"},
+			Why:       ".gitignore outside a git repo is not applied; .ignore is"},
+		{Name: "select/max-filesize", Query: backends.Query{Pattern: "needle", MaxFileSize: 1000},
+			WantFiles: minus(needleDefault, "big1mb.txt", "bin_late.dat")},
+		{Name: "select/binary", Query: backends.Query{Pattern: "needle", Globs: []string{"*.dat"}},
+			WantFiles: []string{"bin_late.dat"},
+			Why:       "early NUL: nothing; late NUL (~200 KB): the match before it only"},
+		{Name: "select/utf16-bom", Query: inFile("utf16.txt", "utf16"), WantFiles: []string{"utf16.txt"},
+			Why: "rg transcodes UTF-16 with a BOM"},
+		{Name: "select/long-line", Query: inFile("big1mb.txt", "needle"), WantFiles: []string{"big1mb.txt"},
+			Why: "a 1 MiB line: column 524289"},
+		{Name: "select/awkward-names", Query: backends.Query{Pattern: "needle", Paths: []string{"names"}},
+			WantFiles: []string{"names/-leading.txt", "names/colon:name.txt", "names/with space.txt", nonUTF8Name, newlineName}},
+	}
+}
+
+// dialectCases check that the request language is Go RE2 on every engine.
+func dialectCases() []Case {
+	d := func(name, pattern string, lines []int, why string) Case {
+		return Case{Name: "dialect/" + name, Query: inFile("dialect.txt", pattern), WantLines: lines, Why: why}
+	}
+	return []Case{
+		d("digit", `\d+`, []int{1, 7, 9}, `\d is ASCII [0-9]; ERE has no \d`),
+		d("word-class-ascii", `caf\w`, []int{}, `\w is ASCII in Go: é is not a word character`),
+		d("word-boundary-ascii", `\bcaf\b`, []int{2}, `\b is ASCII in Go: caf|é is a boundary`),
+		d("word-boundary", `\bfoo\b`, []int{5}, "foobar, barfoo and foo_bar do not match"),
+		d("inline-case-flag", `(?i)café`, []int{2, 3}, "(?i) folds É/é"),
+		d("lazy", `a+?`, []int{1, 2, 4, 5, 6, 7, 9, 12, 13, 15}, "lazy: one submatch per a; ERE reads +? as (a+)?"),
+		d("empty-lower-bound", `a{,3}`, []int{7}, "Go reads {,3} as a literal; rg 13 rejects it"),
+		d("quote-meta", `\Qx[y]z\E`, []int{9}, `\Q..\E is Go-only syntax`),
+		d("posix-class", `[[:alpha:]]+ [[:digit:]]+`, []int{1}, "POSIX classes in brackets"),
+		d("class-set-ops", `[a-z&&[^x]]`, []int{9}, "Go: a class then ']'; Rust would read an intersection"),
+		d("anchor-start", `^Hello`, []int{10}, "^ at line start"),
+		d("empty-pattern", ``, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, "the empty pattern matches every line"),
+		d("leading-dash", `-flag`, []int{12}, "a pattern starting with '-' is not an option"),
+		d("pre-flag-text", `--pre=./x.sh`, []int{12}, "searched as text, never an rg flag"),
+		{Name: "dialect/anchor-end-crlf", Query: backends.Query{Pattern: `end$`},
+			WantFiles: []string{"multi.txt"}, Why: "$ does not match before \\r (no --crlf)"},
+		{Name: "dialect/dot-invalid-utf8", Query: inFile("latin1.txt", `caf. needle`), WantLines: []int{},
+			Why: ". never matches the invalid byte 0xE9"},
+		{Name: "dialect/latin1-literal", Query: inFile("latin1.txt", `needle`), WantLines: []int{1},
+			Why: "Latin-1 is text, not binary"},
+		{Name: "dialect/crlf-text", Query: inFile("crlf.txt", `needle`), WantLines: []int{2},
+			Why: "the \\r\\n terminator is not part of the text"},
+		{Name: "dialect/no-final-newline", Query: inFile("nofinal.txt", `newline`), WantLines: []int{2}},
+		{Name: "dialect/empty-pattern-line-ends", Query: backends.Query{Pattern: "", Paths: []string{"crlf.txt", "nofinal.txt"}},
+			WantFiles: []string{"crlf.txt", "nofinal.txt"}, Why: "CRLF is one line break; a final line without \\n counts"},
+		{Name: "dialect/many-submatches", Query: inFile("dialect.txt", `o`), WantLines: []int{2, 5, 10, 11, 12, 15},
+			Why: "every submatch span, columns of the first"},
+	}
+}
+
+// caseModeCases cover sensitive, insensitive and smart case, fixed strings
+// and word mode.
+func caseModeCases() []Case {
+	q := func(pattern string, mode backends.CaseMode) backends.Query {
+		return backends.Query{Pattern: pattern, Paths: []string{"dialect.txt"}, Case: mode}
+	}
+	return []Case{
+		{Name: "case/sensitive", Query: q("hello", backends.CaseSensitive), WantLines: []int{11}},
+		{Name: "case/insensitive", Query: q("hello world", backends.CaseInsensitive), WantLines: []int{10, 11}},
+		{Name: "case/insensitive-unicode", Query: q("ångström", backends.CaseInsensitive), WantLines: []int{14},
+			Why: "Å/å and Ö/ö fold"},
+		{Name: "case/smart-lower", Query: q("hello", backends.CaseSmart), WantLines: []int{10, 11},
+			Why: "all lowercase: insensitive"},
+		{Name: "case/smart-upper", Query: q("Hello", backends.CaseSmart), WantLines: []int{10},
+			Why: "an uppercase letter: sensitive"},
+		{Name: "fixed/metachars", Query: backends.Query{Pattern: "(a+b)*c?", Fixed: true, Paths: []string{"dialect.txt"}}, WantLines: []int{9}},
+		{Name: "fixed/dollar-dot", Query: backends.Query{Pattern: "$5.00", Fixed: true, Paths: []string{"dialect.txt"}}, WantLines: []int{9}},
+		{Name: "fixed/insensitive", Query: backends.Query{Pattern: "CAFÉ", Fixed: true, Case: backends.CaseInsensitive, Paths: []string{"dialect.txt"}}, WantLines: []int{2, 3}},
+		{Name: "word/plain", Query: backends.Query{Pattern: "foo", Word: true, Paths: []string{"dialect.txt"}}, WantLines: []int{5},
+			Why: "only the first foo of line 5 is a word"},
+		{Name: "word/non-word-edge", Query: backends.Query{Pattern: "-flag", Word: true, Paths: []string{"dialect.txt"}}, WantLines: []int{12},
+			Why: "rg -w is (^|\\W)pat(\\W|$), not \\bpat\\b: a pattern that starts with a non-word character"},
+		{Name: "word/unicode-neighbour", Query: backends.Query{Pattern: "na", Word: true, Paths: []string{"dialect.txt"}},
+			Why: "naïve: is ï a word character next to na?"},
+		{Name: "word/fixed", Query: backends.Query{Pattern: "foo_bar", Word: true, Fixed: true, Paths: []string{"dialect.txt"}}, WantLines: []int{5}},
+	}
+}
+
+// globAndTypeCases cover include/exclude globs (rg --glob) and types.
+func globAndTypeCases() []Case {
+	g := func(globs ...string) backends.Query {
+		return backends.Query{Pattern: "needle", Globs: globs}
+	}
+	return []Case{
+		{Name: "glob/brace", Query: g("*.{ts,tsx}"), WantFiles: needleTS, Why: "brace alternatives; GNU --include has none"},
+		{Name: "glob/dir-doublestar", Query: g("src/**"), WantFiles: needleSrcOverride,
+			Why: "anchored at the root; a positive glob match beats ignore, hidden and type rules, and src/** matches the ignored dir src/deep itself"},
+		{Name: "glob/any-depth", Query: g("**/*.ts"), WantFiles: []string{"sub/a.ts", "sub/inner/c.ts", "top.ts"}},
+		{Name: "glob/one-level", Query: g("sub/*.ts"), WantFiles: []string{"sub/a.ts"}, Why: "* does not cross '/'"},
+		{Name: "glob/exclude", Query: g("!*.md", "!*.ts"), WantFiles: minus(needleDefault, "README.md", "docs/guide.md", "sub/a.ts", "sub/inner/c.ts", "top.ts")},
+		{Name: "glob/include-and-exclude", Query: g("*.{ts,tsx}", "!sub/**"), WantFiles: []string{"app.tsx", "top.ts"}},
+		{Name: "glob/positive-on-ignored-file", Query: g("ignored.txt"), WantFiles: []string{"ignored.txt"},
+			Why: "a positive glob overrides the ignore rules for a file"},
+		{Name: "glob/positive-into-ignored-dir", Query: g("*.js"), WantFiles: []string{},
+			Why: "an ignored directory (node_modules/) is not descended for a glob on its files"},
+		{Name: "type/go", Query: backends.Query{Pattern: "needle", Types: []string{"go"}},
+			WantFiles: []string{"main.go", "src/keep.gen.go", "src/main.go", "src/util/helper.go"}},
+		{Name: "type/ts", Query: backends.Query{Pattern: "needle", Types: []string{"ts"}}, WantFiles: needleTS},
+		{Name: "type/py-md", Query: backends.Query{Pattern: "needle", Types: []string{"py", "md"}},
+			WantFiles: []string{"README.md", "docs/guide.md", "script.py", "src/lib.py"}},
+		{Name: "type/and-glob", Query: backends.Query{Pattern: "needle", Types: []string{"go"}, Globs: []string{"src/**"}},
+			WantFiles: needleSrcOverride, Why: "rg checks --glob overrides before types: a file the glob matches is searched whatever its type"},
+		{Name: "glob/positive-beats-hidden-and-ignore", Query: g("*.txt"),
+			WantFiles: []string{"-dash.txt", ".hfile.txt", "anchored.txt", "big1mb.txt", "crlf.txt", "dotignore.txt", "excluded.txt",
+				"ignored.txt", "latin1.txt", "names/-leading.txt", "names/colon:name.txt", "names/with space.txt", nonUTF8Name, newlineName,
+				"nofinal.txt", "prec.txt", "rgignore.txt", "src/anchored.txt", "src/local.txt", "src/nested/local.txt",
+				"tracked_ignored.txt", unreadableName, "untracked.txt", "utf16.txt"},
+			Why: "files matching a positive glob skip the hidden and ignore checks; directories do not (.hidden/, src/deep/)"},
+		{Name: "glob/exclude-dir", Query: g("!src", "!names"), WantFiles: minus(needleDefault, "src/anchored.txt", "src/build", "src/important.tmp",
+			"src/keep.gen.go", "src/lib.py", "src/main.go", "src/nested/local.txt", "src/util/helper.go",
+			"names/-leading.txt", "names/colon:name.txt", "names/with space.txt", nonUTF8Name, newlineName)},
+	}
+}
+
+// contextCases cover -A/-B/-C, group merging and -m with context.
+func contextCases() []Case {
+	c := func(name string, before, after, max int, why string) Case {
+		return Case{Name: "context/" + name, Why: why, Query: backends.Query{
+			Pattern: "hit", Paths: []string{"context.txt"}, Before: before, After: after, MaxCountPerFile: max}}
+	}
+	return []Case{
+		c("after", 0, 1, 0, "after context; 25/26 merge"),
+		c("before", 2, 0, 0, "before context; 5/7 overlap"),
+		c("both-overlap", 2, 2, 0, "overlapping groups merge; 29 runs to the end of file"),
+		c("max-count", 0, 0, 2, "-m 2"),
+		c("max-count-after", 0, 3, 2, "context after the last counted match is still printed"),
+		c("max-count-match-in-after", 0, 3, 1, "a later match inside the trailing context"),
+		c("max-count-both", 1, 1, 3, "-m 3 -C 1"),
+		{Name: "multiline/newline", Query: backends.Query{Pattern: `begin\nmiddle`, Multiline: true, Paths: []string{"multi.txt"}},
+			WantLines: []int{4, 5}, Why: "one KindMatch line per physical line"},
+		{Name: "multiline/dotall", Query: backends.Query{Pattern: `start\(\).*?body`, Multiline: true, Paths: []string{"multi.txt"}},
+			WantLines: []int{1, 2}, Why: "'.' matches '\\n' in multiline mode"},
+		{Name: "multiline/context", Query: backends.Query{Pattern: `middle\nend`, Multiline: true, Before: 1, After: 1, Paths: []string{"multi.txt"}},
+			WantLines: []int{5, 6}},
+	}
+}
+
+// modeCases cover the three output modes.
+func modeCases() []Case {
+	return []Case{
+		{Name: "mode/files", Query: backends.Query{Pattern: "needle", Mode: backends.ModeFilesWithMatches}, WantFiles: needleDefault},
+		{Name: "mode/count", Query: backends.Query{Pattern: "needle", Mode: backends.ModeCount}, WantFiles: needleDefault},
+		{Name: "mode/count-lines", Query: backends.Query{Pattern: "hit|line 1", Mode: backends.ModeCount, Paths: []string{"context.txt"}},
+			WantFiles: []string{"context.txt"}, Why: "counts lines, not matches"},
+		{Name: "mode/count-max", Query: backends.Query{Pattern: "hit", Mode: backends.ModeCount, MaxCountPerFile: 2, Paths: []string{"context.txt"}},
+			WantFiles: []string{"context.txt"}},
+		{Name: "mode/files-with-context", Query: backends.Query{Pattern: "hit", Mode: backends.ModeFilesWithMatches, After: 2, Paths: []string{"context.txt"}},
+			WantFiles: []string{"context.txt"}, Why: "context is ignored outside content mode"},
+	}
+}
+
+// pathCases give Paths explicitly: a file, a subdir, a symlink, an ignored file.
+func pathCases() []Case {
+	p := func(paths ...string) backends.Query { return backends.Query{Pattern: "needle", Paths: paths} }
+	return []Case{
+		{Name: "paths/file", Query: p("src/main.go"), WantFiles: []string{"src/main.go"}},
+		{Name: "paths/subdir", Query: p("sub"), WantFiles: []string{"sub/a.ts", "sub/b.tsx", "sub/inner/c.ts"}},
+		{Name: "paths/two", Query: p("sub/inner", "src/util"), WantFiles: []string{"src/util/helper.go", "sub/inner/c.ts"}},
+		{Name: "paths/symlink-file", Query: p("link_file.txt"), WantFiles: []string{"link_file.txt"},
+			Why: "a symlink given explicitly is followed"},
+		{Name: "paths/ignored-file", Query: p("ignored.txt"), WantFiles: []string{"ignored.txt"},
+			Why: "an explicitly named file is searched even if ignored"},
+		{Name: "paths/hidden-file", Query: p(".hfile.txt"), WantFiles: []string{".hfile.txt"}},
+		{Name: "paths/dash-file", Query: p("-dash.txt"), WantFiles: []string{"-dash.txt"},
+			Why: "a path starting with '-' is not an option"},
+		{Name: "paths/binary-file", Query: p("bin_late.dat"),
+			Why: "an explicitly named binary file: rg searches past the NUL"},
+		{Name: "paths/ignored-dir", Query: p("build"), Why: "an explicitly named ignored directory"},
+	}
+}
+
+// invalidCases must be refused by Normalize before any engine runs.
+func invalidCases() []Case {
+	bad := func(name, pattern string) Case {
+		return Case{Name: "invalid/" + name, Query: inFile("dialect.txt", pattern), Invalid: true}
+	}
+	return []Case{
+		bad("look-ahead", `foo(?=bar)`),
+		bad("look-behind", `(?<=a)b`),
+		bad("backreference", `(foo)\1`),
+		bad("extended-flag", `(?x) foo`),
+		bad("unclosed", `foo(`),
+	}
+}
