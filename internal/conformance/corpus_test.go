@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -40,42 +39,7 @@ func (t rgText) String() string {
 // independent of rgkit's engines.
 func rawRgFiles(t *testing.T, rg string, q backends.Query) []string {
 	t.Helper()
-	args := []string{"--json", "--no-config"}
-	switch q.Case {
-	case backends.CaseInsensitive:
-		args = append(args, "-i")
-	case backends.CaseSmart:
-		args = append(args, "-S")
-	}
-	flag := func(on bool, f string) {
-		if on {
-			args = append(args, f)
-		}
-	}
-	flag(q.Fixed, "-F")
-	flag(q.Word, "-w")
-	flag(q.Multiline, "-U")
-	flag(q.Multiline, "--multiline-dotall")
-	flag(q.Hidden, "--hidden")
-	flag(q.NoIgnore, "--no-ignore")
-	flag(q.FollowSymlinks, "-L")
-	if q.MaxCountPerFile > 0 {
-		args = append(args, "-m", strconv.Itoa(q.MaxCountPerFile))
-	}
-	if q.MaxFileSize > 0 {
-		args = append(args, "--max-filesize", strconv.FormatInt(q.MaxFileSize, 10))
-	}
-	for _, g := range q.Globs {
-		args = append(args, "--glob", g)
-	}
-	for _, ty := range q.Types {
-		args = append(args, "--type", ty)
-	}
-	args = append(args, "-e", q.Pattern, "--")
-	if len(q.Paths) == 0 {
-		args = append(args, ".")
-	}
-	args = append(args, q.Paths...)
+	args := RipgrepArgs(q)
 	cmd := exec.Command(rg, args...)
 	cmd.Dir = q.Root
 	cmd.Env = append(os.Environ(), "RIPGREP_CONFIG_PATH=")

@@ -1,0 +1,384 @@
+package backends_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/internal/conformance"
+)
+
+// The differential conformance test: every available engine runs every case
+// of conformance.Queries() over the corpus of conformance.Build, and must
+// give exactly what rgkit's ripgrep engine gives. A difference is a bug or a
+// documented exception (conformance.Exceptions, with its recorded diff under
+// testdata/conformance/exceptions).
+
+var updateExceptions = flag.Bool("update-exceptions", false, "rewrite testdata/conformance/exceptions/*.diff from the engines' current output")
+
+// referenceEngine is the engine every other one is compared with.
+const referenceEngine = "ripgrep"
+
+// engineUnderTest is one column of the matrix.
+type engineUnderTest struct {
+	b backends.Backend
+	// informational engines are shown in the matrix but never fail the test
+	// (the raw rg baseline, whose dialect is Rust's, not Go's).
+	informational bool
+}
+
+// conformanceEngines lists every engine rgkit has, plus the raw rg baseline.
+func conformanceEngines() []engineUnderTest {
+	return []engineUnderTest{
+		{b: conformance.RawRipgrep{}, informational: true},
+	}
+}
+
+// outcome of one (case, engine) cell.
+type outcome struct {
+	status  string // ok, unsupported, DIFF, ERR, exception, exception-changed, n/a
+	render  []string
+	files   []string
+	lines   []int
+	err     error
+	diff    []string
+	violate []string
+}
+
+// runEngine runs one engine directly on a normalised query.
+func runEngine(t *testing.T, b backends.Backend, q backends.Query, firstPath string) outcome {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	col := &conformance.Collector{Mode: q.Mode}
+	_, err := b.Search(ctx, q, col)
+	o := outcome{err: err, render: col.Render(), files: col.Files(), violate: col.Violations()}
+	if firstPath != "" {
+		o.lines = col.MatchLines(firstPath)
+	}
+	switch {
+	case errors.Is(err, backends.ErrUnsupported):
+		o.status = "unsupported"
+		if len(o.render) > 0 {
+			o.status = "ERR"
+			o.err = fmt.Errorf("returned ErrUnsupported after emitting %d records: %w", len(o.render), err)
+		}
+	case err != nil:
+		o.status = "ERR"
+	default:
+		o.status = "ok"
+	}
+	return o
+}
+
+// conformanceSetup builds the corpus and finds the available engines.
+func conformanceSetup(t *testing.T) (conformance.Corpus, []engineUnderTest, string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed: the corpus is a git repository")
+	}
+	c, err := conformance.Build(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var engines []engineUnderTest
+	for _, e := range conformanceEngines() {
+		info, err := e.b.Available(context.Background())
+		if err != nil {
+			t.Logf("engine %s unavailable: %v", e.b.Name(), err)
+			continue
+		}
+		t.Logf("engine %s: %s %s %s", e.b.Name(), info.Path, info.Version, info.Flavor)
+		engines = append(engines, e)
+	}
+	ref := ""
+	for _, e := range engines {
+		if e.b.Name() == referenceEngine {
+			ref = referenceEngine
+		}
+	}
+	if ref == "" {
+		// Until the ripgrep engine is available, rg itself is the reference
+		// for file selection; the Go-dialect checks (WantLines) still apply
+		// to every other engine.
+		for i, e := range engines {
+			if e.b.Name() == "rg-raw" {
+				ref = "rg-raw"
+				engines[i].informational = false
+			}
+		}
+	}
+	if ref == "" {
+		t.Skip("neither the ripgrep engine nor rg is available: no reference")
+	}
+	for f, why := range c.Features.Skipped {
+		t.Logf("corpus: %s: %s", f, why)
+	}
+	return c, engines, ref
+}
+
+func TestConformance(t *testing.T) {
+	c, engines, ref := conformanceSetup(t)
+	cases := conformance.Queries()
+	matrix := map[string]map[string]outcome{}
+	supported := map[string]int{}
+	nSearch := 0
+	for _, cs := range cases {
+		q, err := backends.Normalize(c.Query(cs))
+		if cs.Invalid {
+			var ipe *backends.InvalidPatternError
+			if !errors.As(err, &ipe) {
+				t.Errorf("%s: Normalize(%q) = %v, want *InvalidPatternError", cs.Name, cs.Query.Pattern, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: Normalize: %v", cs.Name, err)
+			continue
+		}
+		nSearch++
+		first := ""
+		if len(cs.Query.Paths) == 1 {
+			first = q.Paths[0]
+		}
+		row := map[string]outcome{}
+		for _, e := range engines {
+			row[e.b.Name()] = runEngine(t, e.b, q, first)
+		}
+		matrix[cs.Name] = row
+		refOut := row[ref]
+		if refOut.status != "ok" {
+			t.Errorf("%s: reference %s: %s %v", cs.Name, ref, refOut.status, refOut.err)
+		}
+		for _, e := range engines {
+			name := e.b.Name()
+			o := row[name]
+			if o.status == "ok" {
+				supported[name]++
+			}
+			if o.status == "ok" && name != ref {
+				if d := conformance.Diff(refOut.render, o.render); len(d) > 0 {
+					o.status, o.diff = "DIFF", d
+				}
+			}
+			if exc, ok := conformance.ExceptionFor(name, cs.Name); ok && o.status == "DIFF" {
+				o.status = "exception"
+				if exc.Bug {
+					o.status = "exception(bug)"
+				}
+				supported[name]++
+			}
+			row[name] = o
+			if e.informational {
+				continue
+			}
+			checkSpec(t, c, cs, name, ref, o)
+			switch o.status {
+			case "DIFF":
+				t.Errorf("%s: %s differs from %s (- %s, + %s):\n%s", cs.Name, name, ref, ref, name, head(o.diff, 40))
+			case "ERR":
+				t.Errorf("%s: %s: %v", cs.Name, name, o.err)
+			}
+			if len(o.violate) > 0 {
+				t.Errorf("%s: %s breaks the Sink contract:\n%s", cs.Name, name, head(o.violate, 10))
+			}
+		}
+	}
+	for _, e := range engines {
+		name := e.b.Name()
+		// Refusing a query is allowed (the Chain moves on) but every engine
+		// must honour the large majority of the matrix.
+		if !e.informational && supported[name]*4 < nSearch*3 {
+			t.Errorf("%s honours only %d of %d cases (want at least 3/4)", name, supported[name], nSearch)
+		}
+	}
+	logMatrix(t, cases, engines, matrix, nSearch, supported)
+}
+
+// checkSpec checks an engine's answer against the case's own specification.
+func checkSpec(t *testing.T, c conformance.Corpus, cs conformance.Case, name, ref string, o outcome) {
+	t.Helper()
+	if o.status != "ok" && o.status != "DIFF" {
+		return
+	}
+	if want, ok := c.Want(cs); ok && !(len(want) == 0 && len(o.files) == 0) && !reflect.DeepEqual(o.files, want) {
+		if _, exc := conformance.ExceptionFor(name, cs.Name); !exc {
+			t.Errorf("%s: %s reports files %q, the case specifies %q", cs.Name, name, o.files, want)
+		}
+	}
+	if cs.WantLines != nil && name != "rg-raw" && !(len(cs.WantLines) == 0 && len(o.lines) == 0) && !reflect.DeepEqual(o.lines, cs.WantLines) {
+		if _, exc := conformance.ExceptionFor(name, cs.Name); !exc {
+			t.Errorf("%s: %s matches lines %v of %s, Go RE2 semantics give %v", cs.Name, name, o.lines, cs.Query.Paths[0], cs.WantLines)
+		}
+	}
+}
+
+func head(lines []string, n int) string {
+	if len(lines) > n {
+		lines = append(lines[:n:n], fmt.Sprintf("... %d more", len(lines)-n))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// logMatrix prints the case x engine matrix (and writes it as Markdown to
+// $RGKIT_CONFORMANCE_MATRIX when set, for the README).
+func logMatrix(t *testing.T, cases []conformance.Case, engines []engineUnderTest, matrix map[string]map[string]outcome, nSearch int, supported map[string]int) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| case |")
+	for _, e := range engines {
+		fmt.Fprintf(&b, " %s |", e.b.Name())
+	}
+	b.WriteString("\n|---|")
+	for range engines {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, cs := range cases {
+		row, ok := matrix[cs.Name]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s |", cs.Name)
+		for _, e := range engines {
+			fmt.Fprintf(&b, " %s |", row[e.b.Name()].status)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("| **honoured** |")
+	for _, e := range engines {
+		fmt.Fprintf(&b, " %d/%d |", supported[e.b.Name()], nSearch)
+	}
+	b.WriteString("\n")
+	t.Logf("conformance matrix: %d search cases x %d engines (+%d invalid patterns)\n%s",
+		nSearch, len(engines), len(cases)-nSearch, b.String())
+	if p := os.Getenv("RGKIT_CONFORMANCE_MATRIX"); p != "" {
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestConformanceThroughChain runs every case through a one-engine Chain
+// and requires the Chain's output to be the engine's own (sorted by path
+// and line), and an unsupported query to surface as ErrUnsupported.
+func TestConformanceThroughChain(t *testing.T) {
+	c, engines, _ := conformanceSetup(t)
+	for _, e := range engines {
+		if e.b.Name() == "rg-raw" {
+			continue
+		}
+		chain := &backends.Chain{Backends: []backends.Backend{e.b}}
+		for _, cs := range conformance.SearchCases(conformance.Queries()) {
+			q := c.Query(cs)
+			nq, err := backends.Normalize(q)
+			if err != nil {
+				t.Fatalf("%s: %v", cs.Name, err)
+			}
+			direct := runEngine(t, e.b, nq, "")
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			col := &conformance.Collector{Mode: q.Mode}
+			res, err := chain.Search(ctx, q, col)
+			cancel()
+			switch {
+			case direct.status == "unsupported":
+				if !errors.Is(err, backends.ErrUnsupported) {
+					t.Errorf("%s/%s: the engine refuses the query but the Chain returned %v", e.b.Name(), cs.Name, err)
+				}
+			case err != nil:
+				t.Errorf("%s/%s: Chain: %v", e.b.Name(), cs.Name, err)
+			default:
+				if res.Backend != e.b.Name() {
+					t.Errorf("%s/%s: Result.Backend = %q", e.b.Name(), cs.Name, res.Backend)
+				}
+				if d := conformance.Diff(direct.render, col.Render()); len(d) > 0 {
+					t.Errorf("%s/%s: Chain output differs from the engine's (- engine, + chain):\n%s", e.b.Name(), cs.Name, head(d, 30))
+				}
+				if v := col.Violations(); len(v) > 0 {
+					t.Errorf("%s/%s: Chain breaks the Sink contract:\n%s", e.b.Name(), cs.Name, head(v, 10))
+				}
+			}
+		}
+	}
+}
+
+// TestConformanceExceptions asserts every documented exception exactly: the
+// engine's difference from the reference must be the recorded one. It fails
+// when an exception disappears (remove it from the table and the README) or
+// changes (look at it, then -update-exceptions).
+func TestConformanceExceptions(t *testing.T) {
+	excs := conformance.Exceptions()
+	if len(excs) == 0 {
+		t.Skip("no documented exceptions")
+	}
+	c, engines, ref := conformanceSetup(t)
+	byName := map[string]backends.Backend{}
+	for _, e := range engines {
+		byName[e.b.Name()] = e.b
+	}
+	cases := map[string]conformance.Case{}
+	for _, cs := range conformance.Queries() {
+		cases[cs.Name] = cs
+	}
+	dir := filepath.Join("testdata", "conformance", "exceptions")
+	var known []string
+	for _, exc := range excs {
+		known = append(known, exc.GoldenName())
+		t.Run(exc.Engine+"/"+exc.Case, func(t *testing.T) {
+			cs, ok := cases[exc.Case]
+			if !ok {
+				t.Fatalf("no case %q", exc.Case)
+			}
+			b, ok := byName[exc.Engine]
+			if !ok {
+				t.Skipf("engine %s unavailable here", exc.Engine)
+			}
+			q, err := backends.Normalize(c.Query(cs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			refOut, got := runEngine(t, byName[ref], q, ""), runEngine(t, b, q, "")
+			if got.status != "ok" {
+				t.Fatalf("%s: %s %v", exc.Engine, got.status, got.err)
+			}
+			d := conformance.Diff(refOut.render, got.render)
+			golden := filepath.Join(dir, exc.GoldenName())
+			text := strings.Join(d, "\n") + "\n"
+			if *updateExceptions {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(d) == 0 {
+				t.Fatalf("the exception is gone: %s now agrees with %s on %s; remove it from conformance.Exceptions and the README", exc.Engine, ref, exc.Case)
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("no recorded difference (run with -update-exceptions): %v", err)
+			}
+			if string(want) != text {
+				t.Errorf("the exception changed (- recorded, + now):\n%s", head(conformance.Diff(strings.Split(strings.TrimSpace(string(want)), "\n"), d), 40))
+			}
+		})
+	}
+	// A recorded difference without a table entry is stale.
+	entries, _ := os.ReadDir(dir)
+	sort.Strings(known)
+	for _, e := range entries {
+		if i := sort.SearchStrings(known, e.Name()); i == len(known) || known[i] != e.Name() {
+			t.Errorf("%s has no entry in conformance.Exceptions", filepath.Join(dir, e.Name()))
+		}
+	}
+}

@@ -1,0 +1,36 @@
+package conformance
+
+import "strings"
+
+// Exception is a documented, tested difference between one engine and the
+// reference (rgkit's ripgrep engine) on one case. The differential test
+// skips it; TestConformanceExceptions asserts that the difference is exactly
+// the one recorded in backends/testdata/conformance/exceptions, so it fails
+// when the exception disappears or changes.
+type Exception struct {
+	Engine string // Backend.Name()
+	Case   string // Case.Name
+	Why    string // the reason, as it appears in the README table
+	Bug    bool   // a defect to fix (true) rather than an accepted semantic difference
+}
+
+// Exceptions is the table of accepted differences. Keep it in step with
+// /work/notes/readme-conformance.md (README.md's exceptions table).
+func Exceptions() []Exception {
+	return []Exception{}
+}
+
+// ExceptionFor returns the exception for (engine, case), if any.
+func ExceptionFor(engine, cs string) (Exception, bool) {
+	for _, e := range Exceptions() {
+		if e.Engine == engine && e.Case == cs {
+			return e, true
+		}
+	}
+	return Exception{}, false
+}
+
+// GoldenName is the file name of an exception's recorded difference.
+func (e Exception) GoldenName() string {
+	return e.Engine + "__" + strings.ReplaceAll(e.Case, "/", "_") + ".diff"
+}

@@ -1,0 +1,164 @@
+package conformance
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/rgkit/rgkit/backends"
+)
+
+// RawRipgrep is a baseline Backend that runs the real rg with RipgrepArgs:
+// plain rg flags, no dialect translation, no post-filtering. It shows what
+// rg itself answers, so the matrix can tell an engine bug from a place where
+// rgkit's semantics (Go RE2, ASCII classes) deliberately differ from rg's.
+// It is a test instrument, not one of rgkit's engines.
+type RawRipgrep struct {
+	// Path is the rg binary; empty means exec.LookPath("rg").
+	Path string
+}
+
+var _ backends.Backend = RawRipgrep{}
+
+// Name implements backends.Backend.
+func (RawRipgrep) Name() string { return "rg-raw" }
+
+func (r RawRipgrep) path() (string, error) {
+	if r.Path != "" {
+		return r.Path, nil
+	}
+	p, err := exec.LookPath("rg")
+	if err != nil {
+		return "", fmt.Errorf("rg not found: %w", backends.ErrUnavailable)
+	}
+	return p, nil
+}
+
+// Available implements backends.Backend.
+func (r RawRipgrep) Available(ctx context.Context) (backends.Info, error) {
+	p, err := r.path()
+	if err != nil {
+		return backends.Info{}, err
+	}
+	return backends.Info{Name: r.Name(), Path: p}, nil
+}
+
+// rgValue is rg --json's {"text": ...} or {"bytes": base64} value.
+type rgValue struct {
+	Text  *string `json:"text"`
+	Bytes *string `json:"bytes"`
+}
+
+func (v rgValue) String() string {
+	if v.Text != nil {
+		return *v.Text
+	}
+	if v.Bytes != nil {
+		b, _ := base64.StdEncoding.DecodeString(*v.Bytes)
+		return string(b)
+	}
+	return ""
+}
+
+type rgRecord struct {
+	Type string `json:"type"`
+	Data struct {
+		Path       rgValue `json:"path"`
+		Lines      rgValue `json:"lines"`
+		LineNumber int     `json:"line_number"`
+		Submatches []struct {
+			Start int `json:"start"`
+			End   int `json:"end"`
+		} `json:"submatches"`
+		Stats struct {
+			MatchedLines int `json:"matched_lines"`
+		} `json:"stats"`
+	} `json:"data"`
+}
+
+// Search implements backends.Backend.
+func (r RawRipgrep) Search(ctx context.Context, q backends.Query, sink backends.Sink) (backends.Stats, error) {
+	rg, err := r.path()
+	if err != nil {
+		return backends.Stats{}, err
+	}
+	cmd := exec.CommandContext(ctx, rg, RipgrepArgs(q)...)
+	cmd.Dir = q.Root
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "RIPGREP_CONFIG_PATH=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() <= 2) {
+		return backends.Stats{}, fmt.Errorf("rg: %w: %s", err, stderr.String())
+	}
+	err = nil // exit 1 (no match) and 2 (some file failed) still carry results
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var rec rgRecord
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return backends.Stats{}, fmt.Errorf("rg --json: %w", err)
+		}
+		path := strings.TrimPrefix(rec.Data.Path.String(), "./")
+		switch rec.Type {
+		case "begin":
+			err = sink.Begin(path)
+		case "end":
+			err = sink.End(backends.FileSummary{Path: path, MatchedLines: rec.Data.Stats.MatchedLines})
+		case "match", "context":
+			if q.Mode != backends.ModeContent {
+				continue
+			}
+			err = emitPhysicalLines(sink, path, rec)
+		}
+		if err != nil {
+			return backends.Stats{}, err
+		}
+	}
+	return backends.Stats{}, sc.Err()
+}
+
+// emitPhysicalLines splits one rg record (several lines for a multiline
+// match) into one Line per physical line, with the submatch spans clipped to
+// each line, as the Sink contract asks.
+func emitPhysicalLines(sink backends.Sink, path string, rec rgRecord) error {
+	text := rec.Data.Lines.String()
+	kind := backends.KindMatch
+	if rec.Type == "context" {
+		kind = backends.KindContext
+	}
+	offset := 0
+	for i, raw := range strings.SplitAfter(text, "\n") {
+		if raw == "" {
+			break
+		}
+		body := strings.TrimSuffix(strings.TrimSuffix(raw, "\n"), "\r")
+		l := backends.Line{Path: path, Number: rec.Data.LineNumber + i, Text: []byte(body), Kind: kind}
+		for _, s := range rec.Data.Submatches {
+			start, end := max(s.Start-offset, 0), min(s.End-offset, len(body))
+			if start < end || (s.Start == s.End && s.Start >= offset && s.Start-offset <= len(body)) {
+				l.Submatches = append(l.Submatches, backends.Span{Start: start, End: max(start, end)})
+			}
+		}
+		if len(l.Submatches) > 0 {
+			l.Column = l.Submatches[0].Start + 1
+		}
+		if err := sink.Line(l); err != nil {
+			return err
+		}
+		offset += len(raw)
+	}
+	return nil
+}
