@@ -1,0 +1,143 @@
+package native
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ignoreMatch is the verdict of one ignore file (or the glob overrides) for a
+// path: no rule matched, the last matching rule ignores it, or it whitelists
+// it (a "!" rule).
+type ignoreMatch uint8
+
+const (
+	matchNone ignoreMatch = iota
+	matchIgnore
+	matchWhitelist
+)
+
+// ignoreRule is one line of a gitignore-style file.
+type ignoreRule struct {
+	g         *glob
+	whitelist bool // the line started with '!'
+	dirOnly   bool // the line ended with '/'
+}
+
+// ignoreFile is the rules of one .gitignore, .ignore, .rgignore,
+// .git/info/exclude or global excludes file. Paths are matched relative to
+// the directory the file applies to.
+type ignoreFile struct {
+	rules []ignoreRule
+}
+
+// readIgnoreFile parses the ignore file at path; a missing or unreadable file
+// is an empty one (rg ignores such errors too). A nil result means no rules.
+func readIgnoreFile(path string) *ignoreFile {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	f := parseIgnore(data)
+	if len(f.rules) == 0 {
+		return nil
+	}
+	return f
+}
+
+// parseIgnore parses gitignore lines the way rg 13 does (ignore crate,
+// GitignoreBuilder::add_line). Lines are split on '\n' with a trailing '\r'
+// removed; reading stops at the first line that is not valid UTF-8; a line
+// that is not a valid glob is skipped.
+func parseIgnore(data []byte) *ignoreFile {
+	f := &ignoreFile{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), len(data)+1)
+	for sc.Scan() {
+		line := sc.Bytes()
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if !utf8.Valid(line) {
+			break
+		}
+		if r, ok, err := parseIgnoreLine(string(line)); ok && err == nil {
+			f.rules = append(f.rules, r)
+		}
+	}
+	return f
+}
+
+// parseIgnoreLine turns one gitignore line into a rule, following rg 13:
+// comments start with '#'; trailing whitespace is trimmed unless the line ends
+// with "\ "; "\!" and "\#" escape a leading '!' or '#'; '!' negates; a leading
+// '/' anchors the pattern to the file's directory; a trailing '/' restricts
+// it to directories; a pattern without '/' matches at any depth ("**/" is
+// prepended); a trailing "/**" matches only below the directory.
+// ok is false for a comment or blank line; err is set for an invalid glob.
+func parseIgnoreLine(line string) (r ignoreRule, ok bool, err error) {
+	if strings.HasPrefix(line, "#") {
+		return r, false, nil
+	}
+	if !strings.HasSuffix(line, "\\ ") {
+		line = strings.TrimRightFunc(line, unicode.IsSpace)
+	}
+	if line == "" {
+		return r, false, nil
+	}
+	absolute := false
+	if strings.HasPrefix(line, "\\!") || strings.HasPrefix(line, "\\#") {
+		line = line[1:]
+		absolute = strings.HasPrefix(line, "/")
+	} else {
+		if strings.HasPrefix(line, "!") {
+			r.whitelist = true
+			line = line[1:]
+		}
+		if strings.HasPrefix(line, "/") {
+			line = line[1:]
+			absolute = true
+		}
+	}
+	if strings.HasSuffix(line, "/") {
+		r.dirOnly = true
+		line = line[:len(line)-1]
+	}
+	actual := line
+	if !absolute && !strings.Contains(line, "/") {
+		if !strings.HasPrefix(actual, "**/") && actual != "**" {
+			actual = "**/" + actual
+		}
+	}
+	if strings.HasSuffix(actual, "/**") {
+		actual += "/*"
+	}
+	g, err := compileGlob(actual, true)
+	if err != nil {
+		return r, false, err
+	}
+	r.g = g
+	return r, true, nil
+}
+
+// match returns the verdict of the last rule matching path (relative to the
+// file's directory, slash-separated); isDir says whether path is a directory.
+func (f *ignoreFile) match(path string, isDir bool) ignoreMatch {
+	if f == nil {
+		return matchNone
+	}
+	for i := len(f.rules) - 1; i >= 0; i-- {
+		r := &f.rules[i]
+		if r.dirOnly && !isDir {
+			continue
+		}
+		if r.g.match(path) {
+			if r.whitelist {
+				return matchWhitelist
+			}
+			return matchIgnore
+		}
+	}
+	return matchNone
+}

@@ -1,0 +1,185 @@
+package native
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ignoreDir is the ignore state of one directory: its own ignore files and a
+// link to its parent's. The chain runs from the directory being listed up to
+// the filesystem root, like the ignore crate's Ignore stack in rg.
+type ignoreDir struct {
+	parent *ignoreDir
+	// rel is the directory's path relative to the walk's Root ("" for Root)
+	// for directories at or below the start of a walk. For a directory above
+	// it, above is true and up is the start's path relative to it.
+	rel   string
+	above bool
+	up    string
+	// start is the length of the walk start's path relative to Root, used to
+	// strip it from entry paths when matching above-start files.
+	startRel string
+
+	hasGit bool // the directory holds a .git entry (a repository root)
+	anyGit bool // this directory or an ancestor holds .git
+
+	rgignore, ignore, gitignore, exclude *ignoreFile
+}
+
+// hasRules reports whether the directory contributes any ignore rules.
+func (d *ignoreDir) hasRules() bool {
+	return d.rgignore != nil || d.ignore != nil || d.gitignore != nil || d.exclude != nil
+}
+
+// matchPath is the path of entry (relative to Root) as d's ignore files see
+// it: relative to d.
+func (d *ignoreDir) matchPath(entry string) string {
+	if d.above {
+		within := entry
+		if d.startRel != "" {
+			within = strings.TrimPrefix(strings.TrimPrefix(entry, d.startRel), "/")
+		}
+		if d.up == "" {
+			return within
+		}
+		return d.up + "/" + within
+	}
+	if d.rel == "" {
+		return entry
+	}
+	return entry[len(d.rel)+1:]
+}
+
+// ignoreNames are the files a directory listing is checked for.
+const (
+	nameGit       = ".git"
+	nameGitignore = ".gitignore"
+	nameIgnore    = ".ignore"
+	nameRgignore  = ".rgignore"
+)
+
+// dirMarkers records which ignore-relevant names a directory listing holds,
+// so that ignore files are opened only where they exist.
+type dirMarkers struct {
+	git, gitignore, ignore, rgignore bool
+}
+
+func (m *dirMarkers) note(name string) {
+	if len(name) < 4 || name[0] != '.' {
+		return
+	}
+	switch name {
+	case nameGit:
+		m.git = true
+	case nameGitignore:
+		m.gitignore = true
+	case nameIgnore:
+		m.ignore = true
+	case nameRgignore:
+		m.rgignore = true
+	}
+}
+
+// child builds the ignore state of directory abs (relative path rel) whose
+// listing held the names in m.
+func (d *ignoreDir) child(abs, rel string, m dirMarkers, useIgnore bool) *ignoreDir {
+	c := &ignoreDir{parent: d, rel: rel}
+	c.load(abs, m, useIgnore)
+	c.anyGit = c.hasGit || (d != nil && d.anyGit)
+	return c
+}
+
+// load reads the directory's ignore files.
+func (d *ignoreDir) load(abs string, m dirMarkers, useIgnore bool) {
+	if m.git {
+		if _, err := os.Stat(filepath.Join(abs, nameGit)); err == nil {
+			d.hasGit = true
+		}
+	}
+	if !useIgnore {
+		return
+	}
+	if m.rgignore {
+		d.rgignore = readIgnoreFile(filepath.Join(abs, nameRgignore))
+	}
+	if m.ignore {
+		d.ignore = readIgnoreFile(filepath.Join(abs, nameIgnore))
+	}
+	if m.gitignore {
+		d.gitignore = readIgnoreFile(filepath.Join(abs, nameGitignore))
+	}
+	if d.hasGit {
+		d.exclude = readIgnoreFile(gitExcludePath(abs))
+	}
+}
+
+// gitExcludePath is the repository's info/exclude file: .git/info/exclude,
+// or for a worktree or submodule whose .git is a file, the one in the git
+// directory it names (and its commondir), as rg 13 resolves it.
+func gitExcludePath(dir string) string {
+	dotgit := filepath.Join(dir, nameGit)
+	fi, err := os.Stat(dotgit)
+	if err != nil || fi.IsDir() {
+		return filepath.Join(dotgit, "info", "exclude")
+	}
+	data, err := os.ReadFile(dotgit)
+	if err != nil {
+		return filepath.Join(dotgit, "info", "exclude")
+	}
+	line := strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0])
+	gitdir, ok := strings.CutPrefix(line, "gitdir:")
+	if !ok {
+		return filepath.Join(dotgit, "info", "exclude")
+	}
+	gitdir = strings.TrimSpace(gitdir)
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(dir, gitdir)
+	}
+	if cd, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		common := strings.TrimSpace(string(cd))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitdir, common)
+		}
+		gitdir = common
+	}
+	return filepath.Join(gitdir, "info", "exclude")
+}
+
+// ancestors builds the chain of directories above a walk's start directory
+// (canonical absolute path canon, relative path startRel from Root), from the
+// filesystem root down to the start's parent, reading their ignore files.
+func ancestors(canon, startRel string, useIgnore bool) *ignoreDir {
+	var dirs []string
+	for p := filepath.Dir(canon); ; p = filepath.Dir(p) {
+		dirs = append(dirs, p)
+		if p == filepath.Dir(p) {
+			break
+		}
+	}
+	var chain *ignoreDir
+	for i := len(dirs) - 1; i >= 0; i-- {
+		p := dirs[i]
+		up, err := filepath.Rel(p, canon)
+		if err != nil {
+			continue
+		}
+		c := &ignoreDir{parent: chain, above: true, up: filepath.ToSlash(up), startRel: startRel}
+		c.load(p, markersOf(p), useIgnore)
+		c.anyGit = c.hasGit || (chain != nil && chain.anyGit)
+		chain = c
+	}
+	return chain
+}
+
+// markersOf checks a directory that is not listed (an ancestor of the walk)
+// for the ignore-relevant names.
+func markersOf(dir string) dirMarkers {
+	var m dirMarkers
+	for _, n := range []string{nameGit, nameGitignore, nameIgnore, nameRgignore} {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			m.note(n)
+		}
+	}
+	return m
+}

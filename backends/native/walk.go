@@ -1,0 +1,241 @@
+package native
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ErrStopWalk is returned by a Walk callback to end the walk early without an
+// error.
+var ErrStopWalk = errors.New("native: stop walk")
+
+// WalkOptions selects the files Walk lists. The zero value of every field is
+// rg's default file selection.
+type WalkOptions struct {
+	// Root is the directory result paths are relative to.
+	Root string
+	// Paths are files or directories under Root to walk; empty means Root.
+	// Like rg, a path given here is walked even if it is hidden or ignored,
+	// a file given here is listed without any filter, and a symbolic link
+	// given here is followed.
+	Paths []string
+	// Hidden lists hidden files and descends into hidden directories.
+	Hidden bool
+	// NoIgnore disables every ignore file (.gitignore, .ignore, .rgignore,
+	// .git/info/exclude, the global excludes file).
+	NoIgnore bool
+	// FollowSymlinks follows symbolic links while recursing; a link back to
+	// an ancestor directory is skipped (loop detection by device and inode).
+	FollowSymlinks bool
+	// MaxFileSize skips files larger than this many bytes; 0 = no limit.
+	MaxFileSize int64
+	// Globs are rg --glob overrides: a plain glob whitelists, "!glob"
+	// excludes, the last match wins (see overrides).
+	Globs []string
+	// TypeGlobs are rg --type globs (matched against file names); when
+	// non-empty a file must match one.
+	TypeGlobs []string
+	// Workers bounds the goroutines listing directories and calling fn;
+	// 0 means GOMAXPROCS.
+	Workers int
+	// Getenv looks up HOME and XDG_CONFIG_HOME to find the global git
+	// excludes file, as rg does; nil means os.Getenv.
+	Getenv func(string) string
+}
+
+// File is one file Walk lists.
+type File struct {
+	Path    string // relative to Root, forward slashes
+	Abs     string // absolute path
+	Size    int64
+	ModTime time.Time
+}
+
+// WalkStats counts what a walk saw.
+type WalkStats struct {
+	Files      int64 // files passed to fn
+	TooLarge   int64 // files skipped for MaxFileSize
+	Unreadable int64 // directories or files that could not be read or stat'ed (incl. broken links when following)
+	Skipped    int64 // entries excluded by ignore rules, globs, types, hidden, .git, symlinks not followed, or not regular files
+}
+
+// Walk lists the files rg would search under o.Root (rg 13's default file
+// selection, adjusted by o) and calls fn for each, concurrently from up to
+// o.Workers goroutines, in no particular order. fn returning ErrStopWalk ends
+// the walk without error; any other error ends it and is returned. Only
+// regular files (or links to them when following) are passed; FIFOs,
+// sockets and devices never are, so nothing here can block on open.
+func Walk(ctx context.Context, o WalkOptions, fn func(File) error) (WalkStats, error) {
+	w, err := newWalker(ctx, o, fn)
+	if err != nil {
+		return WalkStats{}, err
+	}
+	w.run()
+	st := WalkStats{
+		Files:      w.files.Load(),
+		TooLarge:   w.tooLarge.Load(),
+		Unreadable: w.unreadable.Load(),
+		Skipped:    w.skipped.Load(),
+	}
+	if err := w.err(); err != nil {
+		return st, err
+	}
+	return st, ctx.Err()
+}
+
+// walker is one Walk in progress.
+type walker struct {
+	ctx       context.Context
+	o         WalkOptions
+	fn        func(File) error
+	root      string // absolute, clean
+	useIgnore bool
+	over      *overrides
+	types     *typeFilter
+	global    *ignoreFile
+
+	q workQueue
+
+	files, tooLarge, unreadable, skipped atomic.Int64
+
+	stopped  atomic.Bool
+	errOnce  sync.Once
+	firstErr error
+}
+
+func newWalker(ctx context.Context, o WalkOptions, fn func(File) error) (*walker, error) {
+	root, err := filepath.Abs(o.Root)
+	if err != nil {
+		return nil, err
+	}
+	w := &walker{ctx: ctx, o: o, fn: fn, root: root, useIgnore: !o.NoIgnore}
+	if w.over, err = newOverrides(o.Globs); err != nil {
+		return nil, err
+	}
+	if w.types, err = newTypeFilter(o.TypeGlobs); err != nil {
+		return nil, err
+	}
+	if w.useIgnore {
+		getenv := o.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		if p := globalExcludesPath(getenv); p != "" {
+			w.global = readIgnoreFile(p)
+		}
+	}
+	return w, nil
+}
+
+// stop ends the walk; the first non-nil err is the walk's result.
+func (w *walker) stop(err error) {
+	if err != nil && !errors.Is(err, ErrStopWalk) {
+		w.errOnce.Do(func() { w.firstErr = err })
+	}
+	w.stopped.Store(true)
+	w.q.close()
+}
+
+func (w *walker) err() error {
+	if !w.stopped.Load() {
+		return nil
+	}
+	var err error
+	w.errOnce.Do(func() {})
+	err = w.firstErr
+	return err
+}
+
+// run walks every start path with a pool of workers.
+func (w *walker) run() {
+	paths := w.o.Paths
+	if len(paths) == 0 {
+		paths = []string{""}
+	}
+	var missing error
+	for _, p := range paths {
+		rel := filepath.ToSlash(filepath.Clean(p))
+		if rel == "." {
+			rel = ""
+		}
+		abs := w.root
+		if rel != "" {
+			abs = filepath.Join(w.root, filepath.FromSlash(rel))
+		}
+		fi, err := os.Stat(abs) // explicit paths are followed, like rg
+		if err != nil {
+			w.unreadable.Add(1)
+			if missing == nil {
+				missing = err
+			}
+			continue
+		}
+		switch {
+		case fi.IsDir():
+			w.q.push(w.startWork(abs, rel))
+		case fi.Mode().IsRegular():
+			if err := w.emit(rel, abs, fi); err != nil {
+				w.stop(err)
+				return
+			}
+		default:
+			w.skipped.Add(1)
+		}
+	}
+	n := w.o.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.worker()
+		}()
+	}
+	wg.Wait()
+	if missing != nil && !w.stopped.Load() {
+		w.stop(fmt.Errorf("walk: %w", missing))
+	}
+}
+
+// startWork is the work item for a start directory: the ignore chain of its
+// ancestors (read once), and its own path.
+func (w *walker) startWork(abs, rel string) work {
+	canon, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		canon = abs
+	}
+	return work{abs: abs, rel: rel, parent: ancestors(canon, rel, w.useIgnore), loop: w.loopLink(nil, abs)}
+}
+
+// emit passes one file to fn.
+func (w *walker) emit(rel, abs string, fi fs.FileInfo) error {
+	w.files.Add(1)
+	return w.fn(File{Path: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime()})
+}
+
+func (w *walker) worker() {
+	var buf []dirent
+	for {
+		it, ok := w.q.pop()
+		if !ok {
+			return
+		}
+		if w.ctx.Err() != nil {
+			w.stop(nil)
+		} else if !w.stopped.Load() {
+			buf = w.listDir(it, buf[:0])
+		}
+		w.q.done()
+	}
+}
