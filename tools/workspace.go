@@ -1,0 +1,97 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/rgkit/rgkit/backends"
+)
+
+// Searcher runs one grep Query; *backends.Chain is the real one. Tests and
+// embedders may put another chain (one engine, a fixed order) here.
+type Searcher interface {
+	Search(ctx context.Context, q backends.Query, sink backends.Sink) (backends.Result, error)
+}
+
+// Options configure a Workspace. The zero value is ready to use.
+type Options struct {
+	// Names are the tool names; empty fields take DefaultNames.
+	Names Names
+	// Limits are the caps; zero fields take their defaults.
+	Limits Limits
+	// Hidden makes Grep and Glob include hidden files and directories
+	// (.github/, .env); by default they are skipped, like rg does.
+	Hidden bool
+	// NoIgnore makes Grep and Glob disregard .gitignore, .ignore and
+	// .rgignore; by default ignored files are skipped.
+	NoIgnore bool
+	// Locate finds the rg binary for the default engine chain and Glob; nil
+	// = a PATH lookup. The CLI wires rgfetch's Resolver in here.
+	Locate func(ctx context.Context) (string, error)
+	// Searcher runs Grep's searches; nil = backends.DefaultChain.
+	Searcher Searcher
+}
+
+// Workspace is one directory tree a model may search and read, with the
+// engines and limits its tools use. It is safe for concurrent use.
+type Workspace struct {
+	sandbox  *Sandbox
+	names    Names
+	limits   Limits
+	hidden   bool
+	noIgnore bool
+	locate   func(ctx context.Context) (string, error)
+	searcher Searcher
+}
+
+// NewWorkspace opens the tree at root. The root is canonicalised once
+// (absolute, symlinks resolved); every path a tool is given is checked
+// against it.
+func NewWorkspace(root string, opts Options) (*Workspace, error) {
+	sb, err := NewSandbox(root)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workspace{
+		sandbox:  sb,
+		names:    opts.Names.withDefaults(),
+		limits:   opts.Limits.withDefaults(),
+		hidden:   opts.Hidden,
+		noIgnore: opts.NoIgnore,
+		locate:   opts.Locate,
+		searcher: opts.Searcher,
+	}
+	if w.searcher == nil {
+		w.searcher = backends.DefaultChain(backends.DefaultOptions{
+			Locate:         opts.Locate,
+			MaxOutputBytes: DefaultMaxHeldBytes,
+		})
+	}
+	return w, nil
+}
+
+// Root is the canonical root directory.
+func (w *Workspace) Root() string { return w.sandbox.Root() }
+
+// Sandbox is the resolver every tool checks paths with.
+func (w *Workspace) Sandbox() *Sandbox { return w.sandbox }
+
+// Names are the tool names in use.
+func (w *Workspace) Names() Names { return w.names }
+
+// Limits are the caps in use, defaults filled in.
+func (w *Workspace) Limits() Limits { return w.limits }
+
+// Tools returns Grep, Glob and Read, in that order.
+func (w *Workspace) Tools() []Tool {
+	return []Tool{w.grepTool(), w.globTool(), w.readTool()}
+}
+
+// Tool returns the tool called name.
+func (w *Workspace) Tool(name string) (Tool, bool) {
+	for _, t := range w.Tools() {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
