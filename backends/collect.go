@@ -151,7 +151,7 @@ func (c *collector) End(s FileSummary) error {
 	f.ended = true
 	f.summary = s
 	if c.q.Mode != ModeContent {
-		if s.MatchedLines > 0 {
+		if s.MatchedLines > 0 || c.q.Mode == ModeFilesWithMatches {
 			c.foundFiles++
 			c.foundLines += int64(s.MatchedLines)
 		}
@@ -324,7 +324,10 @@ func (c *collector) close(f *fileBuf) error {
 		sum = FileSummary{Path: f.path, MatchedLines: f.matched}
 	}
 	if c.q.Mode != ModeContent {
-		if !f.ended || sum.MatchedLines == 0 {
+		// Engines send only files with a match; in files mode one that
+		// stops at the first match may leave the count at 0, while in
+		// count mode a 0 would print a line rg -c never prints.
+		if !f.ended || (sum.MatchedLines == 0 && c.q.Mode == ModeCount) {
 			return nil
 		}
 		if c.full() {

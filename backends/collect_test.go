@@ -33,6 +33,18 @@ func TestCollectOrdersByPathWhateverTheEngineOrder(t *testing.T) {
 	}
 }
 
+func TestCollectFilesModeDoesNotNeedACount(t *testing.T) {
+	rec := &eventRecorder{t: t}
+	res, err := chainOf(&scriptedEngine{name: "one", emit: []scriptEvent{"B b", "E b 0", "B a", "E a 1"}}).Search(context.Background(),
+		Query{Pattern: "x", Root: t.TempDir(), Mode: ModeFilesWithMatches}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []scriptEvent{"B a", "E a 1", "B b", "E b 0"}; !reflect.DeepEqual(rec.events, want) || res.Stats.FilesMatched != 2 {
+		t.Errorf("events = %q, files matched %d; want %q and 2", rec.events, res.Stats.FilesMatched, want)
+	}
+}
+
 func TestCollectSortModifiedNewestFirst(t *testing.T) {
 	root := t.TempDir()
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
