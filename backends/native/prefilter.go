@@ -1,0 +1,189 @@
+package native
+
+import (
+	"bytes"
+	"regexp/syntax"
+)
+
+// prefilter finds the next place a match may start: an occurrence of one of
+// the literals every match contains. Scanning uses bytes.IndexByte on each
+// literal's rarest byte (SIMD in Go's runtime), so most of a file is skipped
+// without running the regexp.
+type prefilter struct {
+	finders []finder
+}
+
+// finder scans for one literal.
+type finder struct {
+	lit    string // lower-cased when fold
+	litB   []byte
+	fold   bool
+	rare   int  // offset of the scanned byte in lit
+	lo, up byte // the scanned byte; up differs from lo only when folded
+}
+
+// buildPrefilter chooses the literal set to scan for. exact reports that a
+// hit is a match on its own (the pattern is nothing but those literals).
+func buildPrefilter(tree *syntax.Regexp) (*prefilter, bool) {
+	in := analyze(tree)
+	cands := [][]lit{}
+	if r := requiredOf(in); r != nil {
+		cands = append(cands, r)
+	}
+	if in.req != nil {
+		cands = append(cands, in.req)
+	}
+	set := bestSet(cands)
+	if set == nil {
+		return nil, false
+	}
+	p := &prefilter{}
+	for _, l := range set {
+		off, _ := rareByte(l)
+		c := l.s[off]
+		f := finder{lit: l.s, litB: []byte(l.s), fold: l.fold, rare: off, lo: c, up: c}
+		if l.fold && 'a' <= c && c <= 'z' {
+			f.up = c - 'a' + 'A'
+		}
+		p.finders = append(p.finders, f)
+	}
+	exact := in.exact != nil && sameSet(in.exact, set) && isPureLiteral(tree)
+	return p, exact
+}
+
+func sameSet(a, b []lit) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// scanner is one search's cursor over a prefilter: it remembers, for each
+// literal, its next occurrence, so k literals cost k passes over the data,
+// not k passes per hit.
+type scanner struct {
+	p    *prefilter
+	data []byte
+	next [maxChoice]int // next occurrence at or after the cursor; -1 = none left; -2 = unknown
+}
+
+func (p *prefilter) scanner(data []byte) scanner {
+	s := scanner{p: p, data: data}
+	for i := range s.next {
+		s.next[i] = -2
+	}
+	return s
+}
+
+// find returns the start of the first literal occurrence at or after from,
+// or -1.
+func (s *scanner) find(from int) int {
+	best := -1
+	for i := range s.p.finders {
+		n := s.next[i]
+		if n == -2 || (n >= 0 && n < from) {
+			n = s.p.finders[i].index(s.data, from)
+			s.next[i] = n
+		}
+		if n >= 0 && (best < 0 || n < best) {
+			best = n
+		}
+	}
+	return best
+}
+
+// index returns the first occurrence of f.lit in data starting at or after
+// from, or -1.
+func (f *finder) index(data []byte, from int) int {
+	n := len(f.lit)
+	if !f.fold {
+		if f.rare == 0 {
+			if i := bytes.Index(data[from:], f.litB); i >= 0 {
+				return from + i
+			}
+			return -1
+		}
+		return f.indexRare(data, from, f.lo)
+	}
+	// Folded: scan both cases of the rare byte, keep the earlier hit.
+	lo, up := from, from
+	nextLo, nextUp := -2, -2
+	for {
+		if nextLo == -2 {
+			nextLo = f.rareHit(data, lo, f.lo)
+		}
+		if nextUp == -2 {
+			if f.up == f.lo {
+				nextUp = -1
+			} else {
+				nextUp = f.rareHit(data, up, f.up)
+			}
+		}
+		var cand int
+		switch {
+		case nextLo < 0 && nextUp < 0:
+			return -1
+		case nextUp < 0 || (nextLo >= 0 && nextLo < nextUp):
+			cand = nextLo
+			lo, nextLo = cand-f.rare+1, -2
+		default:
+			cand = nextUp
+			up, nextUp = cand-f.rare+1, -2
+		}
+		start := cand - f.rare
+		if start+n <= len(data) && equalFoldASCII(data[start:start+n], f.lit) {
+			return start
+		}
+	}
+}
+
+// rareHit returns the position of the next byte c at or after from+rare that
+// can be the rare byte of an occurrence starting at or after from.
+func (f *finder) rareHit(data []byte, from int, c byte) int {
+	at := from + f.rare
+	if at >= len(data) {
+		return -1
+	}
+	i := bytes.IndexByte(data[at:], c)
+	if i < 0 {
+		return -1
+	}
+	return at + i
+}
+
+// indexRare finds f.lit by scanning for its rare byte c and comparing around it.
+func (f *finder) indexRare(data []byte, from int, c byte) int {
+	n := len(f.lit)
+	at := from + f.rare
+	for at < len(data) {
+		i := bytes.IndexByte(data[at:], c)
+		if i < 0 {
+			return -1
+		}
+		start := at + i - f.rare
+		if start+n <= len(data) && string(data[start:start+n]) == f.lit {
+			return start
+		}
+		at += i + 1
+	}
+	return -1
+}
+
+// equalFoldASCII compares b with the lower-case literal s, folding ASCII letters in b.
+func equalFoldASCII(b []byte, s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,271 @@
+package native
+
+import "bytes"
+
+// SearchOptions says what one file search reports.
+type SearchOptions struct {
+	Before, After int  // context lines (rg -B / -A)
+	MaxCount      int  // stop after this many matches; 0 = no limit (rg -m)
+	CountOnly     bool // count matches, emit nothing (rg -c)
+	FilesOnly     bool // stop at the first match, emit nothing (rg -l)
+}
+
+// Line is one reported line. Text and Submatches point into buffers the
+// searcher reuses: copy them before emit returns if they must live longer.
+type Line struct {
+	Number     int      // 1-based
+	Text       []byte   // without its terminator ("\n" or "\r\n")
+	Submatches [][2]int // byte ranges of the matches within Text; nil for context lines
+	Context    bool     // a context line rather than a match
+}
+
+// FileResult summarises one file search.
+type FileResult struct {
+	// MatchedLines is what rg -c prints: matching lines, or in multiline mode
+	// blocks of lines joined by matches. In content mode it also counts the
+	// matching lines rg prints inside the after-context of the last counted
+	// match when MaxCount is hit.
+	MatchedLines int
+	// Binary reports a NUL byte: the search stopped before it (rg's rule for
+	// recursive search), reporting only what was found earlier.
+	Binary bool
+	// Bytes is how many bytes were searched (after transcoding).
+	Bytes int64
+}
+
+// Search finds the matches in one file's contents, with rg 13's semantics,
+// and passes the lines to emit in order. An error from emit ends the search
+// and is returned.
+//
+// The whole buffer is searched at once: the prefilter or the regexp finds
+// the next match anywhere in the data, and only then is the line around it
+// located and numbered (line numbers are counted lazily with bytes.Count).
+func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (FileResult, error) {
+	data, peek := decodeBOM(data)
+	end, binary := binaryCut(data, peek)
+	data = data[:end]
+	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
+	var err error
+	if m.multi {
+		err = s.runMultiline()
+	} else {
+		err = s.runLines()
+	}
+	if binary && o.CountOnly && !s.limitReached() {
+		// rg's summary printer squashes the count of a file it stopped
+		// reading at a NUL (rg -c prints nothing for it).
+		s.count = 0
+	}
+	return FileResult{MatchedLines: s.count, Binary: binary, Bytes: int64(end)}, err
+}
+
+// fileSearch is the state of one Search call.
+type fileSearch struct {
+	m    *Matcher
+	data []byte
+	o    SearchOptions
+	emit func(Line) error
+
+	count  int // what rg -c counts: matching lines, or matches in multiline mode
+	blocks int // multiline blocks so far (what MaxCount limits in multiline mode)
+
+	// numPos/numLine: the line starting at numPos is line numLine; moved
+	// forward only, so counting newlines costs one pass over the data.
+	numPos, numLine int
+	// doneEnd is the offset just past the last emitted line; doneLine its number.
+	doneEnd, doneLine int
+	afterLeft         int // after-context lines still owed to the last match
+
+	spans [][2]int // reused submatch buffer
+	ml    [][2]int // reused multiline match buffer
+}
+
+func (s *fileSearch) limitReached() bool {
+	n := s.count
+	if s.m.multi {
+		n = s.blocks
+	}
+	return s.o.MaxCount > 0 && n >= s.o.MaxCount
+}
+
+// runLines searches in line mode: no match crosses a line.
+func (s *fileSearch) runLines() error {
+	var sc scanner
+	if s.m.pre != nil {
+		sc = s.m.pre.scanner(s.data)
+	}
+	pos := 0
+	for pos < len(s.data) && !s.limitReached() {
+		ls, le, ok := s.nextMatchLine(&sc, pos)
+		if !ok {
+			break
+		}
+		s.count++
+		if s.o.FilesOnly {
+			return nil
+		}
+		if !s.o.CountOnly {
+			if err := s.emitMatchLine(ls, le); err != nil {
+				return err
+			}
+		}
+		pos = le + 1
+	}
+	if s.o.CountOnly {
+		return nil
+	}
+	return s.trailingContext(s.limitReached())
+}
+
+// nextMatchLine returns the bounds of the first matching line at or after
+// pos (a line start): [ls, le) with le at its '\n' or the end of the data.
+func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
+	data := s.data
+	if s.m.pre != nil {
+		for pos < len(data) {
+			c := sc.find(pos)
+			if c < 0 {
+				return 0, 0, false
+			}
+			ls := pos + bytes.LastIndexByte(data[pos:c], '\n') + 1
+			le := lineEnd(data, c)
+			if s.m.exact || s.lineMatches(data[ls:le]) {
+				return ls, le, true
+			}
+			pos = le + 1
+		}
+		return 0, 0, false
+	}
+	re := s.m.re
+	if s.m.opts.Word {
+		re = s.m.wordFirst
+	}
+	loc := re.FindIndex(data[pos:])
+	if loc == nil {
+		return 0, 0, false
+	}
+	p := pos + loc[0]
+	if p == len(data) && data[len(data)-1] == '\n' {
+		return 0, 0, false // an empty match after the final newline is not a line
+	}
+	ls := pos + bytes.LastIndexByte(data[pos:p], '\n') + 1
+	return ls, lineEnd(data, p), true
+}
+
+func lineEnd(data []byte, from int) int {
+	if i := bytes.IndexByte(data[from:], '\n'); i >= 0 {
+		return from + i
+	}
+	return len(data)
+}
+
+func (s *fileSearch) lineMatches(line []byte) bool {
+	if s.m.opts.Word {
+		return s.m.wordMatch(line)
+	}
+	return s.m.re.Match(line)
+}
+
+// lineNumber returns the number of the line starting at off (off >= numPos).
+func (s *fileSearch) lineNumber(off int) int {
+	s.numLine += bytes.Count(s.data[s.numPos:off], []byte{'\n'})
+	s.numPos = off
+	return s.numLine
+}
+
+// emitMatchLine emits the context owed before a match line, then the line.
+func (s *fileSearch) emitMatchLine(ls, le int) error {
+	n := s.lineNumber(ls)
+	if err := s.contextBefore(ls, n); err != nil {
+		return err
+	}
+	return s.emitLineMatch(ls, le, n, s.lineSpans(ls, le))
+}
+
+// lineSpans returns the submatches of the line [ls, le).
+func (s *fileSearch) lineSpans(ls, le int) [][2]int {
+	line := s.data[ls:le]
+	s.spans = s.spans[:0]
+	if s.m.opts.Word {
+		s.spans = s.m.wordSpans(line, s.spans)
+	} else {
+		for _, loc := range s.m.re.FindAllIndex(line, -1) {
+			s.spans = append(s.spans, [2]int{loc[0], loc[1]})
+		}
+	}
+	return s.spans
+}
+
+func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
+	text := trimCR(s.data, ls, le)
+	for i := range spans {
+		spans[i][0] = min(spans[i][0], len(text))
+		spans[i][1] = min(spans[i][1], len(text))
+	}
+	if k := len(spans) - 1; k >= 0 && le == len(s.data) && spans[k][0] == le-ls && spans[k][1] == le-ls {
+		spans = spans[:k] // rg drops an empty match at the very end of the data
+	}
+	s.doneEnd, s.doneLine = le+1, n
+	s.afterLeft = s.o.After
+	return s.emit(Line{Number: n, Text: text, Submatches: spans})
+}
+
+// trimCR returns the text of line [ls, le) without the '\r' of a "\r\n" end.
+func trimCR(data []byte, ls, le int) []byte {
+	if le < len(data) && le > ls && data[le-1] == '\r' {
+		return data[ls : le-1]
+	}
+	return data[ls:le]
+}
+
+// contextBefore emits what is owed before the line starting at ls (number
+// n): the rest of the previous match's after-context, then this match's
+// before-context, never repeating a line.
+func (s *fileSearch) contextBefore(ls, n int) error {
+	for s.afterLeft > 0 && s.doneEnd < ls {
+		if err := s.emitContext(s.doneEnd, s.doneLine+1); err != nil {
+			return err
+		}
+		s.afterLeft--
+	}
+	start, k := ls, 0
+	for k < s.o.Before && start > s.doneEnd {
+		start = s.doneEnd + bytes.LastIndexByte(s.data[s.doneEnd:start-1], '\n') + 1
+		k++
+	}
+	for line := n - k; start < ls; line++ {
+		if err := s.emitContext(start, line); err != nil {
+			return err
+		}
+		start = s.doneEnd
+	}
+	return nil
+}
+
+// emitContext emits the line starting at ls, numbered n, as context.
+func (s *fileSearch) emitContext(ls, n int) error {
+	le := lineEnd(s.data, ls)
+	s.doneEnd, s.doneLine = le+1, n
+	return s.emit(Line{Number: n, Text: trimCR(s.data, ls, le), Context: true})
+}
+
+// trailingContext emits the after-context of the last match. When the
+// match limit was hit, rg still prints that context, and shows a line in it
+// that matches as a match (it does not extend the context).
+func (s *fileSearch) trailingContext(limitHit bool) error {
+	for s.afterLeft > 0 && s.doneEnd < len(s.data) {
+		ls, n := s.doneEnd, s.doneLine+1
+		le := lineEnd(s.data, ls)
+		left := s.afterLeft - 1
+		if limitHit && !s.m.multi && s.lineMatches(s.data[ls:le]) {
+			s.count++
+			if err := s.emitLineMatch(ls, le, n, s.lineSpans(ls, le)); err != nil {
+				return err
+			}
+		} else if err := s.emitContext(ls, n); err != nil {
+			return err
+		}
+		s.afterLeft = left
+	}
+	return nil
+}

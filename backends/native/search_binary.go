@@ -1,0 +1,48 @@
+package native
+
+import "bytes"
+
+// rgBufferSize is grep-searcher's initial buffer capacity
+// (DEFAULT_BUFFER_CAPACITY, 64 KiB).
+const rgBufferSize = 64 << 10
+
+// binaryCut applies rg's rule for binary data in a recursive search, and
+// returns how much of data is searched. Without a NUL byte, everything.
+// With one, rg reads the file in buffer fills; it searches the complete
+// lines of each fill, and quits as soon as a fill brings in a NUL, without
+// searching that fill. So a match on the line before a NUL is reported only
+// when the NUL arrived in a later fill. This replays rg's fills: a first
+// read of peek bytes (the BOM sniffer's), then reads filling a 64 KiB
+// buffer that rolls the unfinished line to its front and grows (by twice
+// its size) when one line fills it. rg keeps -B context lines in the buffer
+// too; that shifts fills by a few lines and is not replayed.
+func binaryCut(data []byte, peek int) (int, bool) {
+	nul := bytes.IndexByte(data, 0)
+	if nul < 0 {
+		return len(data), false
+	}
+	capacity := rgBufferSize
+	end, searched := 0, 0
+	first := peek > 0
+	for {
+		for { // one fill: read until the new bytes hold a line end
+			if end-searched >= capacity {
+				capacity *= 3
+			}
+			want := capacity - (end - searched)
+			if first {
+				want, first = min(want, peek), false
+			}
+			newEnd := min(end+want, len(data))
+			if nul < newEnd {
+				return searched, true
+			}
+			if i := bytes.LastIndexByte(data[end:newEnd], '\n'); i >= 0 {
+				searched = end + i + 1
+				end = newEnd
+				break
+			}
+			end = newEnd
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package native
+
+import (
+	"bytes"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// decodeBOM applies rg's default encoding rule: a UTF-16 byte-order mark
+// means the file is transcoded to UTF-8 (line numbers, columns and Bytes then
+// refer to the UTF-8 text, as in rg's output), and a UTF-8 mark is dropped.
+// Other data is searched as is. peek is how many bytes rg's first read
+// returns (its BOM sniffer hands back the 3 sniffed bytes on their own),
+// which binaryCut needs to place the NUL rule exactly.
+func decodeBOM(data []byte) ([]byte, int) {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
+		return data[3:], 0
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		return utf16ToUTF8(data[2:], false), 0
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		return utf16ToUTF8(data[2:], true), 0
+	}
+	return data, 3
+}
+
+// utf16ToUTF8 transcodes UTF-16, replacing unpaired surrogates and a
+// trailing odd byte with U+FFFD as encoding_rs (rg's decoder) does.
+func utf16ToUTF8(b []byte, bigEndian bool) []byte {
+	out := make([]byte, 0, len(b)+len(b)/2)
+	unit := func(i int) rune {
+		if bigEndian {
+			return rune(b[i])<<8 | rune(b[i+1])
+		}
+		return rune(b[i+1])<<8 | rune(b[i])
+	}
+	i := 0
+	for ; i+1 < len(b); i += 2 {
+		r := unit(i)
+		switch {
+		case utf16.IsSurrogate(r) && r < 0xDC00 && i+3 < len(b):
+			r2 := unit(i + 2)
+			if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+				out = utf8.AppendRune(out, dec)
+				i += 2
+				continue
+			}
+			out = utf8.AppendRune(out, utf8.RuneError)
+		case utf16.IsSurrogate(r):
+			out = utf8.AppendRune(out, utf8.RuneError)
+		default:
+			out = utf8.AppendRune(out, r)
+		}
+	}
+	if i < len(b) {
+		out = utf8.AppendRune(out, utf8.RuneError)
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package native
+
+import "bytes"
+
+// runMultiline searches with rg -U semantics, for a pattern that can match
+// '\n': a match may span lines. Each physical line a match touches is
+// reported as a match line; a match that starts on the line where the
+// previous one ended joins its block (MaxCount counts blocks), and the count
+// is the number of matches (what rg -c prints in multiline mode).
+func (s *fileSearch) runMultiline() error {
+	data := s.data
+	if s.m.pre != nil {
+		sc := s.m.pre.scanner(data)
+		if sc.find(0) < 0 {
+			return nil // a required literal is missing: no match anywhere
+		}
+	}
+	pos := 0
+	blockStart, blockEnd := -1, -1 // [start of first line, end of last line incl. '\n')
+	s.ml = s.ml[:0]
+	for pos <= len(data) && !s.limitReached() {
+		ms, me, ok := s.nextMultiMatch(pos)
+		if !ok {
+			break
+		}
+		if ms == len(data) && (len(data) == 0 || data[len(data)-1] == '\n') {
+			break
+		}
+		first := bytes.LastIndexByte(data[:ms], '\n') + 1
+		last := ms
+		if me > ms {
+			last = me - 1
+		}
+		end := lineEnd(data, last) + 1
+		if blockStart >= 0 && first < blockEnd {
+			blockEnd = max(blockEnd, end)
+		} else {
+			if blockStart >= 0 {
+				if done, err := s.closeBlock(blockStart, blockEnd); done || err != nil {
+					return err
+				}
+			}
+			blockStart, blockEnd = first, end
+			s.ml = s.ml[:0]
+		}
+		s.ml = append(s.ml, [2]int{ms, me})
+		if me > ms {
+			pos = me
+		} else {
+			pos = me + 1
+		}
+	}
+	if blockStart >= 0 && !s.limitReached() {
+		if done, err := s.closeBlock(blockStart, blockEnd); done || err != nil {
+			return err
+		}
+	}
+	if s.o.CountOnly {
+		return nil
+	}
+	return s.trailingContext(s.limitReached())
+}
+
+// nextMultiMatch finds the next match at or after pos in the whole buffer.
+func (s *fileSearch) nextMultiMatch(pos int) (int, int, bool) {
+	if s.m.opts.Word {
+		re := s.m.wordMid
+		if pos == 0 {
+			re = s.m.wordFirst
+		}
+		loc := re.FindSubmatchIndex(s.data[pos:])
+		if loc == nil || loc[2] < 0 {
+			return 0, 0, false
+		}
+		return pos + loc[2], pos + loc[3], true
+	}
+	loc := s.m.re.FindIndex(s.data[pos:])
+	if loc == nil {
+		return 0, 0, false
+	}
+	return pos + loc[0], pos + loc[1], true
+}
+
+// closeBlock counts a finished block of lines [bs, be) holding the matches
+// in s.ml and emits it. done reports that the search should stop.
+func (s *fileSearch) closeBlock(bs, be int) (done bool, err error) {
+	s.blocks++
+	s.count += len(s.ml)
+	if s.o.FilesOnly {
+		return true, nil
+	}
+	if s.o.CountOnly {
+		return false, nil
+	}
+	n := s.lineNumber(bs)
+	if err := s.contextBefore(bs, n); err != nil {
+		return true, err
+	}
+	for ls := bs; ls < be && ls < len(s.data); n++ {
+		le := lineEnd(s.data, ls)
+		s.spans = s.spans[:0]
+		for _, mt := range s.ml {
+			a, b := max(mt[0], ls), min(mt[1], le)
+			if a < b || (mt[0] >= ls && mt[0] <= le) {
+				s.spans = append(s.spans, [2]int{a - ls, max(a, b) - ls})
+			}
+		}
+		if err := s.emitLineMatch(ls, le, n, s.spans); err != nil {
+			return true, err
+		}
+		ls = le + 1
+	}
+	return false, nil
+}

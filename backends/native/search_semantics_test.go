@@ -1,0 +1,71 @@
+package native
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSearchMatchesRg runs each rule of rg 13's line semantics through the
+// real rg and through Matcher.Search on the same files.
+func TestSearchMatchesRg(t *testing.T) {
+	prose := "alpha beta\nfoo bar foo\n\nbaz qux\nfoo\nlast foo line"
+	checkAgainstRg(t, []rgCase{
+		{name: "literal", files: map[string]string{"a.txt": prose}, match: MatchOptions{Pattern: "foo"}},
+		{name: "final line without newline counts", files: map[string]string{"a.txt": "x\ny foo"}, match: MatchOptions{Pattern: "foo"}},
+		{name: "regex with classes", files: map[string]string{"a.go": "func readErr() error\nfunc ParseError(x int)\nfunc x2 = 3\n"}, match: MatchOptions{Pattern: `func \w+Error\(`}},
+		{name: "no required literal", files: map[string]string{"a.go": "a1 = 2\nb = c\nxy9  =  7\n"}, match: MatchOptions{Pattern: `\w+\d\s*=\s*\d`}},
+		{name: "alternation", files: map[string]string{"a.go": "ReadAt WriteTo\nReadFull\nx.WriteFrom()\n"}, match: MatchOptions{Pattern: `(Read|Write)(At|From|To)`}},
+		{name: "case insensitive", files: map[string]string{"a.txt": "HTTP\nhttps\nHtTp/2\nhtp\n"}, match: MatchOptions{Pattern: "http", CaseInsensitive: true}},
+		{name: "case insensitive with k and s folds", files: map[string]string{"a.txt": "KELVIN \u212a\nstring \u017f\nnone\n"}, match: MatchOptions{Pattern: "ks|k|s", CaseInsensitive: true}},
+		{name: "fixed strings", files: map[string]string{"a.txt": "a.b\naxb\n(a.b)\n"}, match: MatchOptions{Pattern: "a.b", Fixed: true}},
+		{name: "empty pattern matches every line", files: map[string]string{"a.txt": "a\n\nb", "empty.txt": ""}, match: MatchOptions{Pattern: ""}},
+		{name: "anchors are line anchors", files: map[string]string{"a.txt": "foo\nxfoo\nfoox\nfoo\n"}, match: MatchOptions{Pattern: "^foo$"}},
+		{name: "dollar does not match before CR", files: map[string]string{"a.txt": "foo\r\nbar foo\r\nfoo"}, match: MatchOptions{Pattern: "foo$"}},
+		{name: "CRLF text excludes the terminator", files: map[string]string{"a.txt": "foo bar\r\nbaz\r\n"}, match: MatchOptions{Pattern: "foo.*"}},
+		{name: "negated class never crosses a line", files: map[string]string{"a.txt": "ab\ncd\n"}, match: MatchOptions{Pattern: `b[^x]`}},
+		{name: "space class never crosses a line", files: map[string]string{"a.txt": "b\ncd\n"}, match: MatchOptions{Pattern: `b\s*c`}},
+		{name: "dot skips invalid UTF-8", files: map[string]string{"a.txt": "a\xffb\naxb\na\xc3\xa9b\n"}, match: MatchOptions{Pattern: `a.b`}},
+		{name: "negated class skips invalid UTF-8", files: map[string]string{"a.txt": "a\xffb\naxb\n"}, match: MatchOptions{Pattern: `a[^z]b`}},
+		{name: "word mode", files: map[string]string{"a.txt": "foo foo foo\nfoofoo foo_x\n(foo)\nfoo-bar\n"}, match: MatchOptions{Pattern: "foo", Word: true}},
+		{name: "word mode is Unicode aware", files: map[string]string{"a.txt": "\u00e9foo\nfoo\u00e9\n\u2603foo\u2603\nfoo\xff\n"}, match: MatchOptions{Pattern: "foo", Word: true}},
+		{name: "word mode with punctuation in pattern", files: map[string]string{"a.txt": "-2\nx-2\n a-2b\n"}, match: MatchOptions{Pattern: "-2", Word: true}},
+		{name: "word mode regex", files: map[string]string{"a.txt": "ab abc abcd\nabcabc\n"}, match: MatchOptions{Pattern: "ab(c|cd)?", Word: true}},
+		{name: "context groups", files: map[string]string{"a.txt": "1\n2\nm3\n4\n5\n6\n7\nm8\n9\nm10\n11\n12\n13\n"}, match: MatchOptions{Pattern: "m"}, search: SearchOptions{Before: 2, After: 1}},
+		{name: "context at file edges", files: map[string]string{"a.txt": "m1\n2\nm3"}, match: MatchOptions{Pattern: "m"}, search: SearchOptions{Before: 3, After: 3}},
+		{name: "max count with trailing context", files: map[string]string{"a.txt": "a1\nb\na2\nc\na3\nd\ne\na4\n"}, match: MatchOptions{Pattern: "a"}, search: SearchOptions{MaxCount: 2, After: 3}},
+		{name: "max count", files: map[string]string{"a.txt": "a1\nb\na2\nc\na3\n"}, match: MatchOptions{Pattern: "a"}, search: SearchOptions{MaxCount: 2}},
+		{name: "max count with before context", files: map[string]string{"a.txt": "x\na1\nb\na2\nc\na3\n"}, match: MatchOptions{Pattern: "a"}, search: SearchOptions{MaxCount: 1, Before: 1, After: 1}},
+		{name: "multiline match spans lines", files: map[string]string{"a.txt": "foo\nbar\nbaz\nfoo\nbar\n"}, match: MatchOptions{Pattern: `o\nba`, Multiline: true}},
+		{name: "multiline dotall", files: map[string]string{"a.txt": "start\nmid\nend\nstart end\n"}, match: MatchOptions{Pattern: `start.*?end`, Multiline: true}},
+		{name: "multiline blocks join on a shared line", files: map[string]string{"a.txt": "a\nb a\nb\nx\na\nb\n"}, match: MatchOptions{Pattern: `a\nb`, Multiline: true}},
+		{name: "multiline match starting at a newline", files: map[string]string{"a.txt": "ab\ncd\n"}, match: MatchOptions{Pattern: `\ncd`, Multiline: true}},
+		{name: "multiline with context", files: map[string]string{"a.txt": "1\n2\nfoo\nbar\n5\n6\n"}, match: MatchOptions{Pattern: `foo\nbar`, Multiline: true}, search: SearchOptions{Before: 1, After: 1}},
+		{name: "multiline single-line matches", files: map[string]string{"a.txt": "foo\nfoo\nx\nfoo\n"}, match: MatchOptions{Pattern: "foo", Multiline: true}},
+		{name: "multiline flag with a pattern that cannot match a newline is line mode", files: map[string]string{"a.txt": "foo foo\nx\nfoo\n"}, match: MatchOptions{Pattern: "foo", Multiline: true}},
+		{name: "multiline counts matches", files: map[string]string{"a.txt": "a\nb a\nb\nx\na\nb\n"}, match: MatchOptions{Pattern: `a\nb`, Multiline: true}},
+		{name: "multiline max count", files: map[string]string{"a.txt": "a\nb\nx\na\nb\n"}, match: MatchOptions{Pattern: `a\nb`, Multiline: true}, search: SearchOptions{MaxCount: 1}},
+		{name: "multiline word mode", files: map[string]string{"a.txt": "foo foo\nfoox\n"}, match: MatchOptions{Pattern: "foo", Multiline: true, Word: true}},
+		{name: "multiline case insensitive", files: map[string]string{"a.txt": "FOO\nbar\n"}, match: MatchOptions{Pattern: `foo\nBAR`, Multiline: true, CaseInsensitive: true}},
+		{name: "UTF-16LE with BOM is transcoded", files: map[string]string{"u16.txt": "\xff\xfeh\x00i\x00\n\x00f\x00o\x00o\x00\n\x00"}, match: MatchOptions{Pattern: "foo"}},
+		{name: "UTF-16BE with BOM is transcoded", files: map[string]string{"u16.txt": "\xfe\xff\x00h\x00\n\x00f\x00o\x00o\x00\n"}, match: MatchOptions{Pattern: "o+"}},
+		{name: "UTF-8 BOM is dropped", files: map[string]string{"b.txt": "\xef\xbb\xbffoo\nfoo\n"}, match: MatchOptions{Pattern: "^foo"}},
+	})
+}
+
+// TestBinaryRuleMatchesRg checks where rg stops at a NUL byte in a recursive
+// search: a NUL in the first buffer fill hides even earlier matches, a NUL in
+// a later fill keeps the matches of earlier fills.
+func TestBinaryRuleMatchesRg(t *testing.T) {
+	long := strings.Repeat("a", 70000)
+	line := strings.Repeat("foo filler text\n", 1)
+	many := strings.Repeat(line, 5000) // 80,000 bytes of short lines
+	checkAgainstRg(t, []rgCase{
+		{name: "NUL right after a match in the first fill hides it", files: map[string]string{"b1": "foo\nbar foo\x00baz foo\nqux foo\n"}, match: MatchOptions{Pattern: "foo"}},
+		{name: "NUL on line two", files: map[string]string{"b2": "zzz\n\x00foo\n"}, match: MatchOptions{Pattern: "foo"}},
+		{name: "newline within the first three bytes", files: map[string]string{"b3": "fo\nfoo\n\x00"}, match: MatchOptions{Pattern: "fo"}},
+		{name: "NUL after a long line in a later fill", files: map[string]string{"b4": "foo\nfoo\n" + long + "\nfoo\x00\n"}, match: MatchOptions{Pattern: "foo"}},
+		{name: "NUL after many lines", files: map[string]string{"b5": many + "foo\x00\nfoo\n"}, match: MatchOptions{Pattern: "foo"}},
+		{name: "NUL near the first fill boundary", files: map[string]string{"b6": strings.Repeat(line, 4095) + "foo\x00"}, match: MatchOptions{Pattern: "foo"}},
+		{name: "NUL just after the first fill", files: map[string]string{"b7": strings.Repeat(line, 4096) + "foo\x00"}, match: MatchOptions{Pattern: "foo"}},
+	})
+}
