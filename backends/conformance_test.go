@@ -11,10 +11,12 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/conformance"
 )
 
@@ -381,4 +383,79 @@ func TestConformanceExceptions(t *testing.T) {
 			t.Errorf("%s has no entry in conformance.Exceptions", filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// TestConformanceFileListing compares the native walker, which decides the
+// candidate files of the native and system-grep engines, with `rg --files`
+// for every case's file-selection options over the corpus. A listing
+// difference would show up in many content cases; here it shows up once,
+// with the files named.
+func TestConformanceFileListing(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg not installed")
+	}
+	c, _, _ := conformanceSetup(t)
+	seen := map[string]bool{}
+	for _, cs := range conformance.SearchCases(conformance.Queries()) {
+		q, err := backends.Normalize(c.Query(cs))
+		if err != nil {
+			t.Fatalf("%s: %v", cs.Name, err)
+		}
+		key := fmt.Sprintf("%s|%q|%v|%v|%v|%d|%q|%q", q.Root, q.Paths, q.Hidden, q.NoIgnore, q.FollowSymlinks, q.MaxFileSize, q.Globs, q.Types)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		want := rgFiles(t, rg, q)
+		got := walkFiles(t, q)
+		if d := conformance.Diff(want, got); len(d) > 0 {
+			t.Errorf("%s: native.Walk differs from rg --files (- rg, + walker):\n%s", cs.Name, head(d, 30))
+		}
+	}
+}
+
+func rgFiles(t *testing.T, rg string, q backends.Query) []string {
+	t.Helper()
+	args := conformance.RipgrepFilesArgs(q)
+	cmd := exec.Command(rg, args...)
+	cmd.Dir = q.Root
+	cmd.Env = append(os.Environ(), "RIPGREP_CONFIG_PATH=")
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() <= 2) {
+		t.Fatalf("rg %q: %v", args, err)
+	}
+	var files []string
+	for _, l := range strings.Split(string(out), "\x00") {
+		if l != "" {
+			files = append(files, strings.TrimPrefix(l, "./"))
+		}
+	}
+	sort.Strings(files)
+	return files
+}
+
+func walkFiles(t *testing.T, q backends.Query) []string {
+	t.Helper()
+	types, err := backends.TypeGlobs(q.Types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var files []string
+	_, err = native.Walk(context.Background(), native.WalkOptions{
+		Root: q.Root, Paths: q.Paths, Hidden: q.Hidden, NoIgnore: q.NoIgnore, FollowSymlinks: q.FollowSymlinks,
+		MaxFileSize: q.MaxFileSize, Globs: q.Globs, TypeGlobs: types,
+	}, func(f native.File) error {
+		mu.Lock()
+		defer mu.Unlock()
+		files = append(files, f.Path)
+		return nil
+	})
+	if err != nil {
+		t.Errorf("native.Walk: %v", err)
+	}
+	sort.Strings(files)
+	return files
 }

@@ -194,6 +194,10 @@ func Build(dir string) (Corpus, error) {
 	if err := b.writeFile("repo/.git/info/exclude", []byte("excluded.txt\n"), ".git/info/exclude"); err != nil {
 		return Corpus{}, err
 	}
+	// .git/ is never searched, not even with Hidden and NoIgnore.
+	if err := b.writeFile("repo/.git/needle.txt", []byte("needle inside .git\n"), ".git is never searched"); err != nil {
+		return Corpus{}, err
+	}
 	if _, err := Git(ctx, c.Repo, "add", "-A"); err != nil {
 		return Corpus{}, err
 	}

@@ -27,22 +27,50 @@ func RipgrepArgs(q backends.Query) []string {
 	flag(q.Fixed, "-F")
 	flag(q.Word, "-w")
 	flag(q.Multiline, "-U", "--multiline-dotall")
-	flag(q.Hidden, "--hidden")
-	flag(q.NoIgnore, "--no-ignore")
-	flag(q.FollowSymlinks, "-L")
 	flag(q.Before > 0, "-B", strconv.Itoa(q.Before))
 	flag(q.After > 0, "-A", strconv.Itoa(q.After))
 	flag(q.MaxCountPerFile > 0, "-m", strconv.Itoa(q.MaxCountPerFile))
-	flag(q.MaxFileSize > 0, "--max-filesize", strconv.FormatInt(q.MaxFileSize, 10))
+	args = append(args, selectionArgs(q)...)
+	args = append(args, "-e", q.Pattern, "--")
+	return append(args, pathArgs(q)...)
+}
+
+// RipgrepFilesArgs spells q's file selection as `rg --files --null` flags:
+// the list of files rg would search, NUL-separated.
+func RipgrepFilesArgs(q backends.Query) []string {
+	args := append([]string{"--files", "--null", "--no-config"}, selectionArgs(q)...)
+	return append(append(args, "--"), pathArgs(q)...)
+}
+
+// selectionArgs are the file-selection flags. rgkit never searches .git/
+// (DESIGN.md), but rg 13 with --hidden does, so the baseline adds
+// --glob=!.git last, where it beats any earlier glob.
+func selectionArgs(q backends.Query) []string {
+	var args []string
+	if q.Hidden {
+		args = append(args, "--hidden")
+	}
+	if q.NoIgnore {
+		args = append(args, "--no-ignore")
+	}
+	if q.FollowSymlinks {
+		args = append(args, "-L")
+	}
+	if q.MaxFileSize > 0 {
+		args = append(args, "--max-filesize", strconv.FormatInt(q.MaxFileSize, 10))
+	}
 	for _, g := range q.Globs {
 		args = append(args, "--glob", g)
 	}
 	for _, ty := range q.Types {
 		args = append(args, "--type", ty)
 	}
-	args = append(args, "-e", q.Pattern, "--")
+	return append(args, "--glob", "!.git")
+}
+
+func pathArgs(q backends.Query) []string {
 	if len(q.Paths) == 0 {
-		args = append(args, ".")
+		return []string{"."}
 	}
-	return append(args, q.Paths...)
+	return q.Paths
 }
