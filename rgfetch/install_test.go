@@ -1,0 +1,193 @@
+package rgfetch
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every release format, in the real layout, installs and runs: the .tar.gz
+// and .zip by download from the TLS mirror, the .tar.xz and .deb through
+// InstallArchive (no release ships them as downloads for these targets).
+func TestInstallEveryFormat(t *testing.T) {
+	skipIfNoShell(t)
+	const v = "15.1.0"
+	tests := []struct {
+		name    string
+		target  func(e *testEnv) *Resolver
+		install func(e *testEnv, r *Resolver) (Resolved, error)
+		triple  string
+	}{
+		{"tar.gz download", nil, func(e *testEnv, r *Resolver) (Resolved, error) {
+			_, d := e.serveFake(v)
+			r.SHA256 = d
+			return r.Resolve(context.Background())
+		}, "x86_64-unknown-linux-musl"},
+		{"zip download for windows", nil, func(e *testEnv, r *Resolver) (Resolved, error) {
+			name, data := releaseZip(t, v, "x86_64-pc-windows-msvc", fakeRg(v))
+			e.srv.put(name, data)
+			r.Target, r.SHA256 = windowsAMD64, sha256Hex(data)
+			return r.Resolve(context.Background())
+		}, "x86_64-pc-windows-msvc"},
+		{"tar.xz archive", nil, func(e *testEnv, r *Resolver) (Resolved, error) {
+			name, data := releaseTarXz(t, v, "x86_64-unknown-linux-musl", fakeRg(v))
+			p := filepath.Join(t.TempDir(), name)
+			os.WriteFile(p, data, 0o644)
+			r.SHA256 = sha256Hex(data)
+			return r.InstallArchive(context.Background(), p)
+		}, "x86_64-unknown-linux-musl"},
+		{"deb archive", nil, func(e *testEnv, r *Resolver) (Resolved, error) {
+			name, data := releaseDeb(t, v, fakeRg(v))
+			p := filepath.Join(t.TempDir(), name)
+			os.WriteFile(p, data, 0o644)
+			r.SHA256 = sha256Hex(data)
+			return r.InstallArchive(context.Background(), p)
+		}, "deb-amd64"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newTestEnv(t)
+			r := e.resolver()
+			r.NoSystem = true
+			res, err := tt.install(e, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Triple != tt.triple || res.Version != v {
+				t.Errorf("Resolved = %+v, want triple %s version %s", res, tt.triple, v)
+			}
+			if filepath.Dir(res.Path) != e.binDir {
+				t.Errorf("installed at %s, want in %s", res.Path, e.binDir)
+			}
+			fi, err := os.Stat(res.Path)
+			if err != nil || fi.Mode().Perm() != 0o755 {
+				t.Errorf("installed mode = %v, %v; want 0755", fi.Mode(), err)
+			}
+			assertWorks(t, res, v)
+			assertNoTemps(t, e.binDir)
+		})
+	}
+}
+
+// The real rg from Debian's ripgrep package, packed into a release-style
+// archive, installs from the mirror and runs. Verification stays on: the
+// digest is computed here and passed as SHA256.
+func TestInstallRealRipgrep(t *testing.T) {
+	real := "/usr/bin/rg"
+	out, err := exec.Command(real, "--version").Output()
+	if err != nil {
+		t.Skipf("no real rg at %s: %v", real, err)
+	}
+	version, err := ParseRgVersion(out)
+	if err != nil {
+		t.Skip(err)
+	}
+	exe, err := os.ReadFile(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEnv(t)
+	name, data := releaseTarGz(t, version, "x86_64-unknown-linux-musl", exe)
+	e.srv.put(name, data)
+	r := e.resolver()
+	r.NoSystem, r.Version, r.SHA256 = true, version, sha256Hex(data)
+	res, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Source != SourceDownloaded || res.Version != version {
+		t.Fatalf("Resolved = %+v", res)
+	}
+	// Search with it for real: the installed binary is a working ripgrep.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hello\nneedle here\n"), 0o644)
+	got, err := exec.Command(res.Path, "--no-config", "-n", "needle", dir).Output()
+	if err != nil || !strings.Contains(string(got), "2:needle here") {
+		t.Fatalf("installed rg search = %q, %v", got, err)
+	}
+	var st stamp
+	data2, _ := os.ReadFile(stampPath(e.binDir, "rg"))
+	if err := json.Unmarshal(data2, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.ArchiveSHA256 != sha256Hex(data) || st.SHA256 != sha256Hex(exe) || st.DigestOrigin != "--sha256" {
+		t.Errorf("stamp = %+v", st)
+	}
+}
+
+// A file:// mirror and a plain directory mirror, flat or in GitHub's
+// <version>/ layout, all install without any HTTP.
+func TestInstallFromLocalMirror(t *testing.T) {
+	skipIfNoShell(t)
+	const v = "15.1.0"
+	for _, layout := range []string{"flat file://", "flat dir", "versioned dir"} {
+		t.Run(layout, func(t *testing.T) {
+			e := newTestEnv(t)
+			mirror := t.TempDir()
+			sub := mirror
+			if strings.HasPrefix(layout, "versioned") {
+				sub = filepath.Join(mirror, v)
+				os.Mkdir(sub, 0o755)
+			}
+			name, data := releaseTarGz(t, v, "x86_64-unknown-linux-musl", fakeRg(v))
+			os.WriteFile(filepath.Join(sub, name), data, 0o644)
+			r := e.resolver()
+			r.NoSystem, r.SHA256 = true, sha256Hex(data)
+			r.Mirror = mirror
+			if strings.Contains(layout, "file://") {
+				r.Mirror = "file://" + filepath.ToSlash(mirror)
+			}
+			res, err := r.Resolve(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertWorks(t, res, v)
+			if n := e.srv.total(); n != 0 {
+				t.Errorf("local mirror made %d HTTP requests", n)
+			}
+		})
+	}
+}
+
+// An archive whose rg does not report the wanted version is refused by the
+// smoke test, and nothing is installed.
+func TestSmokeTestRefusesWrongVersion(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	name, data := releaseTarGz(t, "15.1.0", "x86_64-unknown-linux-musl", fakeRg("14.0.0"))
+	e.srv.put(name, data)
+	r := e.resolver()
+	r.NoSystem, r.SHA256 = true, sha256Hex(data)
+	_, err := r.Resolve(context.Background())
+	var se *SmokeTestError
+	if !asErr(err, &se) || se.Got != "14.0.0" || se.Want != "15.1.0" {
+		t.Fatalf("err = %v, want a SmokeTestError 14.0.0 vs 15.1.0", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.binDir, "rg")); !os.IsNotExist(err) {
+		t.Errorf("rg installed despite the failed smoke test: %v", err)
+	}
+	assertNoTemps(t, e.binDir)
+}
+
+// A hostile archive (rg as a symlink to /bin/sh) is refused by the archive
+// package and nothing lands in the bin dir.
+func TestSymlinkedRgArchiveRefused(t *testing.T) {
+	e := newTestEnv(t)
+	top := "ripgrep-15.1.0-x86_64-unknown-linux-musl"
+	data := gzipBytes(t, tarWith(t, tarHeader{name: top + "/rg", link: "/bin/sh"}))
+	e.srv.put(top+".tar.gz", data)
+	r := e.resolver()
+	r.NoSystem, r.SHA256 = true, sha256Hex(data)
+	_, err := r.Resolve(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "link") {
+		t.Fatalf("err = %v, want a link refusal", err)
+	}
+	if _, err := os.Lstat(filepath.Join(e.binDir, "rg")); !os.IsNotExist(err) {
+		t.Errorf("something installed: %v", err)
+	}
+	assertNoTemps(t, e.binDir)
+}
