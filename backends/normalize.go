@@ -89,6 +89,10 @@ func checkPattern(q Query) error {
 		if i := strings.IndexByte(q.Pattern, '\n'); i >= 0 && !q.Multiline {
 			return newlineError(q.Pattern, i)
 		}
+		if !utf8.ValidString(q.Pattern) {
+			return &InvalidPatternError{Pattern: q.Pattern, Offset: invalidUTF8At(q.Pattern),
+				Reason: "invalid UTF-8", Hint: "patterns are UTF-8 text; use \\xHH escapes in a regexp for raw bytes"}
+		}
 		return nil
 	}
 	re, err := syntax.Parse(q.Pattern, syntax.Perl)
@@ -103,6 +107,17 @@ func checkPattern(q Query) error {
 		return newlineError(q.Pattern, strings.Index(q.Pattern, `\n`))
 	}
 	return nil
+}
+
+func invalidUTF8At(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 func newlineError(pattern string, at int) error {

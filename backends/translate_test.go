@@ -1,0 +1,264 @@
+package backends
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestTranslateEmitsEachDialect(t *testing.T) {
+	cases := []struct {
+		q               Query
+		rust, pcre, ere string
+	}{
+		{Query{Pattern: `\d+`}, `[0-9]+`, `[0-9]+`, `[0-9]+`},
+		{Query{Pattern: `\w`}, `[0-9A-Z\x{5F}a-z]`, `[0-9A-Z\x{5F}a-z]`, `[0-9A-Z_a-z]`},
+		{Query{Pattern: `\bfoo\b`}, `(?-u:\b)foo(?-u:\b)`, `\bfoo\b`, `\bfoo\b`},
+		{Query{Pattern: `a{,3}`}, `a\{,3\}`, `a\{,3\}`, `a\{,3\}`},
+		{Query{Pattern: `\QTODO: a.b\E`}, `TODO: a\.b`, `TODO: a\.b`, `TODO: a\.b`},
+		{Query{Pattern: `(?:ab|cd)+?`}, `(?:ab|cd)+?`, `(?:ab|cd)+?`, `(ab|cd)+`},
+		{Query{Pattern: `^foo$`}, `^foo$`, `^foo$`, `^foo$`},
+		{Query{Pattern: `\Afoo\z`, Multiline: true}, `\Afoo\z`, `\Afoo\z`, ""},
+		{Query{Pattern: `\Afoo\z`}, `^foo$`, `^foo$`, `^foo$`},
+		{Query{Pattern: `k`, Case: CaseInsensitive}, `[Kk\x{212A}]`, `[Kk\x{212A}]`, "([Kk]|\xe2\x84\xaa)"},
+		{Query{Pattern: `é+`}, `é+`, `é+`, `(é)+`},
+		{Query{Pattern: `a.b`, Fixed: true}, `a\.b`, `a\.b`, `a.b`},
+		{Query{Pattern: `[]^[-]`}, `[\x{2D}\x{5B}\x{5D}-\x{5E}]`, `[\x{2D}\x{5B}\x{5D}-\x{5E}]`, `[]^[-]`},
+		{Query{Pattern: `[\^]`}, `\^`, `\^`, `\^`},
+		{Query{Pattern: `[\^\-]`}, `[\x{2D}\x{5E}]`, `[\x{2D}\x{5E}]`, `[-^]`},
+		{Query{Pattern: `foo`, Word: true},
+			`(?:^|[\x{0}-\x{2F}\x{3A}-\x{40}\x{5B}-\x{5E}\x{60}\x{7B}-\x{D7FF}\x{E000}-\x{10FFFF}])(?:foo)(?:[\x{0}-\x{2F}\x{3A}-\x{40}\x{5B}-\x{5E}\x{60}\x{7B}-\x{D7FF}\x{E000}-\x{10FFFF}]|$)`,
+			"", ""},
+	}
+	for _, c := range cases {
+		for d, want := range map[dialect]string{dialectRust: c.rust, dialectPCRE: c.pcre, dialectERE: c.ere} {
+			if want == "" {
+				continue
+			}
+			got, err := translate(c.q, d)
+			if err != nil {
+				t.Errorf("%v %q: %v", d, c.q.Pattern, err)
+				continue
+			}
+			if got.Pattern != want {
+				t.Errorf("%v %q:\n got %q\nwant %q", d, c.q.Pattern, got.Pattern, want)
+			}
+		}
+	}
+}
+
+func TestTranslateERERefusesWhatItCannotSay(t *testing.T) {
+	for _, q := range []Query{
+		{Pattern: `\x00`},
+		{Pattern: `a(?s:.)b`, Multiline: true},
+	} {
+		if _, err := translate(q, dialectERE); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("ERE %q: err = %v, want ErrUnsupported", q.Pattern, err)
+		}
+	}
+}
+
+func TestUTF8SequencesCoverExactly(t *testing.T) {
+	for _, r := range [][2]rune{{0x80, 0x10FFFF}, {0x80, 0xD7FF}, {0xE000, 0x10FFFF}, {0x3B1, 0x3C9}, {0x7FF, 0x800}, {0xFFFF, 0x10000}, {0x212A, 0x212A}, {0x1F600, 0x1F64F}, {0x100, 0x2FFF}} {
+		seqs := utf8Sequences(r[0], r[1])
+		in := func(c rune) int {
+			var buf [4]byte
+			b := buf[:utf8.EncodeRune(buf[:], c)]
+			n := 0
+			for _, s := range seqs {
+				if len(s) != len(b) {
+					continue
+				}
+				ok := true
+				for i := range s {
+					ok = ok && b[i] >= s[i].lo && b[i] <= s[i].hi
+				}
+				if ok {
+					n++
+				}
+			}
+			return n
+		}
+		for c := rune(0); c <= 0x10FFFF; c++ {
+			if c >= 0xD800 && c <= 0xDFFF {
+				continue
+			}
+			want := 0
+			if c >= r[0] && c <= r[1] {
+				want = 1
+			}
+			if got := in(c); got != want {
+				t.Fatalf("range %U-%U: %U is in %d sequences, want %d", r[0], r[1], c, got, want)
+			}
+		}
+	}
+}
+
+// translationCorpus is valid UTF-8 text that tells the dialects apart
+// (invalid UTF-8 is a documented exception: Go's '.' matches a bad byte).
+var translationCorpus = []string{
+	"foo", "FOO", "Foo bar", "foobar", "x42", "café", "CAFÉ", "caf", "k", "K", "KELVIN \u212a",
+	"\u017f long s", "s", "S", "a{,3}", "aaa", "interface{}", "TODO: fix", "tab\there", "a.b", "a-b",
+	"aéb", "[x]", "^caret", `back\slash`, "price $5", `"quoted" and "more"`, "foo_bar baz", "-e --pre=x",
+	"日本語", "αβγ ΑΒΓ", "", " ", "fooo", "x=é", "é", "a]b", "dash-", "_under_", "naïve café",
+}
+
+var translationPatterns = []Query{
+	{Pattern: `\d`}, {Pattern: `\d+`}, {Pattern: `\w+`}, {Pattern: `\W`}, {Pattern: `\bfoo\b`},
+	{Pattern: `foo\b`}, {Pattern: `\Bar`}, {Pattern: `caf\b`}, {Pattern: `caf\w`}, {Pattern: `a{,3}`},
+	{Pattern: `\Qa.b\E`}, {Pattern: `a.b`}, {Pattern: `(?i)foo`}, {Pattern: `(?i)k`}, {Pattern: `(?i)s`},
+	{Pattern: `(?i)café`}, {Pattern: `[^a-z]`}, {Pattern: `^[^ ]+$`}, {Pattern: `\s`}, {Pattern: `[[:upper:]]`},
+	{Pattern: `\pL+`}, {Pattern: `\p{Greek}`}, {Pattern: `[αβ]`}, {Pattern: `é`}, {Pattern: `fo+?`},
+	{Pattern: `(foo|bar)`}, {Pattern: `foo|^x`}, {Pattern: `^$`}, {Pattern: `x*`}, {Pattern: `.`},
+	{Pattern: `^.{3}$`}, {Pattern: `^.{4}$`}, {Pattern: `[^"]+"`}, {Pattern: `\$5`}, {Pattern: `\[x\]`},
+	{Pattern: `\^c`}, {Pattern: `\\`}, {Pattern: `\t`}, {Pattern: `[\]\-^]`}, {Pattern: `[\[]`},
+	{Pattern: `[-]`}, {Pattern: `[]a]`}, {Pattern: `(?:)`}, {Pattern: `a|`}, {Pattern: `[^\x00-\x7f]`},
+	{Pattern: `\x{212a}`}, {Pattern: `(?U)fo+`}, {Pattern: `\A\w+\z`}, {Pattern: `(?m)^foo$`}, {Pattern: `[a-c]{2,3}`},
+	{Pattern: `^.$`}, {Pattern: `^[^a]$`}, {Pattern: `(?i)[a-c]`}, {Pattern: `(?i)ſ`}, {Pattern: `\x{17F}`},
+	{Pattern: `foo`, Case: CaseInsensitive}, {Pattern: `CAFÉ`, Case: CaseInsensitive},
+	{Pattern: `foo`, Word: true}, {Pattern: `caf`, Word: true}, {Pattern: `é`, Word: true},
+	{Pattern: `-e`, Word: true}, {Pattern: `a.b`, Word: true}, {Pattern: `under`, Word: true},
+	{Pattern: `a.b`, Fixed: true}, {Pattern: `a{,3}`, Fixed: true}, {Pattern: `--pre=x`, Fixed: true},
+	{Pattern: `Caf`, Fixed: true, Case: CaseInsensitive}, {Pattern: `k`, Fixed: true, Case: CaseInsensitive},
+	{Pattern: `$5`, Fixed: true, Word: true},
+}
+
+// referenceLines is what Go's regexp selects: the definition of right.
+func referenceLines(t *testing.T, q Query) []int {
+	re, err := referenceTree(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(re.String())
+	var got []int
+	for i, l := range translationCorpus {
+		if m.MatchString(l) {
+			got = append(got, i+1)
+		}
+	}
+	return got
+}
+
+// TestTranslationsSelectWhatGoSelects runs each translation through the real
+// tool and compares the selected lines with Go's regexp.
+func TestTranslationsSelectWhatGoSelects(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "corpus.txt")
+	must(t, os.WriteFile(file, []byte(strings.Join(translationCorpus, "\n")+"\n"), 0o644))
+
+	type tool struct {
+		d   dialect
+		bin string
+		env []string
+		cmd func(tr translation) []string
+	}
+	var tools []tool
+	if rg, err := exec.LookPath("rg"); err == nil {
+		tools = append(tools, tool{dialectRust, rg, nil, func(tr translation) []string {
+			return []string{"--no-config", "-n", "--no-filename", "-e", tr.Pattern, "--", file}
+		}})
+	}
+	if git, err := exec.LookPath("git"); err == nil {
+		// git 2.39 aborts on grep --no-index outside a repository
+		// ("BUG: environment.c:211"), so the corpus gets its own.
+		for _, args := range [][]string{{"init", "-q"}, {"add", "corpus.txt"}} {
+			c := exec.Command(git, args...)
+			c.Dir = dir
+			if out, err := c.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v %s", args, err, out)
+			}
+		}
+		tools = append(tools, tool{dialectPCRE, git, []string{"LC_ALL=C.UTF-8"}, func(tr translation) []string {
+			return []string{"grep", "-n", "-h", "-P", "-e", tr.Pattern, "--", "corpus.txt"}
+		}})
+		tools = append(tools, tool{dialectERE, git, []string{"LC_ALL=C"}, func(tr translation) []string {
+			mode := "-E"
+			if tr.Fixed {
+				mode = "-F"
+			}
+			return []string{"grep", "-n", "-h", mode, "-e", tr.Pattern, "--", "corpus.txt"}
+		}})
+	}
+	if grep, err := exec.LookPath("grep"); err == nil {
+		tools = append(tools, tool{dialectERE, grep, []string{"LC_ALL=C"}, func(tr translation) []string {
+			mode := "-E"
+			if tr.Fixed {
+				mode = "-F"
+			}
+			return []string{"-n", "-a", mode, "-e", tr.Pattern, "--", file}
+		}})
+	}
+	if len(tools) == 0 {
+		t.Skip("none of rg, git, grep installed")
+	}
+	for _, q := range translationPatterns {
+		want := referenceLines(t, q)
+		for _, tl := range tools {
+			if q.Pattern == "^$" && tl.d == dialectERE && strings.HasSuffix(tl.bin, "git") {
+				// git grep -E reports a phantom empty line after the final
+				// '\n'; the engine filters it (TestGitGrepPhantomEmptyLastLine).
+				continue
+			}
+			name := fmt.Sprintf("%s/%v/%q/w=%v/f=%v/i=%v", filepath.Base(tl.bin), tl.d, q.Pattern, q.Word, q.Fixed, q.Case)
+			tr, err := translate(q, tl.d)
+			if errors.Is(err, ErrUnsupported) {
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			cmd := exec.Command(tl.bin, tl.cmd(tr)...)
+			cmd.Env = append(os.Environ(), tl.env...)
+			cmd.Dir = dir
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() != 1 || err != nil && !errors.As(err, &ee) {
+				t.Errorf("%s: %v: %s (pattern %q)", name, err, stderr.String(), tr.Pattern)
+				continue
+			}
+			var got []int
+			for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+				if n, _, ok := strings.Cut(l, ":"); ok {
+					v, _ := strconv.Atoi(n)
+					got = append(got, v)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: tool selected lines %v, Go selects %v (translated %q)", name, got, want, tr.Pattern)
+			}
+		}
+	}
+}
+
+func TestSubmatchesComeFromTheReference(t *testing.T) {
+	cases := []struct {
+		q    Query
+		line string
+		want []Span
+	}{
+		{Query{Pattern: `fo+?`}, "foo fo", []Span{{0, 2}, {4, 6}}},
+		{Query{Pattern: `foo`, Word: true}, "foo,foo xfoo", []Span{{0, 3}}},
+		{Query{Pattern: `foo`, Word: true}, "a foo b", []Span{{2, 5}}},
+		{Query{Pattern: `k`, Case: CaseInsensitive}, "K\u212ak", []Span{{0, 1}, {1, 4}, {4, 5}}},
+	}
+	for _, c := range cases {
+		tr, err := translate(c.q, dialectRust)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.submatches([]byte(c.line)); !slices.Equal(got, c.want) {
+			t.Errorf("%q on %q: spans %v, want %v", c.q.Pattern, c.line, got, c.want)
+		}
+	}
+}
