@@ -225,7 +225,7 @@ func (w *walker) emit(rel, abs string, fi fs.FileInfo) error {
 }
 
 func (w *walker) worker() {
-	var buf []dirent
+	var l dirList
 	for {
 		it, ok := w.q.pop()
 		if !ok {
@@ -234,7 +234,7 @@ func (w *walker) worker() {
 		if w.ctx.Err() != nil {
 			w.stop(nil)
 		} else if !w.stopped.Load() {
-			buf = w.listDir(it, buf[:0])
+			w.listDir(it, &l)
 		}
 		w.q.done()
 	}

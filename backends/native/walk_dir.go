@@ -3,50 +3,69 @@ package native
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
+	"time"
 )
 
 // dirent is one directory entry: its name and type bits (fs.ModeDir,
-// fs.ModeSymlink, ... ; 0 for a regular file).
+// fs.ModeSymlink, ... ; 0 for a regular file; fs.ModeIrregular when the
+// file system did not say). off is platform data (the name's offset in the
+// raw getdents buffer on Linux).
 type dirent struct {
 	name string
 	typ  fs.FileMode
+	off  int
+}
+
+// fileMeta is what Walk needs from a stat.
+type fileMeta struct {
+	size  int64
+	mtime time.Time
+	typ   fs.FileMode
 }
 
 // listDir lists one directory: builds its ignore state, filters its entries
 // like rg, queues subdirectories and passes files to fn.
-func (w *walker) listDir(it work, buf []dirent) []dirent {
-	ents, err := readDirents(it.abs, buf)
-	if err != nil {
+func (w *walker) listDir(it work, l *dirList) {
+	defer l.close()
+	if err := l.read(it.abs); err != nil {
 		w.unreadable.Add(1)
-		return ents
+		return
 	}
 	var m dirMarkers
-	for i := range ents {
-		m.note(ents[i].name)
+	for i := range l.ents {
+		m.note(l.ents[i].name)
 	}
 	ig := it.parent.child(it.abs, it.rel, m, w.useIgnore)
-	for i := range ents {
+	for i := range l.ents {
 		if w.stopped.Load() {
-			return ents
+			return
 		}
-		w.entry(it, ig, &ents[i])
+		w.entry(it, ig, l, &l.ents[i])
 	}
-	return ents
 }
 
 // entry handles one directory entry.
-func (w *walker) entry(it work, ig *ignoreDir, e *dirent) {
+func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 	if e.name == nameGit {
 		w.skipped.Add(1) // .git is never searched, even with Hidden
 		return
 	}
-	rel := e.name
-	if it.rel != "" {
-		rel = it.rel + "/" + e.name
+	l.statType(e)
+	// One allocation holds both paths: abs is Root/rel and rel its tail
+	// (every queued directory's abs is Root joined with its rel).
+	abs := joinPath(it.abs, e.name)
+	rel := abs[len(w.root):]
+	if len(rel) > 0 && os.IsPathSeparator(rel[0]) {
+		rel = rel[1:]
 	}
-	abs := it.abs + string(os.PathSeparator) + e.name
+	if os.PathSeparator != '/' {
+		rel = filepath.ToSlash(rel)
+	}
 	typ := e.typ
-	var info fs.FileInfo // the link target's, when following a link
+	var meta fileMeta
+	haveMeta := false
+	var loop *loopLink
 	if typ&fs.ModeSymlink != 0 {
 		if !w.o.FollowSymlinks {
 			w.skipped.Add(1)
@@ -57,18 +76,17 @@ func (w *walker) entry(it work, ig *ignoreDir, e *dirent) {
 			w.unreadable.Add(1) // broken link, as rg reports it
 			return
 		}
-		info, typ = fi, fi.Mode().Type()
-	}
-	isDir := typ.IsDir()
-	var loop *loopLink
-	if isDir && info != nil {
-		var isLoop bool
-		loop, isLoop = w.followLink(it.loop, info)
-		if isLoop {
-			w.skipped.Add(1)
-			return
+		typ = fi.Mode().Type()
+		meta, haveMeta = fileMeta{size: fi.Size(), mtime: fi.ModTime(), typ: typ}, true
+		if typ.IsDir() {
+			var isLoop bool
+			if loop, isLoop = w.followLink(it.loop, fi); isLoop {
+				w.skipped.Add(1)
+				return
+			}
 		}
 	}
+	isDir := typ.IsDir()
 	if w.excluded(ig, rel, e.name, isDir) {
 		w.skipped.Add(1)
 		return
@@ -84,19 +102,23 @@ func (w *walker) entry(it work, ig *ignoreDir, e *dirent) {
 		w.skipped.Add(1) // FIFOs, sockets, devices: never opened
 		return
 	}
-	if info == nil {
-		fi, err := os.Lstat(abs)
-		if err != nil {
+	if !haveMeta {
+		var err error
+		if meta, err = l.stat(e); err != nil {
 			w.unreadable.Add(1)
 			return
 		}
-		info = fi
+		if !meta.typ.IsRegular() {
+			w.skipped.Add(1) // replaced since it was listed
+			return
+		}
 	}
-	if w.o.MaxFileSize > 0 && info.Size() > w.o.MaxFileSize {
+	if w.o.MaxFileSize > 0 && meta.size > w.o.MaxFileSize {
 		w.tooLarge.Add(1)
 		return
 	}
-	if err := w.emit(rel, abs, info); err != nil {
+	w.files.Add(1)
+	if err := w.fn(File{Path: rel, Abs: abs, Size: meta.size, ModTime: meta.mtime}); err != nil {
 		w.stop(err)
 	}
 }
@@ -169,4 +191,13 @@ func (w *walker) ignoreVerdict(d *ignoreDir, rel string, isDir bool) ignoreMatch
 		return w.global.match(rel, isDir)
 	}
 	return matchNone
+}
+
+// joinPath is dir + separator + name, without doubling a separator (Root
+// may be "/").
+func joinPath(dir, name string) string {
+	if len(dir) > 0 && os.IsPathSeparator(dir[len(dir)-1]) {
+		return dir + name
+	}
+	return dir + string(os.PathSeparator) + name
 }
