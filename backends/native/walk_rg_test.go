@@ -2,8 +2,8 @@ package native
 
 import (
 	"bytes"
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
