@@ -129,7 +129,12 @@ func (c *Collector) Render() []string {
 		f := c.files[p]
 		qp := strconv.Quote(p)
 		end := "no End"
-		if f.ended {
+		switch {
+		case f.ended && c.Mode == backends.ModeFilesWithMatches:
+			// The count is not part of the files-mode contract: an
+			// engine may stop reading at the first match.
+			end = "end"
+		case f.ended:
 			end = "matched=" + strconv.Itoa(f.matched)
 		}
 		out = append(out, qp+" "+end)
