@@ -43,6 +43,11 @@ type WalkOptions struct {
 	// TypeGlobs are rg --type globs (matched against file names); when
 	// non-empty a file must match one.
 	TypeGlobs []string
+	// NoStat leaves File.Size and File.ModTime zero unless a stat is needed
+	// anyway (MaxFileSize, following a link). Listing then costs one system
+	// call per directory instead of one per file, like rg --files; a caller
+	// that opens the file can fstat it itself.
+	NoStat bool
 	// Workers bounds the goroutines listing directories and calling fn;
 	// 0 means GOMAXPROCS.
 	Workers int

@@ -102,7 +102,7 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 		w.skipped.Add(1) // FIFOs, sockets, devices: never opened
 		return
 	}
-	if !haveMeta {
+	if !haveMeta && (!w.o.NoStat || w.o.MaxFileSize > 0) {
 		var err error
 		if meta, err = l.stat(e); err != nil {
 			w.unreadable.Add(1)

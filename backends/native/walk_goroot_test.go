@@ -41,6 +41,7 @@ func TestWalkGorootMatchesRipgrep(t *testing.T) {
 		{TypeGlobs: []string{"*.s", "*.S"}},
 		{MaxFileSize: 4096},
 		{Paths: []string{"net/http", "cmd/vendor", "go.mod"}},
+		{NoStat: true},
 	} {
 		o.Root = root
 		want := rgFiles(t, o, home)
@@ -92,11 +93,16 @@ func BenchmarkWalkGoroot(b *testing.B) {
 	root := gorootSrc(b)
 	b.Run("native", func(b *testing.B) {
 		for b.Loop() {
-			n := 0
 			if _, err := Walk(context.Background(), WalkOptions{Root: root}, func(File) error { return nil }); err != nil {
 				b.Fatal(err)
 			}
-			_ = n
+		}
+	})
+	b.Run("native-nostat", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Walk(context.Background(), WalkOptions{Root: root, NoStat: true}, func(File) error { return nil }); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 	b.Run("rg", func(b *testing.B) {

@@ -18,6 +18,9 @@ var semanticsTree = fixture{
 	".env":                  "123",
 }
 
+// oddNames holds file names that exercise glob syntax corners.
+var oddNames = fixture{"ab": "", "a}b": "", "b": "", "-x": "", "*star": "", "é.txt": "", "e.txt": "", "d/f": "", "d/e/f": "", "d/e/g/f": "", "df": ""}
+
 // TestGlobsMatchRipgrep pins rg --glob semantics (backend-semantics.md §7).
 func TestGlobsMatchRipgrep(t *testing.T) {
 	g := func(globs ...string) WalkOptions { return WalkOptions{Globs: globs} }
@@ -40,6 +43,14 @@ func TestGlobsMatchRipgrep(t *testing.T) {
 		{name: "trailing slash glob matches directories", tree: semanticsTree, opts: g("!src/")},
 		{name: "comment glob is dropped", tree: semanticsTree, opts: g("#x")},
 		{name: "star star alone", tree: semanticsTree, opts: g("**")},
+		{name: "stray closing brace is dropped", tree: oddNames, opts: g("a}b")},
+		{name: "empty alternative is dropped", tree: oddNames, opts: g("{ab,}")},
+		{name: "class with a range and a literal dash", tree: oddNames, opts: g("[a-b-]*")},
+		{name: "negated class", tree: oddNames, opts: g("[!a]*")},
+		{name: "escaped star", tree: oddNames, opts: g("\\**")},
+		{name: "question mark is one byte", tree: oddNames, opts: g("?.txt")},
+		{name: "double star in the middle", tree: oddNames, opts: g("d/**/f")},
+		{name: "star star slash star star", tree: oddNames, opts: g("**/**")},
 		{name: "globs with hidden", tree: semanticsTree, opts: WalkOptions{Hidden: true, Globs: []string{"*.txt"}}},
 		{name: "globs with no-ignore", tree: semanticsTree, opts: WalkOptions{NoIgnore: true, Globs: []string{"*.js", "*.txt"}}},
 	})
@@ -68,6 +79,10 @@ func TestSelectionMatchesRipgrep(t *testing.T) {
 			opts: WalkOptions{FollowSymlinks: true}},
 		{name: "broken symlinks skipped when following", tree: fixture{"a": "", "broken": "-> nowhere"},
 			opts: WalkOptions{FollowSymlinks: true}, want: []string{"a"}},
+		{name: "a symlink loop between two links ends the walk", tree: fixture{"a": "-> b", "b": "-> a", "c": ""},
+			opts: WalkOptions{FollowSymlinks: true}, want: []string{"c"}},
+		{name: "a link to a directory outside the tree is not followed by default", tree: fixture{"out/secret": "", "ws/link": "-> ../out", "ws/a": ""},
+			root: "ws", want: []string{"a"}},
 		{name: "named pipes are never listed", tree: fixture{"p": "<fifo>", "a": ""}, want: []string{"a"}},
 		{name: "max file size", tree: fixture{"small": "12345", "exact": "1234567890", "big": "12345678901"},
 			opts: WalkOptions{MaxFileSize: 10}, want: []string{"exact", "small"}},
