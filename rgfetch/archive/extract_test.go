@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -25,14 +26,18 @@ func extract(b []byte, f Format, member string, lim Limits) ([]byte, error) {
 	return out.Bytes(), err
 }
 
-func TestExtractReleaseLayouts(t *testing.T) {
+// goodArchive is a well-formed archive holding rgBody as member.
+type goodArchive struct {
+	name    string
+	archive []byte
+	format  Format
+	member  string
+}
+
+// goodArchives builds one archive per supported format and shape.
+func goodArchives(t testing.TB) []goodArchive {
 	tarball := tarBytes(t, releaseLayout(topDir, "rg"))
-	tests := []struct {
-		name    string
-		archive []byte
-		format  Format
-		member  string
-	}{
+	return []goodArchive{
 		{"tar.gz", gzipBytes(t, tarball), TarGz, member},
 		{"tar.xz", xzBytes(t, tarball), TarXz, member},
 		{"zip", zipBytes(t, zipLayout()), Zip, winMember},
@@ -41,6 +46,10 @@ func TestExtractReleaseLayouts(t *testing.T) {
 		{"deb with an uncompressed data.tar", debBytes(t, "data.tar", tarBytes(t, debLayout())), Deb, "usr/bin/rg"},
 		{"tar.gz with ./ prefixed names", gzipBytes(t, tarBytes(t, releaseLayout("./"+topDir, "rg"))), TarGz, member},
 	}
+}
+
+func TestExtractReleaseLayouts(t *testing.T) {
+	tests := goodArchives(t)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := extract(tc.archive, tc.format, tc.member, Limits{})
@@ -246,20 +255,7 @@ func manyEntries(n int) []entry {
 // TestExtractTruncated cuts each format at many points: every cut is an
 // error, never a short binary (reliability.md C5).
 func TestExtractTruncated(t *testing.T) {
-	tarball := tarBytes(t, releaseLayout(topDir, "rg"))
-	formats := []struct {
-		name    string
-		archive []byte
-		format  Format
-		member  string
-	}{
-		{"tar.gz", gzipBytes(t, tarball), TarGz, member},
-		{"tar.xz", xzBytes(t, tarball), TarXz, member},
-		{"zip", zipBytes(t, zipLayout()), Zip, winMember},
-		{"deb", debBytes(t, "data.tar.xz", xzBytes(t, tarBytes(t, debLayout()))), Deb, "usr/bin/rg"},
-		{"deb (gzip data)", debBytes(t, "data.tar.gz", gzipBytes(t, tarBytes(t, debLayout()))), Deb, "usr/bin/rg"},
-	}
-	for _, f := range formats {
+	for _, f := range goodArchives(t) {
 		t.Run(f.name, func(t *testing.T) {
 			cuts := 0
 			for cut := 0; cut < len(f.archive); cut += 1 + cut/16 {
@@ -313,19 +309,20 @@ func TestExtractDefaultTotalCapStopsABomb(t *testing.T) {
 		t.Skip("decompresses 256 MiB")
 	}
 	// 300 MiB of zeros compresses to ~300 KB: the default 256 MiB cap stops it.
+	t.Parallel()
 	var buf bytes.Buffer
-	tw := tarWriterTo(&buf)
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	tw := tar.NewWriter(zw)
 	tw.WriteHeader(&tar.Header{Name: topDir + "/zeros", Typeflag: tar.TypeReg, Mode: 0o644, Size: 300 << 20})
 	io.CopyN(tw, zeroReader{}, 300<<20)
 	tw.Close()
-	bomb := gzipBytes(t, buf.Bytes())
+	zw.Close()
+	bomb := buf.Bytes()
 	t.Logf("bomb: %d bytes compressed", len(bomb))
 	if _, err := extract(bomb, TarGz, member, Limits{}); !errors.Is(err, &Error{Kind: TooLarge}) {
 		t.Fatalf("Extract(bomb) = %v; want TooLarge", err)
 	}
 }
-
-func tarWriterTo(w io.Writer) *tar.Writer { return tar.NewWriter(w) }
 
 type zeroReader struct{}
 

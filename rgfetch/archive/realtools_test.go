@@ -84,6 +84,7 @@ func runExtracted(t *testing.T, got []byte) {
 // xz and Info-ZIP exactly as ripgrep's release workflow does, extracts it
 // and runs it.
 func TestExtractArchivesFromRealTools(t *testing.T) {
+	t.Parallel()
 	need(t, "tar", "gzip", "xz", "zip")
 	dir := t.TempDir()
 	rg := stageRelease(t, dir, topDir, "rg")
@@ -124,6 +125,7 @@ func TestExtractArchivesFromRealTools(t *testing.T) {
 // each compression it offers: xz and gzip extract, zstd is a clear
 // "unsupported" error.
 func TestExtractDebFromDpkgDeb(t *testing.T) {
+	t.Parallel()
 	need(t, "dpkg-deb")
 	rg, err := os.ReadFile(systemRg)
 	if err != nil {

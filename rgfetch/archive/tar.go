@@ -14,7 +14,7 @@ import (
 // TarXz), then drains the decompressor so its trailer (gzip CRC and length,
 // xz index and check) is verified: a truncated stream is an error even when
 // the tar end marker came through.
-func (s *selector) compressedTar(r io.Reader, f Format) error {
+func (s *selector) compressedTar(r *io.SectionReader, f Format) error {
 	var dec io.Reader
 	switch f {
 	case TarGz:
@@ -25,6 +25,9 @@ func (s *selector) compressedTar(r io.Reader, f Format) error {
 		defer zr.Close()
 		dec = zr
 	case TarXz:
+		if err := s.checkXZ(r, r.Size()); err != nil {
+			return err
+		}
 		zr, err := xz.NewReader(r)
 		if err != nil {
 			return s.corrupt("", fmt.Errorf("xz: %w", err))
