@@ -37,110 +37,177 @@ const maxTranslated = 64 << 10
 
 // translation is a Query's pattern re-emitted for one engine.
 //
-// The request language is Go RE2 syntax (see Normalize). The translation is
-// made from the parsed syntax tree, never by editing the pattern text, and is
-// exact: the engine selects the same lines as Go's regexp would on valid
-// UTF-8 text, or translate fails with ErrUnsupported. How:
-//   - character classes, including \d \w \s [[:alpha:]] and case-folded
-//     letters, are spelled out from the tree's rune ranges, so they are
-//     ASCII exactly where Go's are, whatever the engine's defaults;
+// The request language is Go RE2 syntax (see Normalize) with rg 13's
+// semantics, as the native engine runs it (backends/native: ^ and $ are line
+// anchors, no class matches '\n' outside multiline mode, '.' and broad
+// classes never match invalid UTF-8). The translation is made from the
+// parsed syntax tree, never by editing the pattern text, and is exact: the
+// engine selects the same lines as the native engine on the same text, or
+// translate fails with ErrUnsupported. How:
+//   - character classes, including '.', \d \w \s [[:alpha:]] and
+//     case-folded letters, are spelled out from the tree's rune ranges, so
+//     they are ASCII exactly where Go's are, whatever the engine's defaults;
 //   - case-insensitive matching is spelled out the same way (k becomes
 //     [Kk\x{212A}]), so no engine's own -i folding is relied on;
 //   - literals the engines read differently (a{,3}, \Q..\E, {) come out
-//     escaped; -w becomes an explicit ASCII word-boundary wrapper.
+//     escaped;
+//   - -w: rg gets -w (the native engine copies rg 13's word semantics); the
+//     other dialects get rg's wrapper (?:^|\W)(?:PAT)(?:\W|$) with
+//     rg's Unicode \W spelled out.
 type translation struct {
 	// Pattern is passed with -e. For ERE with Fixed it is the literal.
 	Pattern string
 	// Fixed asks for -F (only for ERE, only when exact).
 	Fixed bool
-	// spans is the reference matcher (Go), used to compute submatch spans in
-	// a matching line; the match is its capture group group.
-	spans *regexp.Regexp
-	group int
+	// Word asks for the engine's -w (only for rg).
+	Word bool
 }
+
+// rgNonWord is rg's \W in its -w wrapper (Unicode mode), as the native
+// engine uses it.
+const rgNonWord = `[^\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}]`
 
 // translate re-emits q's pattern (q already normalised) for d.
 func translate(q Query, d dialect) (translation, error) {
-	re, err := referenceTree(q)
+	if q.Multiline && d != dialectRust {
+		return translation{}, fmt.Errorf("%w: multiline matching in %v (a line-by-line engine)", ErrUnsupported, d)
+	}
+	re, err := referenceTree(q.Pattern, q.Fixed, q.Case == CaseInsensitive, q.Multiline)
 	if err != nil {
 		return translation{}, err
 	}
-	var t translation
 	if d == dialectERE && q.Fixed && q.Case == CaseSensitive && !q.Word &&
 		!strings.ContainsRune(q.Pattern, 0) && q.Pattern != "" {
-		t.Pattern, t.Fixed = q.Pattern, true
-	} else {
-		e := &emitter{d: d, multiline: q.Multiline}
-		if err := e.emit(re); err != nil {
+		return translation{Pattern: q.Pattern, Fixed: true}, nil
+	}
+	t := translation{Word: q.Word && d == dialectRust}
+	if q.Word && d != dialectRust {
+		if re, err = wordWrap(re, q.Multiline); err != nil {
 			return translation{}, err
 		}
-		t.Pattern = e.b.String()
-		if len(t.Pattern) > maxTranslated {
-			return translation{}, fmt.Errorf("%w: pattern too large once translated to %v (%d bytes)", ErrUnsupported, d, len(t.Pattern))
-		}
 	}
-	t.spans, t.group, err = referenceMatcher(re, q.Word)
-	return t, err
+	e := &emitter{d: d, multiline: q.Multiline}
+	if err := e.emit(re); err != nil {
+		return translation{}, err
+	}
+	t.Pattern = e.b.String()
+	if len(t.Pattern) > maxTranslated {
+		return translation{}, fmt.Errorf("%w: pattern too large once translated to %v (%d bytes)", ErrUnsupported, d, len(t.Pattern))
+	}
+	return t, nil
 }
 
-// referenceTree parses q's pattern the way every engine must read it: Go RE2
-// syntax with Perl flags, case folding when insensitive, '.' matching '\n' in
-// multiline mode, and rg's -w wrapper when Word is set.
-func referenceTree(q Query) (*syntax.Regexp, error) {
-	src := q.Pattern
-	if q.Fixed {
-		src = regexp.QuoteMeta(src)
+// referenceTree parses a pattern the way the native engine reads it: Go RE2
+// syntax with Perl flags but ^ and $ as line anchors, case folding when
+// insensitive, '.' matching '\n' in multiline mode; then classes are
+// adjusted to rg's matcher (rgClasses).
+func referenceTree(pattern string, fixed, fold, multiline bool) (*syntax.Regexp, error) {
+	if fixed {
+		pattern = regexp.QuoteMeta(pattern)
 	}
-	flags := syntax.Perl
-	if q.Case == CaseInsensitive {
+	flags := syntax.Perl &^ syntax.OneLine
+	if fold {
 		flags |= syntax.FoldCase
 	}
-	if q.Multiline {
+	if multiline {
 		flags |= syntax.DotNL
 	}
-	re, err := syntax.Parse(src, flags)
+	re, err := syntax.Parse(pattern, flags)
 	if err != nil {
 		return nil, fmt.Errorf("backends: pattern not normalised: %w", err)
 	}
-	if !q.Word {
-		return re, nil
-	}
-	// rg 13's -w: (?:^|\W)(PATTERN)(?:\W|$), with ASCII \W like Go's. Built
-	// on the tree so that case folding never touches the wrapper.
-	anchor := "^"
-	if q.Multiline {
-		anchor = "(?m:^)"
-	}
-	left, _ := syntax.Parse(`(?:`+anchor+`|[^0-9A-Za-z_])`, syntax.Perl)
-	right, _ := syntax.Parse(`(?:[^0-9A-Za-z_]|`+strings.Replace(anchor, "^", "$", 1)+`)`, syntax.Perl)
-	inner := &syntax.Regexp{Op: syntax.OpCapture, Cap: 1, Name: "rgkitword", Sub: []*syntax.Regexp{re}}
-	return &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{left, inner, right}}, nil
+	rgClasses(re, multiline)
+	return re, nil
 }
 
-// referenceMatcher compiles the tree with Go's regexp, the reference for
-// submatch spans. With Word the match is capture group 1.
-func referenceMatcher(re *syntax.Regexp, word bool) (*regexp.Regexp, int, error) {
-	m, err := regexp.Compile(re.String())
-	if err != nil {
-		return nil, 0, fmt.Errorf("backends: reference matcher: %w", err)
+// rgClasses rewrites every class, '.' included, as rg's matcher reads it
+// and as the native engine does (native.rewriteForRg): outside multiline
+// mode no class holds '\n'; a class of more than one character never holds
+// U+FFFD, which is how Go's '.' is kept from matching invalid UTF-8.
+func rgClasses(re *syntax.Regexp, multiline bool) {
+	var cls []rune
+	switch re.Op {
+	case syntax.OpAnyCharNotNL:
+		cls = []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune}
+	case syntax.OpAnyChar:
+		cls = []rune{0, unicode.MaxRune}
+	case syntax.OpCharClass:
+		cls = re.Rune
+	default:
+		for _, sub := range re.Sub {
+			rgClasses(sub, multiline)
+		}
+		return
 	}
-	if word {
-		return m, m.SubexpIndex("rgkitword"), nil
+	if !multiline {
+		cls = withoutRune(cls, '\n')
 	}
-	return m, 0, nil
+	if n := classSize(cls); n > 1 && classHas(cls, utf8.RuneError) {
+		cls = withoutRune(cls, utf8.RuneError)
+	}
+	re.Op, re.Rune, re.Sub = syntax.OpCharClass, cls, nil
+	re.Flags &^= syntax.FoldCase
+	if len(cls) == 0 {
+		re.Op = syntax.OpNoMatch
+	}
 }
 
-// submatches returns the spans of the matches in line, as the reference
-// engine reports them.
-func (t translation) submatches(line []byte) []Span {
-	var spans []Span
-	for _, loc := range t.spans.FindAllSubmatchIndex(line, -1) {
-		s, e := loc[2*t.group], loc[2*t.group+1]
-		if s >= 0 {
-			spans = append(spans, Span{Start: s, End: e})
+func withoutRune(cls []rune, r rune) []rune {
+	out := make([]rune, 0, len(cls)+2)
+	for i := 0; i+1 < len(cls); i += 2 {
+		lo, hi := cls[i], cls[i+1]
+		if r < lo || r > hi {
+			out = append(out, lo, hi)
+			continue
+		}
+		if lo < r {
+			out = append(out, lo, r-1)
+		}
+		if r < hi {
+			out = append(out, r+1, hi)
 		}
 	}
-	return spans
+	return out
+}
+
+func classHas(cls []rune, r rune) bool {
+	for i := 0; i+1 < len(cls); i += 2 {
+		if cls[i] <= r && r <= cls[i+1] {
+			return true
+		}
+	}
+	return false
+}
+
+func classSize(cls []rune) int {
+	n := 0
+	for i := 0; i+1 < len(cls); i += 2 {
+		n += int(cls[i+1]-cls[i]) + 1
+	}
+	return n
+}
+
+// wordWrap builds rg 13's -w selection, (?:^|\W)(?:re)(?:\W|$) with rg's
+// Unicode \W, on the tree, so that case folding never touches the wrapper.
+func wordWrap(re *syntax.Regexp, multiline bool) (*syntax.Regexp, error) {
+	side := func(src string) (*syntax.Regexp, error) {
+		w, err := syntax.Parse(src, syntax.Perl&^syntax.OneLine)
+		if err != nil {
+			return nil, err
+		}
+		rgClasses(w, multiline)
+		return w, nil
+	}
+	left, err := side(`(?:^|` + rgNonWord + `)`)
+	if err != nil {
+		return nil, err
+	}
+	right, err := side(`(?:` + rgNonWord + `|$)`)
+	if err != nil {
+		return nil, err
+	}
+	inner := &syntax.Regexp{Op: syntax.OpCapture, Sub: []*syntax.Regexp{re}}
+	return &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{left, inner, right}}, nil
 }
 
 // emitter writes a syntax tree in one dialect.
