@@ -200,7 +200,12 @@ func (r *Resolver) Resolve(ctx context.Context) (Resolved, error) {
 		r.mu.Lock()
 		f.waiters--
 		if f.waiters == 0 {
+			// Nobody waits any more: stop the work, and let the next caller
+			// start afresh instead of joining a cancelled flight.
 			f.cancel()
+			if r.flight == f {
+				r.flight = nil
+			}
 		}
 		r.mu.Unlock()
 		return Resolved{}, context.Cause(ctx)
@@ -220,7 +225,9 @@ func (r *Resolver) run(ctx context.Context, f *flight, s settings) {
 	case ctx.Err() == nil: // a real failure, not everyone giving up
 		r.failErr, r.failAt = err, s.now()
 	}
-	r.flight = nil
+	if r.flight == f {
+		r.flight = nil
+	}
 	f.cancel()
 	close(f.done)
 }

@@ -1,0 +1,352 @@
+package rgfetch
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// realRg returns the system rg for tests that need a real one.
+func realRg(t testing.TB) string {
+	p, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("no rg on PATH")
+	}
+	return p
+}
+
+func lookPathTo(p string) func(string) (string, error) {
+	return func(string) (string, error) { return p, nil }
+}
+
+func TestGoodSystemRgWins(t *testing.T) {
+	rg := realRg(t)
+	e := newTestEnv(t)
+	r := e.resolver()
+	r.LookPath = lookPathTo(rg)
+	res, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(rg)
+	if res.Source != SourceSystem || res.Path != real {
+		t.Fatalf("Resolved = %+v, want the system rg %s", res, real)
+	}
+	if n := e.srv.total(); n != 0 {
+		t.Errorf("%d HTTP requests with a good system rg", n)
+	}
+}
+
+func TestTooOldSystemRgSkipped(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	_, d := e.serveFake("15.1.0")
+	old := writeFakeRg(t, t.TempDir(), "11.0.0")
+	r := e.resolver()
+	r.LookPath, r.SHA256 = lookPathTo(old), d
+	res, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Source != SourceDownloaded {
+		t.Fatalf("Resolved = %+v, want a download past the 11.0.0 system rg", res)
+	}
+	tr := r.Explain(context.Background())
+	if st := tr.Steps[1]; st.Source != SourceSystem || st.Verdict != VerdictRejected || !strings.Contains(st.Reason, "older than the minimum 13.0.0") {
+		t.Errorf("system step = %+v", st)
+	}
+}
+
+// A rg planted inside the working directory (a cloned repository's ./bin/rg
+// on a careless PATH) is never run.
+func TestSystemRgInsideWorkDirRefused(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	e.serveFake("15.1.0")
+	r := e.resolver()
+	bin := filepath.Join(r.WorkDir, "bin")
+	os.Mkdir(bin, 0o755)
+	marker := filepath.Join(t.TempDir(), "ran")
+	planted := filepath.Join(bin, "rg")
+	os.WriteFile(planted, []byte("#!/bin/sh\ntouch "+marker+"\necho ripgrep 15.1.0\n"), 0o755)
+	r.LookPath = lookPathTo(planted)
+	r.NoDownload = true
+	_, err := r.Resolve(context.Background())
+	if !errors.Is(err, ErrNotInstalled) {
+		t.Fatalf("err = %v, want ErrNotInstalled", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the planted rg was executed")
+	}
+	// Control: outside the working directory the same script is used, so
+	// the test is not passing vacuously.
+	r2 := e.resolver()
+	r2.LookPath = lookPathTo(planted)
+	if res, err := r2.Resolve(context.Background()); err != nil || res.Source != SourceSystem {
+		t.Fatalf("control: %+v, %v", res, err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("control did not run the script")
+	}
+}
+
+func TestRelativePathEntryRefused(t *testing.T) {
+	e := newTestEnv(t)
+	r := e.resolver()
+	r.NoDownload = true
+	r.LookPath = func(string) (string, error) { return "rg", &exec.Error{Name: "rg", Err: exec.ErrDot} }
+	if _, err := r.Resolve(context.Background()); !errors.Is(err, ErrNotInstalled) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestManagedCopyReusedWithoutNetwork(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	_, d := e.serveFake("15.1.0")
+	first := e.resolver()
+	first.SHA256 = d
+	if _, err := first.Resolve(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	before := e.srv.total()
+	second := e.resolver() // a new process, in effect
+	res, err := second.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Source != SourceManaged || e.srv.total() != before {
+		t.Fatalf("Resolved = %+v after %d more requests; want the managed copy and none", res, e.srv.total()-before)
+	}
+	assertWorks(t, res, "15.1.0")
+}
+
+// Regression for opencode/NovaClaw: a pin bump must upgrade an existing
+// managed copy instead of reusing it.
+func TestPinnedVersionBumpReinstalls(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	_, d1 := e.serveFake("15.1.0")
+	name2, d2 := e.serveFake("15.2.0")
+	r := e.resolver()
+	r.SHA256 = d1
+	if _, err := r.Resolve(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r2 := e.resolver()
+	r2.Version, r2.SHA256 = "15.2.0", d2
+	res, err := r2.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Source != SourceDownloaded || e.srv.count(name2) != 1 {
+		t.Fatalf("Resolved = %+v, want 15.2.0 downloaded", res)
+	}
+	assertWorks(t, res, "15.2.0")
+}
+
+// A managed rg changed after install (one byte flipped) is not trusted:
+// it is reinstalled.
+func TestTamperedManagedCopyReinstalled(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	name, d := e.serveFake("15.1.0")
+	r := e.resolver()
+	r.SHA256 = d
+	res, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(res.Path)
+	data[len(data)-2] ^= 1
+	os.WriteFile(res.Path, data, 0o755)
+	r2 := e.resolver()
+	r2.SHA256 = d
+	res2, err := r2.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2.Source != SourceDownloaded || e.srv.count(name) != 2 {
+		t.Fatalf("Resolved = %+v; want a reinstall", res2)
+	}
+	assertWorks(t, res2, "15.1.0")
+}
+
+// A managed rg whose exec bit was lost (the wave-agent 0644 bug) is
+// reinstalled instead of failing with EACCES for ever.
+func TestManagedCopyWithoutExecBitReinstalled(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	name, d := e.serveFake("15.1.0")
+	r := e.resolver()
+	r.SHA256 = d
+	res, _ := r.Resolve(context.Background())
+	os.Chmod(res.Path, 0o644)
+	r2 := e.resolver()
+	r2.SHA256 = d
+	if res2, err := r2.Resolve(context.Background()); err != nil || res2.Source != SourceDownloaded || e.srv.count(name) != 2 {
+		t.Fatalf("Resolved = %+v, %v; want a reinstall", res2, err)
+	}
+}
+
+func TestOverrideWins(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	override := writeFakeRg(t, t.TempDir(), "12.0.0") // below the floor: the user chose it
+	for _, how := range []string{"field", "env"} {
+		t.Run(how, func(t *testing.T) {
+			r := e.resolver()
+			r.LookPath = func(string) (string, error) {
+				t.Error("system rg consulted despite the override")
+				return "", os.ErrNotExist
+			}
+			if how == "field" {
+				r.Override = override
+			} else {
+				e.env["RGKIT_RG_PATH"] = override
+				t.Cleanup(func() { delete(e.env, "RGKIT_RG_PATH") })
+			}
+			for range 2 { // the second call comes from the memo
+				res, err := r.Resolve(context.Background())
+				if err != nil || res.Source != SourceOverride || res.Path != override || res.Version != "12.0.0" {
+					t.Fatalf("Resolved = %+v, %v; want the override", res, err)
+				}
+			}
+		})
+	}
+	// A broken override is an error, never a silent fallback.
+	r := e.resolver()
+	r.Override = filepath.Join(t.TempDir(), "missing-rg")
+	r.LookPath = lookPathTo(override)
+	if _, err := r.Resolve(context.Background()); err == nil || !strings.Contains(err.Error(), "RGKIT_RG_PATH") {
+		t.Fatalf("err = %v, want the broken override reported", err)
+	}
+}
+
+// Concurrent callers share one resolution; later calls hit the memory cache.
+func TestConcurrentCallersShareOneResolution(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	name, d := e.serveFake("15.1.0")
+	r := e.resolver()
+	r.SHA256 = d
+	var wg sync.WaitGroup
+	errs := make(chan error, 50)
+	for range 50 {
+		wg.Go(func() {
+			res, err := r.Resolve(context.Background())
+			if err == nil && res.Path != filepath.Join(e.binDir, "rg") {
+				err = errors.New("wrong path " + res.Path)
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := e.srv.count(name); n != 1 {
+		t.Errorf("archive downloaded %d times, want 1", n)
+	}
+	if n := e.lookups.Load(); n != 1 {
+		t.Errorf("PATH searched %d times, want 1", n)
+	}
+	res, _ := r.Resolve(context.Background())
+	if res.Source != SourceCache {
+		t.Errorf("later call Source = %v, want cache", res.Source)
+	}
+}
+
+// A failure is remembered for FailureTTL (no retry storm), then retried.
+func TestFailureCachedOnlyForTTL(t *testing.T) {
+	e := newTestEnv(t)
+	_, d := e.serveFake("15.1.0")
+	e.srv.fault(fakeAsset, status(1, 404))
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := e.resolver()
+	r.SHA256, r.Now, r.FailureTTL = d, func() time.Time { return now }, time.Minute
+	_, err1 := r.Resolve(context.Background())
+	_, err2 := r.Resolve(context.Background())
+	if err1 == nil || err2 != err1 || e.srv.count(fakeAsset) != 1 {
+		t.Fatalf("errors %v / %v after %d requests; want the same cached error after 1", err1, err2, e.srv.count(fakeAsset))
+	}
+	now = now.Add(2 * time.Minute)
+	skipIfNoShell(t)
+	if _, err := r.Resolve(context.Background()); err != nil || e.srv.count(fakeAsset) != 2 {
+		t.Fatalf("after the TTL: %v, %d requests", err, e.srv.count(fakeAsset))
+	}
+}
+
+// A caller whose context ends stops waiting at once, and the cancellation
+// is not remembered as a failure.
+func TestCancelledCallerNotCachedAsFailure(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	_, d := e.serveFake("15.1.0")
+	release := make(chan struct{})
+	e.srv.fault(fakeAsset, func(w http.ResponseWriter, r *http.Request, n int) bool {
+		if n == 1 {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			w.WriteHeader(503)
+			return true
+		}
+		return false
+	})
+	r := e.resolver()
+	r.SHA256 = d
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { _, err := r.Resolve(ctx); done <- err }()
+	for e.srv.count(fakeAsset) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	close(release)
+	res, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatalf("next call after a cancelled one: %v", err)
+	}
+	assertWorks(t, res, "15.1.0")
+}
+
+func TestExplainListsEveryStep(t *testing.T) {
+	e := newTestEnv(t)
+	e.serveFake("15.1.0")
+	r := e.resolver()
+	tr := r.Explain(context.Background())
+	want := []struct {
+		src Source
+		v   Verdict
+	}{{SourceOverride, VerdictSkipped}, {SourceSystem, VerdictMissing}, {SourceManaged, VerdictMissing}, {SourceDownloaded, VerdictWouldDownload}}
+	if len(tr.Steps) != len(want) {
+		t.Fatalf("steps = %+v", tr.Steps)
+	}
+	for i, w := range want {
+		if tr.Steps[i].Source != w.src || tr.Steps[i].Verdict != w.v {
+			t.Errorf("step %d = %+v, want %v %v", i, tr.Steps[i], w.src, w.v)
+		}
+	}
+	last := tr.Steps[3]
+	if last.Path != e.srv.URL+"/"+fakeAsset || !strings.Contains(last.Reason, "pinned SHA-256 "+pins[pinKey{"15.1.0", "x86_64-unknown-linux-musl"}].SHA256) {
+		t.Errorf("download step = %+v", last)
+	}
+	if tr.Triple != "x86_64-unknown-linux-musl" || e.srv.total() != 0 {
+		t.Errorf("triple %q, %d requests", tr.Triple, e.srv.total())
+	}
+}
