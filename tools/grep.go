@@ -3,21 +3,257 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/rgkit/rgkit/backends"
 )
 
-func (w *Workspace) grepTool() Tool {
-	return Tool{Kind: KindGrep, Name: w.names.Grep, Description: w.describe(grepDescription),
-		InputSchema: mustSchema("grep.input.json"), OutputSchema: mustSchema("grep.output.json"),
-		call: func(ctx context.Context, raw json.RawMessage) (Output, error) {
-			return Output{}, errors.New("not yet")
-		}}
+// GrepMode is Grep's output_mode.
+type GrepMode string
+
+const (
+	// GrepFiles lists the files with a match (the default).
+	GrepFiles GrepMode = "files_with_matches"
+	// GrepContent shows matching lines, with context when asked.
+	GrepContent GrepMode = "content"
+	// GrepCount shows the number of matching lines per file.
+	GrepCount GrepMode = "count"
+)
+
+// GrepInput are Grep's arguments; the JSON names follow Claude Code's Grep.
+type GrepInput struct {
+	Pattern      string   `json:"pattern"`
+	Path         string   `json:"path,omitempty"`
+	Glob         string   `json:"glob,omitempty"`
+	Type         string   `json:"type,omitempty"`
+	OutputMode   GrepMode `json:"output_mode,omitempty"`
+	After        int      `json:"-A,omitempty"`
+	Before       int      `json:"-B,omitempty"`
+	C            int      `json:"-C,omitempty"`
+	Context      int      `json:"context,omitempty"`
+	LineNumbers  *bool    `json:"-n,omitempty"` // nil = true
+	IgnoreCase   bool     `json:"-i,omitempty"`
+	FixedStrings bool     `json:"fixed_strings,omitempty"`
+	Multiline    bool     `json:"multiline,omitempty"`
+	HeadLimit    *int     `json:"head_limit,omitempty"` // nil = Limits.GrepHeadLimit; 0 = no limit
+	Offset       int      `json:"offset,omitempty"`
 }
 
-func (w *Workspace) globTool() Tool {
-	return Tool{Kind: KindGlob, Name: w.names.Glob, Description: w.describe(globDescription),
-		InputSchema: mustSchema("glob.input.json"), OutputSchema: mustSchema("glob.output.json"),
+// GrepResult is Grep's structured result: exactly what the text shows.
+type GrepResult struct {
+	Mode GrepMode `json:"mode"`
+	// Files are the files with a match (files_with_matches).
+	Files []string `json:"files,omitempty"`
+	// Counts are matching lines per file (count).
+	Counts []GrepFileCount `json:"counts,omitempty"`
+	// Matches are the matching lines with their context (content).
+	Matches []GrepMatch `json:"matches,omitempty"`
+	// TotalMatches and TotalFiles are what the search found before paging
+	// and caps: exact unless Partial.
+	TotalMatches int64 `json:"total_matches"`
+	TotalFiles   int64 `json:"total_files"`
+	// Offset is the offset this page starts at.
+	Offset int `json:"offset"`
+	// Truncated says entries after the shown ones exist; TruncatedBy says
+	// which cap cut them ("head_limit", "output_cap" or "memory_cap") and
+	// NextOffset is the offset of the next page.
+	Truncated   bool   `json:"truncated"`
+	TruncatedBy string `json:"truncated_by,omitempty"`
+	NextOffset  int    `json:"next_offset,omitempty"`
+	// Partial says the search did not finish (timeout, engine error):
+	// files not searched may also match.
+	Partial       bool     `json:"partial"`
+	PartialReason string   `json:"partial_reason,omitempty"`
+	Backend       string   `json:"backend"`
+	Warnings      []string `json:"warnings,omitempty"`
+}
+
+// GrepMatch is one matching line and the context lines around it.
+type GrepMatch struct {
+	File   string        `json:"file"`
+	Line   int           `json:"line"`
+	Text   string        `json:"text"`
+	Cut    int           `json:"cut,omitempty"` // bytes cut from the end of Text
+	Before []ContextLine `json:"before,omitempty"`
+	After  []ContextLine `json:"after,omitempty"`
+}
+
+// ContextLine is a line shown around a match.
+type ContextLine struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+	Cut  int    `json:"cut,omitempty"`
+}
+
+// GrepFileCount is one file's number of matching lines.
+type GrepFileCount struct {
+	File  string `json:"file"`
+	Count int    `json:"count"`
+}
+
+func (w *Workspace) grepTool() Tool {
+	return Tool{
+		Kind:         KindGrep,
+		Name:         w.names.Grep,
+		Description:  w.describe(grepDescription),
+		InputSchema:  mustSchema("grep.input.json"),
+		OutputSchema: mustSchema("grep.output.json"),
 		call: func(ctx context.Context, raw json.RawMessage) (Output, error) {
-			return Output{}, errors.New("not yet")
-		}}
+			var in GrepInput
+			if err := decodeArgs(w.names.Grep, raw, &in); err != nil {
+				return Output{Summary: w.names.Grep + " (invalid arguments)"}, err
+			}
+			return w.Grep(ctx, in)
+		},
+	}
+}
+
+// Grep searches file contents through the Workspace's engine chain.
+func (w *Workspace) Grep(ctx context.Context, in GrepInput) (Output, error) {
+	name := w.names.Grep
+	fail := func(err error) (Output, error) {
+		return Output{Summary: fmt.Sprintf("%s %s (error)", name, in.Pattern)}, err
+	}
+	q, err := w.grepQuery(in)
+	if err != nil {
+		return fail(err)
+	}
+	sink := &grepSink{mode: q.Mode}
+	res, err := w.searcher.Search(ctx, q, sink)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fail(fmt.Errorf("%s was cancelled: %w", name, ctx.Err()))
+		}
+		if !res.Partial || sink.empty() {
+			return fail(w.grepError(in, err))
+		}
+		// What was found before the engine failed is shown, labelled.
+		res.Warnings = append(res.Warnings, "the search failed before it finished: "+err.Error())
+	}
+	r := sink.result(in, q, res)
+	text := w.renderGrep(in, q, r)
+	return Output{Text: text, Structured: r, Summary: grepSummary(name, in.Pattern, r)}, nil
+}
+
+// grepQuery turns the model's arguments into a Query rooted at the
+// workspace, with the path resolved through the sandbox.
+func (w *Workspace) grepQuery(in GrepInput) (backends.Query, error) {
+	name := w.names.Grep
+	if in.Pattern == "" {
+		return backends.Query{}, &ArgumentError{Tool: name, Param: "pattern", Msg: "is required"}
+	}
+	if err := nonNegative(name, map[string]int{"-A": in.After, "-B": in.Before, "-C": in.C,
+		"context": in.Context, "offset": in.Offset}); err != nil {
+		return backends.Query{}, err
+	}
+	if in.HeadLimit != nil && *in.HeadLimit < 0 {
+		return backends.Query{}, &ArgumentError{Tool: name, Param: "head_limit", Msg: "must be 0 (no limit) or more"}
+	}
+	mode, err := grepMode(name, in.OutputMode)
+	if err != nil {
+		return backends.Query{}, err
+	}
+	q := backends.Query{
+		Pattern:    in.Pattern,
+		Root:       w.sandbox.Root(),
+		Case:       backends.CaseSensitive,
+		Fixed:      in.FixedStrings,
+		Multiline:  in.Multiline,
+		Mode:       mode,
+		Hidden:     w.hidden,
+		NoIgnore:   w.noIgnore,
+		MaxColumns: w.limits.MaxColumns,
+		Limit:      w.limits.GrepHeadLimit,
+		Offset:     in.Offset,
+		Sort:       backends.SortPath,
+		Timeout:    w.limits.Timeout,
+	}
+	if in.IgnoreCase {
+		q.Case = backends.CaseInsensitive
+	}
+	if in.HeadLimit != nil {
+		q.Limit = *in.HeadLimit
+	}
+	if mode == backends.ModeContent {
+		around := max(in.C, in.Context)
+		q.Before, q.After = around, around
+		if in.Before > 0 {
+			q.Before = in.Before
+		}
+		if in.After > 0 {
+			q.After = in.After
+		}
+	}
+	if in.Path != "" {
+		tgt, err := w.sandbox.Resolve(in.Path)
+		if err != nil {
+			return q, w.pathHint(err)
+		}
+		if tgt.Rel != "." {
+			q.Paths = []string{tgt.Rel}
+		}
+	}
+	if in.Glob != "" {
+		if climbs(strings.TrimPrefix(in.Glob, "!")) {
+			return q, &ArgumentError{Tool: name, Param: "glob",
+				Msg: fmt.Sprintf("%q climbs above the search directory with \"..\"; globs filter files under path, so use path to choose the directory", in.Glob)}
+		}
+		q.Globs = []string{in.Glob}
+	}
+	if in.Type != "" {
+		q.Types = []string{in.Type}
+	}
+	return q, nil
+}
+
+func grepMode(tool string, m GrepMode) (backends.OutputMode, error) {
+	switch m {
+	case "", GrepFiles:
+		return backends.ModeFilesWithMatches, nil
+	case GrepContent:
+		return backends.ModeContent, nil
+	case GrepCount:
+		return backends.ModeCount, nil
+	}
+	return 0, &ArgumentError{Tool: tool, Param: "output_mode",
+		Msg: fmt.Sprintf("is %q; use one of files_with_matches, content, count", string(m))}
+}
+
+// climbs reports whether a slash pattern has a ".." segment.
+func climbs(pattern string) bool {
+	for _, seg := range strings.Split(strings.ReplaceAll(pattern, `\`, "/"), "/") {
+		if seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+func grepSummary(name, pattern string, r *GrepResult) string {
+	var what string
+	switch {
+	case r.TotalFiles == 0 && r.TotalMatches == 0:
+		what = "no matches"
+	case r.Mode == GrepContent:
+		what = fmt.Sprintf("%s in %s", plural(r.TotalMatches, "match", "matches"), plural(r.TotalFiles, "file", "files"))
+	case r.Mode == GrepCount:
+		what = fmt.Sprintf("%s in %s", plural(r.TotalMatches, "matching line", "matching lines"), plural(r.TotalFiles, "file", "files"))
+	default:
+		what = plural(r.TotalFiles, "file", "files")
+	}
+	if r.Truncated {
+		what += ", truncated"
+	}
+	if r.Partial {
+		what += ", partial"
+	}
+	return fmt.Sprintf("%s %s (%s)", name, pattern, what)
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -37,3 +37,5 @@ func TestSandboxResolveRefusesSpecialFiles(t *testing.T) {
 		}
 	}
 }
+
+func mkfifo(path string) error { return syscall.Mkfifo(path, 0o600) }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/rgfetch"
 )
 
 // Searcher runs one grep Query; *backends.Chain is the real one. Tests and
@@ -24,8 +25,9 @@ type Options struct {
 	// NoIgnore makes Grep and Glob disregard .gitignore, .ignore and
 	// .rgignore; by default ignored files are skipped.
 	NoIgnore bool
-	// Locate finds the rg binary for the default engine chain and Glob; nil
-	// = a PATH lookup. The CLI wires rgfetch's Resolver in here.
+	// Locate finds the rg binary for the default engine chain and Glob;
+	// nil = an rgfetch.Resolver that never downloads and never takes an rg
+	// from inside the workspace (a planted ./rg in an untrusted checkout).
 	Locate func(ctx context.Context) (string, error)
 	// Searcher runs Grep's searches; nil = backends.DefaultChain.
 	Searcher Searcher
@@ -60,9 +62,12 @@ func NewWorkspace(root string, opts Options) (*Workspace, error) {
 		locate:   opts.Locate,
 		searcher: opts.Searcher,
 	}
+	if w.locate == nil {
+		w.locate = workspaceLocator(sb.Root())
+	}
 	if w.searcher == nil {
 		w.searcher = backends.DefaultChain(backends.DefaultOptions{
-			Locate:         opts.Locate,
+			Locate:         w.locate,
 			MaxOutputBytes: DefaultMaxHeldBytes,
 		})
 	}
@@ -94,4 +99,17 @@ func (w *Workspace) Tool(name string) (Tool, bool) {
 		}
 	}
 	return Tool{}, false
+}
+
+// workspaceLocator finds rg without downloading it and refuses one that
+// lives inside the workspace root.
+func workspaceLocator(root string) func(ctx context.Context) (string, error) {
+	r := &rgfetch.Resolver{NoDownload: true, WorkDir: root}
+	return func(ctx context.Context) (string, error) {
+		res, err := r.Resolve(ctx)
+		if err != nil {
+			return "", err
+		}
+		return res.Path, nil
+	}
 }

@@ -1,0 +1,122 @@
+// Package mcpserver serves a tools.Workspace's Grep, Glob and Read over the
+// Model Context Protocol, with github.com/modelcontextprotocol/go-sdk.
+//
+// Each tool is listed with its input and output schemas; a call's result
+// carries the structured content and the text rendering; a failed call is a
+// tool error (isError) whose text tells the model what to do; a client's
+// notifications/cancelled cancels the search. The server logs to the
+// Logger it is given and never writes anything but protocol messages to its
+// transport.
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rgkit/rgkit/tools"
+)
+
+// Options configure New.
+type Options struct {
+	// Name and Version identify the server to clients; defaults "rgkit" and
+	// "dev".
+	Name, Version string
+	// Logger receives one line per tool call (tool, summary, status,
+	// elapsed); nil discards. Over stdio it must write to stderr, never
+	// stdout.
+	Logger *slog.Logger
+}
+
+// New returns an MCP server exposing ws's tools.
+func New(ws *tools.Workspace, opts Options) *mcp.Server {
+	if opts.Name == "" {
+		opts.Name = "rgkit"
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	n := ws.Names()
+	s := mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: "Code search over the workspace " + ws.Root() + ": " + n.Grep + " searches file contents, " +
+			n.Glob + " finds files by name, " + n.Read + " shows a file's lines. Paths are relative to the workspace root.",
+	})
+	closed := false
+	for _, t := range ws.Tools() {
+		s.AddTool(&mcp.Tool{
+			Name:         t.Name,
+			Title:        title(t.Kind),
+			Description:  t.Description,
+			InputSchema:  t.InputSchema,
+			OutputSchema: t.OutputSchema,
+			Annotations: &mcp.ToolAnnotations{
+				Title:         title(t.Kind),
+				ReadOnlyHint:  true,
+				OpenWorldHint: &closed,
+			},
+		}, handler(t, log))
+	}
+	return s
+}
+
+func title(k tools.Kind) string {
+	switch k {
+	case tools.KindGrep:
+		return "Search file contents"
+	case tools.KindGlob:
+		return "Find files by name"
+	case tools.KindRead:
+		return "Read a file"
+	}
+	return ""
+}
+
+// handler runs one tool call. Failures become tool errors (isError with the
+// actionable text), never protocol errors, so the model sees them and can
+// correct its call.
+func handler(t tools.Tool, log *slog.Logger) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		out, err := t.Call(ctx, req.Params.Arguments)
+		status := "ok"
+		switch {
+		case ctx.Err() != nil:
+			status = "cancelled"
+		case err != nil:
+			status = "error"
+		}
+		log.Info("tool call", "tool", t.Name, "status", status, "summary", out.Summary,
+			"elapsed", time.Since(start).Round(time.Millisecond))
+		if err != nil {
+			return &mcp.CallToolResult{
+				Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}},
+				IsError: true,
+			}, nil
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: out.Text}},
+			StructuredContent: out.Structured,
+		}, nil
+	}
+}
+
+// Serve runs s on the given streams (newline-delimited JSON-RPC, as on
+// stdio) until the client disconnects or ctx ends.
+func Serve(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer) error {
+	err := s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
