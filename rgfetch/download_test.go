@@ -61,6 +61,8 @@ func TestDownloadFaults(t *testing.T) {
 		wantHits int
 		// wantSleeps are the retry waits asked for.
 		wantSleeps []time.Duration
+		// maxSize overrides Resolver.MaxSize.
+		maxSize int64
 	}{
 		{
 			name:     "truncated body every time fails after the retries",
@@ -127,12 +129,13 @@ func TestDownloadFaults(t *testing.T) {
 			setup: func(e *testEnv, b []byte) {
 				e.srv.fault(fakeAsset, func(w http.ResponseWriter, r *http.Request, n int) bool {
 					w.WriteHeader(200)
-					for range 200 {
-						w.Write(make([]byte, 1<<20)) // 200 MiB, chunked
+					for range 8 {
+						w.Write(make([]byte, 1<<20)) // 8 MiB, chunked
 					}
 					return true
 				})
 			},
+			maxSize: 1 << 20,
 			wantErr: "exceeds the", wantHits: 1,
 		},
 		{
@@ -160,7 +163,7 @@ func TestDownloadFaults(t *testing.T) {
 			name, d := e.serveFake("15.1.0")
 			tt.setup(e, e.srv.files[name])
 			r := e.resolver()
-			r.NoSystem, r.SHA256, r.Retries = true, d, tt.retries
+			r.NoSystem, r.SHA256, r.Retries, r.MaxSize = true, d, tt.retries, tt.maxSize
 			res, err := r.Resolve(context.Background())
 			if tt.wantErr == "" {
 				if err != nil {

@@ -11,6 +11,7 @@ package rgfetch
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -42,6 +43,18 @@ func (s Source) String() string {
 
 // MarshalText makes a Source print as its name in JSON.
 func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a Source name, so `rgkit fetch --json` output
+// round-trips.
+func (s *Source) UnmarshalText(b []byte) error {
+	for i, n := range sourceNames {
+		if n == string(b) {
+			*s = Source(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown source %q", b)
+}
 
 // Resolved is a working rg.
 type Resolved struct {
