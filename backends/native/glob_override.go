@@ -89,3 +89,10 @@ func (t *typeFilter) match(name string, isDir bool) ignoreMatch {
 	}
 	return matchIgnore
 }
+
+// CheckGlob reports whether g is a valid rg --glob (a *GlobError if not),
+// so callers can refuse a bad glob before any engine runs.
+func CheckGlob(g string) error {
+	_, _, err := parseIgnoreLine(g)
+	return err
+}

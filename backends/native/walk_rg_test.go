@@ -75,7 +75,7 @@ func rgFiles(t testing.TB, o WalkOptions, home string) []string {
 	t.Helper()
 	args := []string{"--files", "--no-config", "--no-messages"}
 	if o.Hidden {
-		args = append(args, "--hidden", "--glob=!.git")
+		args = append(args, "--hidden")
 	}
 	if o.NoIgnore {
 		args = append(args, "--no-ignore")
@@ -88,6 +88,10 @@ func rgFiles(t testing.TB, o WalkOptions, home string) []string {
 	}
 	for _, g := range o.Globs {
 		args = append(args, "--glob="+g)
+	}
+	if o.Hidden {
+		// After the globs: the walker never lists .git, whatever they say.
+		args = append(args, "--glob=!.git")
 	}
 	if len(o.TypeGlobs) > 0 {
 		for _, g := range o.TypeGlobs {
