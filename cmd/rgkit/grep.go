@@ -391,6 +391,9 @@ func resolvePaths(cwd string, args []string) (searchLocation, error) {
 			a = filepath.Join(cwd, a)
 		}
 		abs[i] = filepath.Clean(a)
+		if _, err := os.Stat(abs[i]); err != nil {
+			return loc, fmt.Errorf("grep: %s: %w", args[i], errors.Unwrap(err))
+		}
 		if rel, err := filepath.Rel(cwd, abs[i]); err != nil || !(rel == "." || filepath.IsLocal(rel)) {
 			inside = false
 		}

@@ -106,7 +106,8 @@ func TestGrepOutputAndExitStatus(t *testing.T) {
 		{"invalid pattern: exit 2 with the position", []string{"a(b"}, "", 2, "invalid pattern"},
 		{"look-around is refused, not 'no match'", []string{"foo(?=bar)"}, "", 2, "invalid pattern"},
 		{"unknown backend", []string{"--backend", "ag", "foo"}, "", 2, `unknown backend "ag"`},
-		{"a missing PATH", []string{"foo", "nope"}, "", 2, "nope"},
+		{"a missing PATH", []string{"foo", "nope"}, "", 2, "grep: nope: no such file or directory"},
+		{"a missing PATH outside is named as given", []string{"foo", "../nope"}, "", 2, "grep: ../nope: no such file or directory"},
 		{"bad --sort", []string{"--sort", "size", "foo"}, "", 2, "--sort"},
 		{"no pattern", nil, "", 2, "PATTERN is required"},
 	}
