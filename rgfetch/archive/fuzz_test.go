@@ -113,27 +113,30 @@ func tarSeeds(t testing.TB) [][]byte {
 	}
 }
 
+// fuzzCompressedTar is the body of the tar.gz and tar.xz fuzz targets:
+// a successful Extract must agree with decompress + archive/tar.
+func fuzzCompressedTar(t *testing.T, data []byte, f Format, decompress func(io.Reader) (io.Reader, error)) {
+	got, ok := fuzzExtract(t, data, f, member)
+	if !ok {
+		return
+	}
+	zr, err := decompress(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("Extract succeeded but %v fails: %v", f, err)
+	}
+	raw, err := io.ReadAll(io.LimitReader(zr, fuzzLimits.MaxTotal+1))
+	if err != nil || int64(len(raw)) > fuzzLimits.MaxTotal {
+		t.Fatalf("Extract succeeded but %v gives %d bytes (cap %d), %v", f, len(raw), fuzzLimits.MaxTotal, err)
+	}
+	checkTarOracle(t, bytes.NewReader(raw), member, got)
+}
+
 func FuzzExtractTarGz(f *testing.F) {
 	for _, s := range tarSeeds(f) {
 		f.Add(gzipBytes(f, s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, ok := fuzzExtract(t, data, TarGz, member)
-		if !ok {
-			return
-		}
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("Extract succeeded but gzip fails: %v", err)
-		}
-		raw, err := io.ReadAll(zr)
-		if err != nil {
-			t.Fatalf("Extract succeeded but gzip fails: %v", err)
-		}
-		if int64(len(raw)) > fuzzLimits.MaxTotal {
-			t.Fatalf("Extract succeeded on %d decompressed bytes, cap %d", len(raw), fuzzLimits.MaxTotal)
-		}
-		checkTarOracle(t, bytes.NewReader(raw), member, got)
+		fuzzCompressedTar(t, data, TarGz, func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) })
 	})
 }
 
@@ -142,19 +145,7 @@ func FuzzExtractTarXz(f *testing.F) {
 		f.Add(xzBytes(f, s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, ok := fuzzExtract(t, data, TarXz, member)
-		if !ok {
-			return
-		}
-		zr, err := xz.NewReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("Extract succeeded but xz fails: %v", err)
-		}
-		raw, err := io.ReadAll(io.LimitReader(zr, fuzzLimits.MaxTotal+1))
-		if err != nil || int64(len(raw)) > fuzzLimits.MaxTotal {
-			t.Fatalf("Extract succeeded but xz gives %d bytes, %v", len(raw), err)
-		}
-		checkTarOracle(t, bytes.NewReader(raw), member, got)
+		fuzzCompressedTar(t, data, TarXz, func(r io.Reader) (io.Reader, error) { return xz.NewReader(r) })
 	})
 }
 
