@@ -1,0 +1,234 @@
+package backends
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// These tests run the Chain over the real engines that can run here (each
+// alone in a one-engine Chain), on a temp tree that is a git work tree when
+// git is installed, so every engine gets a turn.
+
+// engineTree writes files f00..f11, each with "hit N" on lines 2 and 4 and
+// context around them, plus one very long line.
+func engineTree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for i := range 12 {
+		writeChainFile(t, filepath.Join(root, fmt.Sprintf("d%d/f%02d.txt", i%3, i)),
+			fmt.Sprintf("a\nhit %d\nb\nhit %d again\nc\n", i, i))
+	}
+	writeChainFile(t, filepath.Join(root, "long.txt"), "x"+strings.Repeat("é", 3000)+" hit long\n")
+	gitInit(t, root)
+	return root
+}
+
+// gitInit makes root a git work tree with every file tracked, when git is
+// installed; the gitgrep engine needs one.
+func gitInit(t *testing.T, root string) {
+	t.Helper()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+}
+
+// realEngines are DefaultChain's engines that can run in root.
+func realEngines(t *testing.T, root string) []Backend {
+	t.Helper()
+	var out []Backend
+	for _, b := range DefaultChain(DefaultOptions{}).Backends {
+		if _, err := b.Available(context.Background()); err != nil {
+			t.Logf("%s: %v", b.Name(), err)
+			continue
+		}
+		out = append(out, b)
+	}
+	if len(out) == 0 {
+		t.Skip("no engine available")
+	}
+	return out
+}
+
+// searchAll runs q through a one-engine Chain and records the calls.
+func searchAll(t *testing.T, b Backend, q Query) ([]scriptEvent, Result) {
+	t.Helper()
+	rec := &eventRecorder{t: t}
+	res, err := (&Chain{Backends: []Backend{b}}).Search(context.Background(), q, rec)
+	if err != nil {
+		t.Fatalf("%s: %v", b.Name(), err)
+	}
+	return rec.events, res
+}
+
+func TestChainPagesConcatenateToTheWholeResultOnEveryEngine(t *testing.T) {
+	root := engineTree(t)
+	for _, b := range realEngines(t, root) {
+		for _, mode := range []OutputMode{ModeContent, ModeFilesWithMatches} {
+			t.Run(fmt.Sprintf("%s/mode%d", b.Name(), mode), func(t *testing.T) {
+				q := Query{Pattern: `hit \d+`, Root: root, Mode: mode, Before: 1}
+				whole, res := searchAll(t, b, q)
+				if res.Backend != b.Name() || res.Truncated != NotTruncated {
+					t.Fatalf("result %+v", res)
+				}
+				var pages []scriptEvent
+				for off := 0; ; off += 5 {
+					q.Offset, q.Limit = off, 5
+					page, res := searchAll(t, b, q)
+					pages = append(pages, page...)
+					if res.Truncated != TruncatedLimit {
+						break
+					}
+					if off > 100 {
+						t.Fatal("paging does not end")
+					}
+				}
+				if !reflect.DeepEqual(joinFiles(pages), joinFiles(whole)) {
+					t.Errorf("pages of 5:\n%q\nwhole:\n%q", pages, whole)
+				}
+			})
+		}
+	}
+}
+
+// joinFiles merges a file split across pages ("E f n", "B f" in a row), so
+// pages can be compared with the whole; End counts are dropped because a
+// page reports the file's total either way.
+func joinFiles(events []scriptEvent) []scriptEvent {
+	var out []scriptEvent
+	for i := 0; i < len(events); i++ {
+		e := events[i]
+		if strings.HasPrefix(string(e), "E ") {
+			path := strings.Fields(string(e))[1]
+			if i+1 < len(events) && events[i+1] == scriptEvent("B "+path) {
+				i++
+				continue
+			}
+			e = scriptEvent("E " + path)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func TestChainStreamingStopsAtTheLimitOnEveryEngine(t *testing.T) {
+	root := engineTree(t)
+	for _, b := range realEngines(t, root) {
+		t.Run(b.Name(), func(t *testing.T) {
+			events, res := searchAll(t, b, Query{Pattern: "hit", Root: root, Limit: 3, Sort: SortNone})
+			matches := 0
+			for _, e := range events {
+				if e[0] == 'M' {
+					matches++
+				}
+			}
+			if matches != 3 || res.Truncated != TruncatedLimit || res.Partial {
+				t.Errorf("matches %d, Truncated %v, Partial %v; want 3, TruncatedLimit, false\n%q", matches, res.Truncated, res.Partial, events)
+			}
+		})
+	}
+}
+
+func TestChainMaxColumnsOnEveryEngine(t *testing.T) {
+	root := engineTree(t)
+	for _, b := range realEngines(t, root) {
+		t.Run(b.Name(), func(t *testing.T) {
+			var got []Line
+			for l, err := range (&Chain{Backends: []Backend{b}}).Lines(context.Background(),
+				Query{Pattern: "hit long", Root: root, MaxColumns: 100}) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, l)
+			}
+			if len(got) != 1 {
+				t.Fatalf("lines %d, want 1", len(got))
+			}
+			l := got[0]
+			// "x" then 2-byte runes: 100 bytes would split one, so 99 are kept.
+			if len(l.Text) != 99 || l.Cut != 1+6000+9-99 || l.Column != 1+6000+1+1 || len(l.Submatches) != 0 {
+				t.Errorf("len %d cut %d column %d subs %v", len(l.Text), l.Cut, l.Column, l.Submatches)
+			}
+		})
+	}
+}
+
+func TestChainFallsThroughToAnEngineThatCanRun(t *testing.T) {
+	root := engineTree(t)
+	chain := DefaultChain(DefaultOptions{})
+	events, res := func() ([]scriptEvent, Result) {
+		rec := &eventRecorder{t: t}
+		res, err := chain.Search(context.Background(), Query{Pattern: "hit 1[01]", Root: root, Multiline: true}, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec.events, res
+	}()
+	for _, s := range res.Skipped {
+		if !skippable(s.Reason) {
+			t.Errorf("skip %s for %v", s.Backend, s.Reason)
+		}
+	}
+	want := []scriptEvent{"B d1/f10.txt", "M d1/f10.txt:2:hit 10", "M d1/f10.txt:4:hit 10 again", "E d1/f10.txt 2",
+		"B d2/f11.txt", "M d2/f11.txt:2:hit 11", "M d2/f11.txt:4:hit 11 again", "E d2/f11.txt 2"}
+	if !reflect.DeepEqual(events, want) {
+		t.Errorf("%s (after skipping %v):\n%q\nwant\n%q", res.Backend, res.Skipped, events, want)
+	}
+}
+
+// BenchmarkChainTreeSize measures each engine on trees of growing size; it
+// is where PolicyFastest's threshold comes from (readme-grep.md, "Chain
+// policy"). Files are ~3 KiB of source-like text.
+//
+//	go test ./backends -run '^$' -bench ChainTreeSize -benchtime 20x
+func BenchmarkChainTreeSize(b *testing.B) {
+	body := strings.Repeat("func handler(w http.ResponseWriter, r *http.Request) { return nil }\n", 45)
+	for _, n := range []int{10, 100, 300, 1000, 3000} {
+		root := b.TempDir()
+		for i := range n {
+			dir := filepath.Join(root, fmt.Sprintf("pkg%02d", i%50))
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d.go", i)), []byte(body+"// needle\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, e := range DefaultChain(DefaultOptions{}).Backends {
+			if e.Name() != "ripgrep" && e.Name() != "native" {
+				continue
+			}
+			if _, err := e.Available(context.Background()); err != nil {
+				continue
+			}
+			chain := &Chain{Backends: []Backend{e}}
+			q := Query{Pattern: "needle", Root: root, Mode: ModeFilesWithMatches}
+			b.Run(fmt.Sprintf("files=%d/%s", n, e.Name()), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := chain.Search(context.Background(), q, discard{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+type discard struct{}
+
+func (discard) Begin(string) error    { return nil }
+func (discard) Line(Line) error       { return nil }
+func (discard) End(FileSummary) error { return nil }
