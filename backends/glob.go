@@ -33,11 +33,12 @@ const (
 // {a,b} alternates and [..] classes; a pattern without '/' matches the file
 // name at any depth ("*.go"); a pattern with '/' is anchored to Root
 // ("src/*.go", "src/**"), as is one starting with "./" ("./main.go" is
-// only Root's main.go); a leading "!" inverts it. The usual file
-// selection applies unless relaxed: hidden files and ignored files are left
-// out (Hidden, NoIgnore), .git never appears, symbolic links are not
-// followed. A pattern climbing out of Root ("../x", an absolute path outside
-// Root) is refused; an absolute pattern inside Root is made relative to it.
+// only Root's main.go); a leading "!" inverts it. As with rg --glob, a
+// matching file is listed even when it is hidden or ignored (a glob
+// whitelists), but hidden and ignored directories are not descended unless
+// Hidden / NoIgnore; .git never appears; symbolic links are not followed. A
+// pattern climbing out of Root ("../x", an absolute path outside Root) is
+// refused; an absolute pattern inside Root is made relative to it.
 type GlobQuery struct {
 	Root     string
 	Pattern  string
