@@ -2,6 +2,7 @@ package archive
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -186,4 +187,55 @@ func TestExtractDebianRipgrepPackage(t *testing.T) {
 		t.Fatalf("Extract(%s): %v", debs[0], err)
 	}
 	runExtracted(t, got)
+}
+
+// TestExtractSparseEntries: GNU tar's sparse files claim a huge logical size
+// from a few bytes (reliability.md item 32). A sparse rg is refused in both
+// the old GNU form (not a regular entry) and the PAX 1.0 form (declared size
+// over the cap); a sparse file elsewhere is skipped without being expanded.
+func TestExtractSparseEntries(t *testing.T) {
+	need(t, "tar", "gzip")
+	t.Parallel()
+	dir := t.TempDir()
+	stageRelease(t, dir, topDir, "rg")
+	sparse := func(name string) {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := f.Truncate(5 << 30); err != nil {
+			t.Skipf("cannot make a 5 GiB sparse file here: %v", err)
+		}
+		f.WriteAt([]byte("end"), 5<<30-3)
+	}
+	sparse(topDir + "/zeros")
+	run(t, dir, "tar", "--sparse", "--format=gnu", "-czf", "gnu-other.tar.gz", topDir)
+	run(t, dir, "tar", "--sparse", "--format=posix", "--sparse-version=1.0", "-czf", "pax-other.tar.gz", topDir)
+	os.Remove(filepath.Join(dir, topDir, "zeros"))
+	sparse(topDir + "/rg")
+	run(t, dir, "tar", "--sparse", "--format=gnu", "-czf", "gnu-rg.tar.gz", topDir)
+	run(t, dir, "tar", "--sparse", "--format=posix", "--sparse-version=1.0", "-czf", "pax-rg.tar.gz", topDir)
+
+	for _, tc := range []struct {
+		file string
+		kind ErrorKind // 0: extracts
+	}{
+		{"gnu-other.tar.gz", 0},
+		{"pax-other.tar.gz", 0},
+		{"gnu-rg.tar.gz", NotRegular},
+		{"pax-rg.tar.gz", TooLarge},
+	} {
+		b, err := os.ReadFile(filepath.Join(dir, tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = extract(b, TarGz, member, Limits{})
+		switch {
+		case tc.kind == 0 && err != nil:
+			t.Errorf("%s (%d bytes): Extract = %v; want success", tc.file, len(b), err)
+		case tc.kind != 0 && !errors.Is(err, &Error{Kind: tc.kind}):
+			t.Errorf("%s (%d bytes): Extract = %v; want %v", tc.file, len(b), err, tc.kind)
+		}
+	}
 }

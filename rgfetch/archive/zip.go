@@ -21,6 +21,11 @@ func (s *selector) zip(src io.ReaderAt, size int64) error {
 		if err := s.entry(f.Name); err != nil {
 			return err
 		}
+		if f.Mode()&fs.ModeSymlink != 0 {
+			if err := s.zipSymlink(f); err != nil {
+				return err
+			}
+		}
 		if !sameName(f.Name, s.member) {
 			continue
 		}
@@ -59,6 +64,30 @@ func (s *selector) zip(src io.ReaderAt, size int64) error {
 	if h.Sum32() != f.CRC32 {
 		s.found, s.data = false, nil
 		return &Error{Kind: Corrupt, Entry: f.Name, Detail: fmt.Sprintf("CRC-32 %08x, central directory says %08x", h.Sum32(), f.CRC32), Err: zip.ErrChecksum}
+	}
+	return nil
+}
+
+// maxLinkTarget bounds the symlink target read from a zip entry.
+const maxLinkTarget = 4096
+
+// zipSymlink checks that a symlink entry's target (its data) stays inside
+// the archive, as tar link entries are checked.
+func (s *selector) zipSymlink(f *zip.File) error {
+	rc, err := f.Open()
+	if err != nil {
+		return s.corrupt(f.Name, fmt.Errorf("zip: %w", err))
+	}
+	defer rc.Close()
+	target, err := io.ReadAll(io.LimitReader(rc, maxLinkTarget+1))
+	if err != nil {
+		return s.corrupt(f.Name, fmt.Errorf("zip: %w", err))
+	}
+	if len(target) > maxLinkTarget {
+		return &Error{Kind: TooLarge, Entry: f.Name, Detail: "symlink target over 4096 bytes"}
+	}
+	if why := unsafeLink(f.Name, string(target), false); why != "" {
+		return &Error{Kind: Traversal, Entry: f.Name, Detail: why}
 	}
 	return nil
 }
