@@ -36,6 +36,17 @@ func (v Verdict) String() string {
 // MarshalText makes a Verdict print as its name in JSON.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
+// UnmarshalText reads a Verdict name.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	for i, n := range verdictNames {
+		if i > 0 && n == string(b) {
+			*v = Verdict(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown verdict %q", b)
+}
+
 // Step is one line of a Trace: which source was considered and why it was
 // or was not used.
 type Step struct {
