@@ -45,6 +45,9 @@ type Matcher struct {
 	// pre finds candidate positions cheaply; nil when the pattern has no
 	// usable required literal.
 	pre *prefilter
+	// split confirms candidate lines around the literal; nil when the
+	// pattern has no such shape.
+	split *splitCheck
 	// exact means a prefilter hit is a match by itself, so the regexp only
 	// runs to report submatches.
 	exact bool
@@ -95,6 +98,8 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		m.pre, m.exact = buildPrefilter(tree)
 		if o.Word || m.multi {
 			m.exact = false
+		} else if !m.exact {
+			m.split = buildSplit(tree, m.pre)
 		}
 	}
 	return m, nil

@@ -77,6 +77,7 @@ type fileSearch struct {
 	afterLeft         int // after-context lines still owed to the last match
 
 	spans [][2]int // reused submatch buffer
+	rev   []byte   // reused buffer for reversed line prefixes
 	ml    [][2]int // reused multiline match buffer
 }
 
@@ -129,7 +130,7 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 			}
 			ls := pos + bytes.LastIndexByte(data[pos:c], '\n') + 1
 			le := lineEnd(data, c)
-			if s.m.exact || s.lineMatches(data[ls:le]) {
+			if s.m.exact || s.candidateMatches(ls, le, c) {
 				return ls, le, true
 			}
 			pos = le + 1
@@ -157,6 +158,17 @@ func lineEnd(data []byte, from int) int {
 		return from + i
 	}
 	return len(data)
+}
+
+// candidateMatches confirms the line [ls, le) where the prefilter found a
+// literal at c.
+func (s *fileSearch) candidateMatches(ls, le, c int) bool {
+	if s.m.split != nil {
+		if ok, decided := s.m.split.match(s.data[ls:le], c-ls, &s.rev); decided {
+			return ok
+		}
+	}
+	return s.lineMatches(s.data[ls:le])
 }
 
 func (s *fileSearch) lineMatches(line []byte) bool {

@@ -110,16 +110,22 @@ type rgEvent struct {
 	} `json:"data"`
 }
 
-// runRg returns rg's lines per file (relative path), split into physical lines.
-func runRg(t *testing.T, rg, dir string, c rgCase) map[string][]gotLine {
+// rgOutput runs rg in dir and returns its stdout; exit status 1 (no match) is fine.
+func rgOutput(t *testing.T, rg, dir string, args []string) []byte {
 	t.Helper()
-	args := append(rgArgs(c), "--json", "-e", c.match.Pattern, "--", ".")
 	cmd := exec.Command(rg, args...)
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if ee, ok := err.(*exec.ExitError); err != nil && !(ok && ee.ExitCode() == 1) {
 		t.Fatalf("rg %v: %v", args, err)
 	}
+	return out
+}
+
+// runRg returns rg's lines per file (relative path), split into physical lines.
+func runRg(t *testing.T, rg, dir string, c rgCase) map[string][]gotLine {
+	t.Helper()
+	out := rgOutput(t, rg, dir, append(rgArgs(c), "--json", "-e", c.match.Pattern, "--", "."))
 	res := map[string][]gotLine{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<24)
@@ -197,13 +203,7 @@ func runNative(t *testing.T, dir string, c rgCase) map[string][]gotLine {
 // runRgCount returns rg -c per file.
 func runRgCount(t *testing.T, rg, dir string, c rgCase) map[string]int {
 	t.Helper()
-	args := append(rgArgs(c), "-c", "-e", c.match.Pattern, "--", ".")
-	cmd := exec.Command(rg, args...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if ee, ok := err.(*exec.ExitError); err != nil && !(ok && ee.ExitCode() == 1) {
-		t.Fatalf("rg %v: %v", args, err)
-	}
+	out := rgOutput(t, rg, dir, append(rgArgs(c), "-c", "-e", c.match.Pattern, "--", "."))
 	res := map[string]int{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		if line == "" {
