@@ -15,7 +15,7 @@ import (
 // right before it. Go's backtracker would otherwise try each start of the
 // line in turn, which made `\w+\d\s*=\s*\d` 5x slower than rg.
 type splitCheck struct {
-	f        finder
+	f finder
 	// prefix is the reversed prefix, anchored: `\A(?:reverse(prefix))`,
 	// run on the runes before L in reverse order. Anchored, it tries one
 	// start instead of every start of the line. nil when L starts the pattern.
