@@ -196,7 +196,7 @@ func TestChainFallsThroughToAnEngineThatCanRun(t *testing.T) {
 //	go test ./backends -run '^$' -bench ChainTreeSize -benchtime 20x
 func BenchmarkChainTreeSize(b *testing.B) {
 	body := strings.Repeat("func handler(w http.ResponseWriter, r *http.Request) { return nil }\n", 45)
-	for _, n := range []int{10, 100, 300, 1000, 3000} {
+	for _, n := range []int{10, 100, 300, 1000, 2000, 5000} {
 		root := b.TempDir()
 		for i := range n {
 			dir := filepath.Join(root, fmt.Sprintf("pkg%02d", i%50))
@@ -207,6 +207,7 @@ func BenchmarkChainTreeSize(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+		chains := map[string]*Chain{"fastest": DefaultChain(DefaultOptions{Policy: PolicyFastest})}
 		for _, e := range DefaultChain(DefaultOptions{}).Backends {
 			if e.Name() != "ripgrep" && e.Name() != "native" {
 				continue
@@ -214,9 +215,15 @@ func BenchmarkChainTreeSize(b *testing.B) {
 			if _, err := e.Available(context.Background()); err != nil {
 				continue
 			}
-			chain := &Chain{Backends: []Backend{e}}
+			chains[e.Name()] = &Chain{Backends: []Backend{e}}
+		}
+		for _, name := range []string{"ripgrep", "native", "fastest"} {
+			chain := chains[name]
+			if chain == nil {
+				continue
+			}
 			q := Query{Pattern: "needle", Root: root, Mode: ModeFilesWithMatches}
-			b.Run(fmt.Sprintf("files=%d/%s", n, e.Name()), func(b *testing.B) {
+			b.Run(fmt.Sprintf("files=%d/%s", n, name), func(b *testing.B) {
 				for b.Loop() {
 					if _, err := chain.Search(context.Background(), q, discard{}); err != nil {
 						b.Fatal(err)
