@@ -40,6 +40,10 @@ type Probes struct {
 	// Windows' IsWow64Process2 ("arm64" under x64 emulation on Windows on
 	// Arm); an error off Windows or when the call is unavailable.
 	NativeMachine func() (string, error)
+	// KernelMachine returns the Linux kernel's machine name, as `uname -m`
+	// prints it ("x86_64"); used to run the static x86_64 build from a 386
+	// binary on a 64-bit kernel.
+	KernelMachine func() (string, error)
 	// BuildSetting returns a setting of the running binary's build info
 	// (debug.ReadBuildInfo), e.g. "GOARM"; "" when absent.
 	BuildSetting func(key string) string
@@ -74,6 +78,9 @@ func (p Probes) withDefaults() Probes {
 	if p.NativeMachine == nil {
 		p.NativeMachine = nativeMachine
 	}
+	if p.KernelMachine == nil {
+		p.KernelMachine = kernelMachine
+	}
 	if p.BuildSetting == nil {
 		p.BuildSetting = buildSetting
 	}
@@ -87,6 +94,12 @@ func (p Probes) Detect() Target {
 	switch t.OS {
 	case "linux":
 		t.Libc = p.linuxLibc()
+		// A 386 binary on an x86_64 kernel (an i386 userland, or a 386
+		// rgkit on amd64): the static x86_64 musl build runs there, while
+		// the i686 gnu build needs a 32-bit glibc that may be missing.
+		if m, err := p.KernelMachine(); err == nil && t.Arch == "386" && m == "x86_64" {
+			t.Arch = "amd64"
+		}
 		if t.Arch == "arm" {
 			t.GOARM = p.armVersion()
 		}

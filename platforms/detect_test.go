@@ -22,6 +22,7 @@ type fakeProbes struct {
 	pageSize     int
 	sysctl       map[string]uint32 // absent = error (as on Intel Macs)
 	native       string            // NativeMachine; "" = error
+	machine      string            // KernelMachine; "" = error
 	build        map[string]string
 }
 
@@ -59,6 +60,12 @@ func (f fakeProbes) probes() Probes {
 				return "", errors.ErrUnsupported
 			}
 			return f.native, nil
+		},
+		KernelMachine: func() (string, error) {
+			if f.machine == "" {
+				return "", errors.ErrUnsupported
+			}
+			return f.machine, nil
 		},
 		BuildSetting: func(key string) string { return f.build[key] },
 	}
@@ -111,6 +118,18 @@ func TestDetect(t *testing.T) {
 		{"linux/arm without cpuinfo: the build's GOARM",
 			fakeProbes{goos: "linux", goarch: "arm", pageSize: 4096, build: map[string]string{"GOARM": "6,softfloat"}},
 			Target{OS: "linux", Arch: "arm", Libc: LibcGNU, PageSize: 4096, GOARM: 6}},
+		{"386 binary on an x86_64 kernel uses the static x86_64 build",
+			fakeProbes{goos: "linux", goarch: "386", pageSize: 4096, machine: "x86_64",
+				interps: map[string]string{"/bin/sh": "/lib/ld-linux.so.2"}},
+			Target{OS: "linux", Arch: "amd64", Libc: LibcGNU, PageSize: 4096}},
+		{"386 binary on a 32-bit kernel stays 386",
+			fakeProbes{goos: "linux", goarch: "386", pageSize: 4096, machine: "i686",
+				interps: map[string]string{"/bin/sh": "/lib/ld-linux.so.2"}},
+			Target{OS: "linux", Arch: "386", Libc: LibcGNU, PageSize: 4096}},
+		{"32-bit arm userland on an aarch64 kernel stays arm",
+			fakeProbes{goos: "linux", goarch: "arm", pageSize: 4096, machine: "aarch64",
+				files: map[string][]byte{"/proc/cpuinfo": []byte("CPU architecture: 8\n")}},
+			Target{OS: "linux", Arch: "arm", Libc: LibcGNU, PageSize: 4096, GOARM: 8}},
 		{"intel mac: no proc_translated sysctl",
 			fakeProbes{goos: "darwin", goarch: "amd64", pageSize: 4096},
 			Target{OS: "darwin", Arch: "amd64", Libc: LibcNone, PageSize: 4096}},

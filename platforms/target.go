@@ -26,7 +26,9 @@ const (
 type Target struct {
 	// OS and Arch use Go's GOOS/GOARCH spelling. Arch is the machine's native
 	// architecture: an amd64 process translated by Rosetta 2 on an arm64 Mac
-	// reports "arm64", so the native asset is fetched.
+	// reports "arm64", so the native asset is fetched; so does an emulated
+	// process on Windows on Arm. A 386 process on an x86_64 Linux kernel
+	// reports "amd64" (the static x86_64 build runs there).
 	OS, Arch string
 	// Libc is the Linux C library; LibcNone elsewhere.
 	Libc Libc
