@@ -31,7 +31,7 @@ Usage:
 - Patterns use glob syntax: "*" matches any characters except "/", "**" matches any number of directories, "{a,b}" either alternative, "[abc]" one character. A pattern without "/" matches file names at any depth ("*.go" finds every Go file); a pattern with "/" matches paths from the search directory ("cmd/*/main.go").
 - path is the directory to search, relative to the workspace root {root} (default: the root). The pattern may not climb above the root with "..".
 - At most head_limit files are listed (default {glob_head_limit}); offset skips that many first. When the list is cut, the output says how many files matched and gives the next offset; a more specific pattern is usually better than paging.
-- Files ignored by .gitignore and hidden files are skipped. Paths are shown relative to the workspace root, ready for {Read}.`
+- Files ignored by .gitignore and hidden files are normally skipped (as with rg --glob, a pattern such as "**/*" that matches their directories lists them too). Paths are shown relative to the workspace root, ready for {Read}.`
 
 const readDescription = `Reads a text file and shows its lines numbered from 1, one per line as "N<TAB>content".
 

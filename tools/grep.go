@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -53,20 +52,7 @@ type GrepResult struct {
 	// and caps: exact unless Partial.
 	TotalMatches int64 `json:"total_matches"`
 	TotalFiles   int64 `json:"total_files"`
-	// Offset is the offset this page starts at.
-	Offset int `json:"offset"`
-	// Truncated says entries after the shown ones exist; TruncatedBy says
-	// which cap cut them ("head_limit", "output_cap" or "memory_cap") and
-	// NextOffset is the offset of the next page.
-	Truncated   bool   `json:"truncated"`
-	TruncatedBy string `json:"truncated_by,omitempty"`
-	NextOffset  int    `json:"next_offset,omitempty"`
-	// Partial says the search did not finish (timeout, engine error):
-	// files not searched may also match.
-	Partial       bool     `json:"partial"`
-	PartialReason string   `json:"partial_reason,omitempty"`
-	Backend       string   `json:"backend"`
-	Warnings      []string `json:"warnings,omitempty"`
+	Page
 }
 
 // GrepMatch is one matching line and the context lines around it.
@@ -93,20 +79,7 @@ type GrepFileCount struct {
 }
 
 func (w *Workspace) grepTool() Tool {
-	return Tool{
-		Kind:         KindGrep,
-		Name:         w.names.Grep,
-		Description:  w.describe(grepDescription),
-		InputSchema:  mustSchema("grep.input.json"),
-		OutputSchema: mustSchema("grep.output.json"),
-		call: func(ctx context.Context, raw json.RawMessage) (Output, error) {
-			var in GrepInput
-			if err := decodeArgs(w.names.Grep, raw, &in); err != nil {
-				return Output{Summary: w.names.Grep + " (invalid arguments)"}, err
-			}
-			return w.Grep(ctx, in)
-		},
-	}
+	return makeTool(KindGrep, w.names.Grep, w.describe(grepDescription), "grep", w.Grep)
 }
 
 // Grep searches file contents through the Workspace's engine chain.

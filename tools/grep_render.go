@@ -54,8 +54,7 @@ func (w *Workspace) renderGrep(in GrepInput, q backends.Query, r *GrepResult) st
 		}
 		if body.Len()+len(e) > budget && shown > 0 {
 			r.keep(shown)
-			r.Truncated, r.TruncatedBy = true, "output_cap"
-			r.NextOffset = in.Offset + shown
+			r.cut(CapOutput, shown)
 			break
 		}
 		body.WriteString(e)
@@ -102,16 +101,16 @@ func (w *Workspace) grepNotes(r *GrepResult) string {
 	}
 	n := r.entries()
 	span := fmt.Sprintf("%s %d-%d", unit, r.Offset+1, r.Offset+n)
-	if total > 0 && !r.Partial && r.TruncatedBy != "memory_cap" {
+	if total > 0 && !r.Partial && r.TruncatedBy != CapMemory {
 		span += fmt.Sprintf(" of %d", total)
 	}
 	switch r.TruncatedBy {
-	case "head_limit":
+	case CapHeadLimit:
 		fmt.Fprintf(&b, "[Showing %s (head_limit). Use offset=%d for the next page, or narrow the search with path, glob or type.]\n", span, r.NextOffset)
-	case "output_cap":
+	case CapOutput:
 		fmt.Fprintf(&b, "[Output cut at %d characters: showing %s. Use offset=%d for the next page, or narrow the search with path, glob or type.]\n",
 			w.limits.MaxOutputChars, span, r.NextOffset)
-	case "memory_cap":
+	case CapMemory:
 		fmt.Fprintf(&b, "[Showing %s: the search found more than fits in memory and stopped collecting. Narrow the search with path, glob or type.]\n", span)
 	}
 	if r.Mode == GrepCount && !r.Truncated {

@@ -59,12 +59,14 @@ func (s *grepSink) empty() bool { return len(s.files) == 0 }
 // result builds the structured result from what the Chain passed on.
 func (s *grepSink) result(in GrepInput, q backends.Query, res backends.Result) *GrepResult {
 	r := &GrepResult{
-		Offset:       in.Offset,
-		Backend:      res.Backend,
 		TotalMatches: res.Stats.MatchedLines,
 		TotalFiles:   res.Stats.FilesMatched,
-		Partial:      res.Partial,
-		Warnings:     res.Warnings,
+		Page: Page{
+			Offset:   in.Offset,
+			Backend:  res.Backend,
+			Partial:  res.Partial,
+			Warnings: res.Warnings,
+		},
 	}
 	switch q.Mode {
 	case backends.ModeContent:
@@ -85,12 +87,9 @@ func (s *grepSink) result(in GrepInput, q backends.Query, res backends.Result) *
 	}
 	switch res.Truncated {
 	case backends.TruncatedLimit:
-		r.Truncated, r.TruncatedBy = true, "head_limit"
+		r.cut(CapHeadLimit, r.entries())
 	case backends.TruncatedBytes:
-		r.Truncated, r.TruncatedBy = true, "memory_cap"
-	}
-	if r.Truncated {
-		r.NextOffset = in.Offset + r.entries()
+		r.cut(CapMemory, r.entries())
 	}
 	if s.dropped > 0 {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%d result path(s) outside the workspace root were dropped", s.dropped))

@@ -94,13 +94,7 @@ func TestGrepModes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.Text != tc.text {
-				t.Errorf("text:\n%s\nwant:\n%s", out.Text, tc.text)
-			}
-			if tc.summary != "" && out.Summary != tc.summary {
-				t.Errorf("summary = %q; want %q", out.Summary, tc.summary)
-			}
-			validateOutput(t, grepTool, out.Structured)
+			checkOutput(t, grepTool, out, tc.text, tc.summary)
 		})
 	}
 }

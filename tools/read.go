@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -50,20 +49,7 @@ const binarySniff = 8 << 10
 const readNoteReserve = 400
 
 func (w *Workspace) readTool() Tool {
-	return Tool{
-		Kind:         KindRead,
-		Name:         w.names.Read,
-		Description:  w.describe(readDescription),
-		InputSchema:  mustSchema("read.input.json"),
-		OutputSchema: mustSchema("read.output.json"),
-		call: func(ctx context.Context, raw json.RawMessage) (Output, error) {
-			var in ReadInput
-			if err := decodeArgs(w.names.Read, raw, &in); err != nil {
-				return Output{Summary: w.names.Read + " (invalid arguments)"}, err
-			}
-			return w.Read(ctx, in)
-		},
-	}
+	return makeTool(KindRead, w.names.Read, w.describe(readDescription), "read", w.Read)
 }
 
 // Read shows lines of one file as "N\tcontent", through os.Root so that no

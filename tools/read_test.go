@@ -49,6 +49,7 @@ func TestReadShowsNumberedLines(t *testing.T) {
 	writeFile(t, filepath.Join(root, "crlf.txt"), "a\r\nb\r\n")
 	writeFile(t, filepath.Join(root, "empty.txt"), "")
 	w := newTestWorkspace(t, root, Options{})
+	readTool, _ := w.Tool("Read")
 	cases := []struct {
 		name     string
 		args     map[string]any
@@ -91,14 +92,9 @@ func TestReadShowsNumberedLines(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.Text != tc.wantText {
-				t.Errorf("text:\n%s\nwant:\n%s", out.Text, tc.wantText)
-			}
+			checkOutput(t, readTool, out, tc.wantText, tc.summary)
 			if got := *out.Structured.(*ReadResult); got != tc.want {
 				t.Errorf("structured = %+v\nwant %+v", got, tc.want)
-			}
-			if out.Summary != tc.summary {
-				t.Errorf("summary = %q; want %q", out.Summary, tc.summary)
 			}
 		})
 	}

@@ -46,7 +46,12 @@ func jsonNames(v any) []string {
 	var names []string
 	rt := reflect.TypeOf(v)
 	for i := range rt.NumField() {
-		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		f := rt.Field(i)
+		if f.Anonymous {
+			names = append(names, jsonNames(reflect.Zero(f.Type).Interface())...)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		names = append(names, name)
 	}
 	slices.Sort(names)
@@ -111,4 +116,17 @@ func requiredParam(k Kind) string {
 		return "file_path"
 	}
 	return "pattern"
+}
+
+// checkOutput compares a call's text and summary with what a model should
+// see, and its structured result with the tool's output schema.
+func checkOutput(t *testing.T, tool Tool, out Output, text, summary string) {
+	t.Helper()
+	if out.Text != text {
+		t.Errorf("text:\n%s\nwant:\n%s", out.Text, text)
+	}
+	if summary != "" && out.Summary != summary {
+		t.Errorf("summary = %q; want %q", out.Summary, summary)
+	}
+	validateOutput(t, tool, out.Structured)
 }

@@ -55,6 +55,25 @@ func (t Tool) Call(ctx context.Context, args json.RawMessage) (Output, error) {
 	return t.call(ctx, args)
 }
 
+// makeTool builds a Tool whose Call decodes the arguments strictly into In
+// and runs run; the schemas are schema+".input.json" and ".output.json".
+func makeTool[In any](kind Kind, name, description, schema string, run func(context.Context, In) (Output, error)) Tool {
+	return Tool{
+		Kind:         kind,
+		Name:         name,
+		Description:  description,
+		InputSchema:  mustSchema(schema + ".input.json"),
+		OutputSchema: mustSchema(schema + ".output.json"),
+		call: func(ctx context.Context, raw json.RawMessage) (Output, error) {
+			var in In
+			if err := decodeArgs(name, raw, &in); err != nil {
+				return Output{Summary: name + " (invalid arguments)"}, err
+			}
+			return run(ctx, in)
+		},
+	}
+}
+
 // Output is the result of a successful call.
 type Output struct {
 	// Text is the rendering for the model, capped at Limits.MaxOutputChars;

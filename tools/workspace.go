@@ -43,6 +43,7 @@ type Workspace struct {
 	noIgnore bool
 	locate   func(ctx context.Context) (string, error)
 	searcher Searcher
+	ripgrep  *backends.Ripgrep // lists files for Glob when rg is available
 }
 
 // NewWorkspace opens the tree at root. The root is canonicalised once
@@ -65,6 +66,7 @@ func NewWorkspace(root string, opts Options) (*Workspace, error) {
 	if w.locate == nil {
 		w.locate = workspaceLocator(sb.Root())
 	}
+	w.ripgrep = backends.NewRipgrep(w.locate)
 	if w.searcher == nil {
 		w.searcher = backends.DefaultChain(backends.DefaultOptions{
 			Locate:         w.locate,
