@@ -127,7 +127,7 @@ type SmokeTestError struct {
 
 func (e *SmokeTestError) Error() string {
 	if e.Err != nil {
-		return fmt.Sprintf("smoke test %s --version: %v", e.Path, e.Err)
+		return fmt.Sprintf("smoke test of the new rg failed: %v", e.Err) // Err names the command
 	}
 	return fmt.Sprintf("smoke test %s --version: reports %s, want %s", e.Path, e.Got, e.Want)
 }

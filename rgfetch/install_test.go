@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -190,4 +191,95 @@ func TestSymlinkedRgArchiveRefused(t *testing.T) {
 		t.Errorf("something installed: %v", err)
 	}
 	assertNoTemps(t, e.binDir)
+}
+
+// Whatever squats on ~/.app/bin/rg, the installer never writes through it:
+// a symlink or FIFO is replaced by the verified binary (the link's target
+// is untouched), a directory is a clear error (reliability.md case 23).
+func TestOddThingsAtTheTarget(t *testing.T) {
+	skipIfNoShell(t)
+	tests := []struct {
+		name    string
+		squat   func(t *testing.T, target string) (check func(t *testing.T))
+		wantErr string
+	}{
+		{"symlink to a file elsewhere", func(t *testing.T, target string) func(t *testing.T) {
+			victim := filepath.Join(t.TempDir(), "victim")
+			os.WriteFile(victim, []byte("keep me"), 0o644)
+			os.Symlink(victim, target)
+			return func(t *testing.T) {
+				if b, _ := os.ReadFile(victim); string(b) != "keep me" {
+					t.Errorf("wrote through the symlink: victim now %q", b)
+				}
+			}
+		}, ""},
+		{"fifo", func(t *testing.T, target string) func(t *testing.T) {
+			if err := syscallMkfifo(target); err != nil {
+				t.Skip(err)
+			}
+			return func(t *testing.T) {}
+		}, ""},
+		{"directory", func(t *testing.T, target string) func(t *testing.T) {
+			os.Mkdir(target, 0o755)
+			return func(t *testing.T) {}
+		}, "install"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newTestEnv(t)
+			_, d := e.serveFake("15.1.0")
+			os.MkdirAll(e.binDir, 0o755)
+			target := filepath.Join(e.binDir, "rg")
+			check := tt.squat(t, target)
+			r := e.resolver()
+			r.NoSystem, r.SHA256 = true, d
+			res, err := r.Resolve(context.Background())
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+			} else {
+				if err != nil {
+					t.Fatal(err)
+				}
+				fi, _ := os.Lstat(target)
+				if !fi.Mode().IsRegular() {
+					t.Errorf("target is %v after install", fi.Mode())
+				}
+				assertWorks(t, res, "15.1.0")
+			}
+			check(t)
+			assertNoTemps(t, e.binDir)
+		})
+	}
+}
+
+// A freshly written binary exec'd while other goroutines fork in a loop
+// must not surface ETXTBSY (golang/go#22315; reliability.md case 25).
+func TestInstallWhileForkingNoETXTBSY(t *testing.T) {
+	skipIfNoShell(t)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					exec.Command("/bin/sh", "-c", ":").Run()
+				}
+			}
+		})
+	}
+	defer func() { close(stop); wg.Wait() }()
+	e := newTestEnv(t)
+	_, d := e.serveFake("15.1.0")
+	for i := range 10 {
+		r := e.resolver()
+		r.NoSystem, r.Force, r.SHA256, r.Sleep = true, true, d, sleepCtx
+		if _, err := r.Resolve(context.Background()); err != nil {
+			t.Fatalf("install %d: %v", i, err)
+		}
+	}
 }

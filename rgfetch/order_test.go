@@ -350,3 +350,17 @@ func TestExplainListsEveryStep(t *testing.T) {
 		t.Errorf("triple %q, %d requests", tr.Triple, e.srv.total())
 	}
 }
+
+// Regression for gemini-cli#26193 ("rg is not available" with rg 13
+// installed): a failure names the candidates that were refused and why.
+func TestFailureNamesRefusedCandidates(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	old := writeFakeRg(t, t.TempDir(), "11.0.0")
+	r := e.resolver()
+	r.LookPath, r.Offline = lookPathTo(old), true
+	_, err := r.Resolve(context.Background())
+	if !errors.Is(err, ErrNotInstalled) || !strings.Contains(err.Error(), old) || !strings.Contains(err.Error(), "older than the minimum 13.0.0") {
+		t.Fatalf("err = %v, want it to name %s and why it was refused", err, old)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -248,11 +249,34 @@ func (r *Resolver) run(ctx context.Context, f *flight, s settings) {
 // resolve walks the steps after the override and memory cache. tr, when
 // non-nil, receives each step's verdict.
 func (r *Resolver) resolve(ctx context.Context, s settings, tr *Trace) (Resolved, error) {
+	if tr == nil {
+		tr = &Trace{}
+	}
 	if res, ok := r.trySystem(ctx, s, tr); ok {
 		return res, nil
 	}
 	if res, ok := r.tryManaged(ctx, s, tr); ok {
 		return res, nil
 	}
-	return r.download(ctx, s, tr)
+	res, err := r.download(ctx, s, tr)
+	if err != nil {
+		err = withRejections(err, tr)
+	}
+	return res, err
+}
+
+// withRejections appends the candidates that were found but refused to a
+// failure, so "no rg" never hides "your rg 11.0.0 is too old"
+// (gemini-cli#26193).
+func withRejections(err error, tr *Trace) error {
+	var notes []string
+	for _, st := range tr.Steps {
+		if st.Verdict == VerdictRejected && st.Source != SourceDownloaded {
+			notes = append(notes, fmt.Sprintf("%s rg %s: %s", st.Source, st.Path, st.Reason))
+		}
+	}
+	if len(notes) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w (also considered and refused: %s)", err, strings.Join(notes, "; "))
 }
