@@ -19,6 +19,7 @@ import (
 
 	"github.com/rgkit/rgkit/backends"
 	"github.com/rgkit/rgkit/backends/printer"
+	"github.com/rgkit/rgkit/rgfetch"
 )
 
 // grepOptions are the flags of `rgkit grep`, bound before they are turned
@@ -330,13 +331,15 @@ func parseSize(s string) (int64, error) {
 // the fastest policy, or exactly one engine (which must be able to run the
 // query, else exit 2 with its reason).
 func (o grepOptions) chain() (*backends.Chain, error) {
+	opts := backends.DefaultOptions{Locate: locateRg()}
 	switch o.backend {
 	case "auto", "":
-		return backends.DefaultChain(backends.DefaultOptions{}), nil
+		return backends.DefaultChain(opts), nil
 	case "fastest":
-		return backends.DefaultChain(backends.DefaultOptions{Policy: backends.PolicyFastest}), nil
+		opts.Policy = backends.PolicyFastest
+		return backends.DefaultChain(opts), nil
 	}
-	all := backends.DefaultChain(backends.DefaultOptions{})
+	all := backends.DefaultChain(opts)
 	b, err := all.ByName(o.backend)
 	if err != nil {
 		return nil, fmt.Errorf("grep: --backend: %w", err)
@@ -446,4 +449,19 @@ func commonDir(paths []string) string {
 		}
 	}
 	return dir
+}
+
+// locateRg finds rg the way `rgkit fetch` would, without downloading: the
+// RGKIT_RG_PATH override, a system rg (never one inside the working
+// directory), then the managed copy in ~/.rgkit/bin. A search never
+// reaches the network; without rg the Chain moves on to the next engine.
+func locateRg() func(ctx context.Context) (string, error) {
+	r := &rgfetch.Resolver{NoDownload: true}
+	return func(ctx context.Context) (string, error) {
+		res, err := r.Resolve(ctx)
+		if err != nil {
+			return "", err
+		}
+		return res.Path, nil
+	}
 }

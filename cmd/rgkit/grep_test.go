@@ -237,6 +237,23 @@ func TestGrepForcedBackendThatCannotRunIsExit2(t *testing.T) {
 	}
 }
 
+// The CLI finds rg through rgfetch (no download): its override variable
+// reaches the ripgrep engine, and an rg that is not there is a reason to
+// skip it, never "no matches".
+func TestGrepFindsRgThroughRgfetch(t *testing.T) {
+	grepTree(t)
+	availableEngines(t)
+	t.Setenv("RGKIT_RG_PATH", filepath.Join(t.TempDir(), "no-rg"))
+	out, errOut, code := grep(t, "--stats", "again")
+	if code != 0 || out != "sub/b.txt:2:foo again\n" || !strings.Contains(errOut, "skipped: ripgrep: ") {
+		t.Errorf("exit %d, stdout %q, stats %q; want the match from a later engine and ripgrep skipped", code, out, errOut)
+	}
+	_, errOut, code = grep(t, "--backend", "ripgrep", "again")
+	if code != 2 || !strings.Contains(errOut, "ripgrep") {
+		t.Errorf("forced ripgrep without rg: exit %d, stderr %q; want exit 2 with the reason", code, errOut)
+	}
+}
+
 func TestGrepStats(t *testing.T) {
 	grepTree(t)
 	availableEngines(t)
