@@ -136,3 +136,13 @@ func TestPostInstallIsANoOpElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// TestPostInstallDefaultRunner runs the real command runner: a missing
+// codesign is an error that names the binary, not a silent success.
+func TestPostInstallDefaultRunner(t *testing.T) {
+	o := PostInstallOptions{GOOS: "darwin", Codesign: "/nonexistent/codesign", RemoveXattr: func(string, string) error { return nil }}
+	err := PostInstall(context.Background(), "/tmp/rg", o)
+	if err == nil || !strings.Contains(err.Error(), "/tmp/rg") {
+		t.Fatalf("PostInstall with a missing codesign = %v; want an error naming the binary", err)
+	}
+}

@@ -388,3 +388,16 @@ func TestErrorMessages(t *testing.T) {
 
 // asError is errors.As for *Error.
 func asError(err error, target **Error) bool { return errors.As(err, target) }
+
+// TestErrorUnwrap: the cause stays reachable, so callers can tell a
+// truncated download (io.ErrUnexpectedEOF) from a bad checksum.
+func TestErrorUnwrap(t *testing.T) {
+	full := gzipBytes(t, tarBytes(t, releaseLayout(topDir, "rg")))
+	if _, err := extract(full[:len(full)/2], TarGz, member, Limits{}); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("truncated tar.gz: %v does not wrap io.ErrUnexpectedEOF", err)
+	}
+	badCRC := zipBytes(t, []zipEntry{{name: winMember, body: rgBody, raw: &zip.FileHeader{Method: zip.Store, CRC32: 1, CompressedSize64: uint64(len(rgBody)), UncompressedSize64: uint64(len(rgBody))}}})
+	if _, err := extract(badCRC, Zip, winMember, Limits{}); !errors.Is(err, zip.ErrChecksum) {
+		t.Errorf("zip with a wrong CRC: %v does not wrap zip.ErrChecksum", err)
+	}
+}
