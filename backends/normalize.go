@@ -291,11 +291,28 @@ func normalizePath(root, p string) (string, error) {
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
 		return "", fmt.Errorf("backends: path %q is outside the root %s", p, root)
 	}
-	if _, err := os.Lstat(filepath.Join(root, rel)); err != nil {
+	full := filepath.Join(root, rel)
+	if _, err := os.Lstat(full); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", fmt.Errorf("backends: path %q: %w", p, fs.ErrNotExist)
 		}
 		return "", fmt.Errorf("backends: path %q: %w", p, err)
+	}
+	// Engines follow a symbolic link named explicitly (rg does), so what it
+	// leads to must be inside the root too (reliability.md D2) and be
+	// something a search can read without blocking (D3: a FIFO would hang
+	// rg and grep).
+	fi, err := os.Stat(full)
+	if err != nil {
+		return "", fmt.Errorf("backends: path %q: broken symbolic link: %w", p, err)
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("backends: path %q is not a regular file or directory (%v)", p, fi.Mode().Type())
+	}
+	if real, err := filepath.EvalSymlinks(full); err == nil {
+		if realRoot, err := filepath.EvalSymlinks(root); err == nil && real != realRoot && !inside(realRoot, real) {
+			return "", fmt.Errorf("backends: path %q is outside the root %s (it resolves to %s)", p, root, real)
+		}
 	}
 	return filepath.ToSlash(rel), nil
 }

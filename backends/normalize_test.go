@@ -195,6 +195,23 @@ func TestNormalizePaths(t *testing.T) {
 			t.Errorf("path %q was accepted; it leaves the root or is malformed", bad)
 		}
 	}
+	outside := t.TempDir()
+	must(t, os.Symlink(outside, filepath.Join(root, "link_out")))
+	must(t, os.Symlink(filepath.Join(root, "sub"), filepath.Join(root, "link_in")))
+	must(t, os.Symlink(filepath.Join(root, "gone"), filepath.Join(root, "dangling")))
+	if q, err := Normalize(Query{Pattern: "x", Root: root, Paths: []string{"link_in"}}); err != nil || q.Paths[0] != "link_in" {
+		t.Errorf("a link that stays inside the root: %v, %v", q.Paths, err)
+	}
+	for _, bad := range []string{"link_out", "link_out/x", "dangling"} {
+		if _, err := Normalize(Query{Pattern: "x", Root: root, Paths: []string{bad}}); err == nil {
+			t.Errorf("path %q was accepted; it resolves outside the root or nowhere", bad)
+		}
+	}
+	if err := mkfifo(filepath.Join(root, "fifo")); err == nil {
+		if _, err := Normalize(Query{Pattern: "x", Root: root, Paths: []string{"fifo"}}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("an explicit FIFO: err = %v, want it refused (it would hang rg)", err)
+		}
+	}
 	if _, err := Normalize(Query{Pattern: "x", Root: root, Paths: []string{"missing"}}); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing path: err = %v, want fs.ErrNotExist", err)
 	}
@@ -225,6 +242,13 @@ func TestNormalizeRootAndNumbers(t *testing.T) {
 	if err != nil || q.Root != root {
 		t.Errorf("empty root: %q, %v; want the working directory %q", q.Root, err, root)
 	}
+}
+
+func mkfifo(path string) error {
+	if _, err := exec.LookPath("mkfifo"); err != nil {
+		return err
+	}
+	return exec.Command("mkfifo", path).Run()
 }
 
 func must(t *testing.T, err error) {

@@ -32,10 +32,12 @@ type procSpec struct {
 
 // procResult is what runProc observed.
 type procResult struct {
-	ExitCode     int    // the exit status; -1 when killed by a signal or never started
-	Stderr       []byte // at most MaxStderr bytes of stderr
-	StdoutCapped bool   // stdout passed MaxStdout: the rest was dropped and the process stopped
-	Killed       bool   // runProc signalled the process group (cancel, timeout, cap, reader gave up)
+	ExitCode     int           // the exit status; -1 when killed by a signal or never started
+	Stderr       []byte        // at most MaxStderr bytes of stderr
+	StdoutCapped bool          // stdout passed MaxStdout: the rest was dropped and the process stopped
+	Killed       bool          // runProc signalled the process group (cancel, timeout, cap, reader gave up)
+	CPU          time.Duration // user+system CPU time of the process (not of grandchildren it left behind)
+	PeakRSS      int64         // peak resident set in bytes, where the OS reports it (0 otherwise)
 }
 
 const (
@@ -143,8 +145,10 @@ func runProc(ctx context.Context, spec procSpec, stdout func(io.Reader) error) (
 	res.Stderr = errBuf.bytes()
 	res.StdoutCapped = out.capped.Load()
 	res.Killed = killed.Load()
-	if cmd.ProcessState != nil {
-		res.ExitCode = cmd.ProcessState.ExitCode()
+	if ps := cmd.ProcessState; ps != nil {
+		res.ExitCode = ps.ExitCode()
+		res.CPU = ps.UserTime() + ps.SystemTime()
+		res.PeakRSS = peakRSS(ps)
 	}
 	switch {
 	case cbErr != nil && !errors.Is(cbErr, errReaderDone):

@@ -5,6 +5,7 @@ package backends
 import (
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 )
 
@@ -29,4 +30,17 @@ func signalGroup(p *os.Process, force bool) error {
 // is left the call fails with ESRCH and does nothing.
 func killLeftovers(pgid int) {
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+}
+
+// peakRSS reads the child's peak resident set from its rusage: kilobytes on
+// Linux and the BSDs, bytes on darwin.
+func peakRSS(ps *os.ProcessState) int64 {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok || ru == nil {
+		return 0
+	}
+	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
+		return int64(ru.Maxrss)
+	}
+	return int64(ru.Maxrss) * 1024
 }

@@ -23,3 +23,7 @@ func signalGroup(p *os.Process, force bool) error {
 // already belong to an unrelated process, and there is no group to address.
 // Grandchildren holding a pipe are cut off by Cmd.WaitDelay instead.
 func killLeftovers(pgid int) {}
+
+// peakRSS is not reported on Windows (it would need the job object's
+// accounting); 0 means unknown.
+func peakRSS(ps *os.ProcessState) int64 { return 0 }

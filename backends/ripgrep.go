@@ -1,0 +1,519 @@
+package backends
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Ripgrep is the engine that runs rg. rg does the walking (ignore rules,
+// hidden files, globs, binary detection, BOM transcoding) and the matching;
+// rgkit gives it a pattern translated to rg's dialect (see translate), fixed
+// flags that mirror the Query, and a scrubbed environment, and decodes its
+// JSON output as it streams.
+type Ripgrep struct {
+	// Locate finds the rg binary (an absolute path). rgfetch's Resolver is
+	// wired in by cmd/ and tools/; the default looks rg up in PATH.
+	Locate func(ctx context.Context) (string, error)
+	// Environ is the environment rg's is built from (only HOME and
+	// XDG_CONFIG_HOME, which locate the global gitignore, and the few
+	// variables an OS needs are passed on); nil = os.Environ.
+	Environ func() []string
+	// MaxStdout caps the bytes read from rg; 0 = DefaultEngineMaxStdout.
+	MaxStdout int64
+	// Grace is the SIGTERM-to-SIGKILL delay on cancel; 0 = 2s.
+	Grace time.Duration
+
+	mu       sync.Mutex
+	versions map[string]rgVersion // by path, with the file's identity
+}
+
+// DefaultEngineMaxStdout bounds what an external engine may write before
+// it is stopped; the Chain's own output cap is normally hit long before.
+const DefaultEngineMaxStdout = 1 << 30
+
+// rgMinVersion is the oldest rg with --json (0.10.0); rgkit is tested with 13.
+var rgMinVersion = [3]int{0, 10, 0}
+
+type rgVersion struct {
+	size    int64
+	modTime time.Time
+	info    Info
+	err     error
+}
+
+var _ Backend = (*Ripgrep)(nil)
+
+// NewRipgrep returns the ripgrep engine; locate nil means a PATH lookup that
+// refuses an rg found through a relative PATH entry (exec.ErrDot).
+func NewRipgrep(locate func(ctx context.Context) (string, error)) *Ripgrep {
+	if locate == nil {
+		locate = lookPathRg
+	}
+	return &Ripgrep{Locate: locate}
+}
+
+// lookPathRg finds rg in PATH, refusing a relative result (Go's ErrDot: a
+// binary in the current directory could be planted by the workspace).
+func lookPathRg(ctx context.Context) (string, error) {
+	p, err := exec.LookPath("rg")
+	if err != nil {
+		return "", fmt.Errorf("%w: rg not found in PATH: %w", ErrUnavailable, err)
+	}
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("%w: refusing rg at relative path %q", ErrUnavailable, p)
+	}
+	return p, nil
+}
+
+// Name is "ripgrep".
+func (r *Ripgrep) Name() string { return "ripgrep" }
+
+// Available locates rg and checks its version (rg --version, cached per
+// binary until the file changes).
+func (r *Ripgrep) Available(ctx context.Context) (Info, error) {
+	path, err := r.locate(ctx)
+	if err != nil {
+		return Info{Name: r.Name()}, err
+	}
+	return r.version(ctx, path)
+}
+
+func (r *Ripgrep) locate(ctx context.Context) (string, error) {
+	locate := r.Locate
+	if locate == nil {
+		locate = lookPathRg
+	}
+	path, err := locate(ctx)
+	if err != nil {
+		if !errors.Is(err, ErrUnavailable) {
+			err = fmt.Errorf("%w: %w", ErrUnavailable, err)
+		}
+		return "", err
+	}
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("%w: refusing rg at relative path %q", ErrUnavailable, path)
+	}
+	return path, nil
+}
+
+var rgVersionRE = regexp.MustCompile(`^ripgrep (\d+)\.(\d+)\.(\d+)`)
+
+func (r *Ripgrep) version(ctx context.Context, path string) (Info, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Info{Name: r.Name()}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	r.mu.Lock()
+	v, ok := r.versions[path]
+	r.mu.Unlock()
+	if ok && v.size == fi.Size() && v.modTime.Equal(fi.ModTime()) {
+		return v.info, v.err
+	}
+	v = rgVersion{size: fi.Size(), modTime: fi.ModTime(), info: Info{Name: r.Name(), Path: path}}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	res, err := runProc(ctx, procSpec{Path: path, Args: []string{"--version"}, Env: r.env(), MaxStdout: 64 << 10, Grace: r.Grace},
+		func(rd io.Reader) error { _, err := io.Copy(&out, rd); return err })
+	m := rgVersionRE.FindStringSubmatch(out.String())
+	switch {
+	case err != nil:
+		v.err = fmt.Errorf("%w: %s --version: %w", ErrUnavailable, path, err)
+	case res.ExitCode != 0 || m == nil:
+		v.err = fmt.Errorf("%w: %s --version: exit %d, output %q", ErrUnavailable, path, res.ExitCode, firstLine(out.Bytes()))
+	default:
+		var ver [3]int
+		for i := range ver {
+			ver[i], _ = strconv.Atoi(m[i+1])
+		}
+		v.info.Version = fmt.Sprintf("%d.%d.%d", ver[0], ver[1], ver[2])
+		if strings.Contains(out.String(), "+PCRE2") {
+			v.info.Flavor = "pcre2"
+		}
+		if versionLess(ver, rgMinVersion) {
+			v.err = fmt.Errorf("%w: %s is ripgrep %s, older than %d.%d.%d (no --json)", ErrUnavailable, path, v.info.Version, rgMinVersion[0], rgMinVersion[1], rgMinVersion[2])
+		}
+	}
+	if ctx.Err() == nil { // a cancelled probe says nothing about the binary
+		r.mu.Lock()
+		if r.versions == nil {
+			r.versions = map[string]rgVersion{}
+		}
+		r.versions[path] = v
+		r.mu.Unlock()
+	}
+	return v.info, v.err
+}
+
+func versionLess(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(string(b), "\n")
+	return s
+}
+
+// env is rg's environment: an allowlist, so RIPGREP_CONFIG_PATH and
+// anything else that could change rg's behaviour never reaches it.
+func (r *Ripgrep) env() []string {
+	environ := r.Environ
+	if environ == nil {
+		environ = os.Environ
+	}
+	return allowEnv(environ(), "HOME", "XDG_CONFIG_HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP")
+}
+
+// allowEnv keeps the named variables of env (case-insensitively on the name,
+// as Windows would).
+func allowEnv(env []string, names ...string) []string {
+	out := []string{}
+	for _, kv := range env {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		for _, n := range names {
+			if strings.EqualFold(k, n) {
+				out = append(out, kv)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// rgArgs builds rg's command line for q (normalised) and its translated
+// pattern. The pattern only ever follows -e and the paths only ever follow
+// "--", both absolute, so nothing from the Query can become a flag.
+func rgArgs(q Query, tr translation, threads int) ([]string, error) {
+	var args []string
+	switch q.Mode {
+	case ModeFilesWithMatches:
+		args = append(args, "--files-with-matches", "--null")
+	case ModeCount:
+		args = append(args, "--count", "--null", "--with-filename")
+	default:
+		args = append(args, "--json")
+	}
+	args = append(args, "--no-config", "--no-mmap", "--case-sensitive", "--color=never")
+	if threads > 0 {
+		args = append(args, "--threads="+strconv.Itoa(threads))
+	}
+	if q.Hidden {
+		args = append(args, "--hidden")
+	}
+	if q.NoIgnore {
+		args = append(args, "--no-ignore")
+	}
+	if q.FollowSymlinks {
+		args = append(args, "--follow")
+	}
+	if q.MaxFileSize > 0 {
+		args = append(args, "--max-filesize="+strconv.FormatInt(q.MaxFileSize, 10))
+	}
+	if q.MaxCountPerFile > 0 {
+		args = append(args, "--max-count="+strconv.Itoa(q.MaxCountPerFile))
+	}
+	if q.Mode == ModeContent {
+		if q.After > 0 {
+			args = append(args, "--after-context="+strconv.Itoa(q.After))
+		}
+		if q.Before > 0 {
+			args = append(args, "--before-context="+strconv.Itoa(q.Before))
+		}
+	}
+	if tr.Word {
+		args = append(args, "--word-regexp")
+	}
+	if q.Multiline {
+		args = append(args, "--multiline")
+	}
+	globs, err := TypeGlobs(q.Types)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range globs {
+		args = append(args, "--type-add=rgkit:"+g)
+	}
+	if len(globs) > 0 {
+		args = append(args, "--type=rgkit")
+	}
+	for _, g := range q.Globs {
+		args = append(args, "--glob="+g)
+	}
+	// .git is never searched, even with Hidden (the native walker's rule);
+	// last, so it wins over a user's positive glob.
+	args = append(args, "--glob=!.git")
+	args = append(args, "--regexp="+tr.Pattern, "--")
+	if len(q.Paths) == 0 {
+		args = append(args, q.Root)
+	}
+	for _, p := range q.Paths {
+		args = append(args, filepath.Join(q.Root, filepath.FromSlash(p)))
+	}
+	return args, nil
+}
+
+// Search runs rg for q. Exit status 1 means no match; 2 means errors (an
+// unreadable file: counted in Stats.Unreadable, what was found is kept).
+// When rg cannot start its threads (EAGAIN) and has reported nothing, it
+// is run once more with one thread. When ctx ends, what was found so far
+// has been delivered and the error wraps ctx's.
+func (r *Ripgrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error) {
+	start := time.Now()
+	info, err := r.Available(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	if inside(q.Root, info.Path) {
+		return Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", ErrUnavailable, info.Path)
+	}
+	tr, err := translate(q, dialectRust)
+	if err != nil {
+		return Stats{}, err
+	}
+	run := &rgRun{q: q, sink: sink}
+	for attempt := 0; ; attempt++ {
+		threads := 0
+		if attempt > 0 {
+			threads = 1
+		}
+		args, err := rgArgs(q, tr, threads)
+		if err != nil {
+			return Stats{}, err
+		}
+		res, err := runProc(ctx, procSpec{
+			Path: info.Path, Args: args, Dir: q.Root, Env: r.env(),
+			MaxStdout: orDefault(r.MaxStdout, DefaultEngineMaxStdout), Grace: r.Grace,
+		}, run.consume)
+		run.stats.ProcessCPU += res.CPU
+		run.stats.ProcessPeakRSS = max(run.stats.ProcessPeakRSS, res.PeakRSS)
+		if attempt == 0 && !run.emitted && isEAGAIN(res) && ctx.Err() == nil {
+			continue
+		}
+		run.stats.Elapsed = time.Since(start)
+		return run.finish(res, err)
+	}
+}
+
+func orDefault(v, def int64) int64 {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// inside reports whether path lies within dir (lexically, after cleaning).
+func inside(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// isEAGAIN recognises rg failing to create threads or processes
+// (Claude Code and qwen-code retry these with -j 1; see
+// anthropics/claude-code#22176).
+func isEAGAIN(res procResult) bool {
+	return res.ExitCode == 2 && (bytes.Contains(res.Stderr, []byte("Resource temporarily unavailable")) ||
+		bytes.Contains(res.Stderr, []byte("EAGAIN")) || bytes.Contains(res.Stderr, []byte("os error 11")))
+}
+
+// rgRun is one Search's state while rg's output streams in.
+type rgRun struct {
+	q       Query
+	sink    Sink
+	stats   Stats
+	emitted bool // something reached the sink (no retry after that)
+	open    string
+	summary bool // rg's summary record arrived
+	dropped int  // invalid submatches
+	sinkErr error
+}
+
+// consume is runProc's stdout callback.
+func (run *rgRun) consume(r io.Reader) error {
+	var err error
+	switch run.q.Mode {
+	case ModeFilesWithMatches:
+		err = run.consumeNull(r, false)
+	case ModeCount:
+		err = run.consumeNull(r, true)
+	default:
+		err = decodeRgJSON(r, run.record)
+	}
+	if err != nil && run.sinkErr == nil && !errors.Is(err, ErrStop) {
+		return err
+	}
+	return err
+}
+
+// rel turns a path rg printed (absolute: rgkit only passes absolute paths)
+// into the Query's form: relative to Root, forward slashes. A name that is
+// not UTF-8 keeps its bytes (Go strings hold any bytes); printers decide how
+// to show it.
+func (run *rgRun) rel(p []byte) string {
+	s := string(p)
+	if rel, err := filepath.Rel(run.q.Root, s); err == nil && filepath.IsLocal(rel) {
+		s = rel
+	}
+	return filepath.ToSlash(s)
+}
+
+func (run *rgRun) sinkCall(err error) error {
+	if err != nil && run.sinkErr == nil {
+		run.sinkErr = err
+	}
+	return err
+}
+
+func (run *rgRun) record(rec *rgRecord) error {
+	switch rec.Type {
+	case "begin":
+		p, err := rec.Data.Path.raw()
+		if err != nil {
+			return err
+		}
+		run.open = run.rel(p)
+		if run.q.Mode == ModeContent {
+			run.emitted = true
+			return run.sinkCall(run.sink.Begin(run.open))
+		}
+	case "match", "context":
+		lines, err := rec.Data.Lines.raw()
+		if err != nil {
+			return err
+		}
+		kind := KindMatch
+		if rec.Type == "context" {
+			kind = KindContext
+		}
+		dropped, err := splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, kind, func(l Line) error {
+			return run.sinkCall(run.sink.Line(l))
+		})
+		run.dropped += dropped
+		return err
+	case "end":
+		st := rec.Data.Stats
+		if rec.Data.BinaryOffset != nil {
+			run.stats.Binary++
+		}
+		count := st.MatchedLines
+		if run.q.Multiline {
+			count = st.Matches // what rg -c prints in multiline mode
+		}
+		run.stats.FilesMatched++
+		run.stats.MatchedLines += count
+		return run.sinkCall(run.sink.End(FileSummary{Path: run.open, MatchedLines: int(count)}))
+	case "summary":
+		st := rec.Data.Stats
+		run.summary = true
+		run.stats.FilesSearched = st.Searches
+		run.stats.BytesSearched = st.BytesSearched
+	}
+	return nil
+}
+
+// consumeNull reads rg -l --null ("path\0") or rg -c --null
+// --with-filename ("path\0count\n") output.
+func (run *rgRun) consumeNull(r io.Reader, counts bool) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		p, err := br.ReadBytes(0)
+		if err == io.EOF {
+			if len(bytes.TrimSpace(p)) > 0 {
+				return fmt.Errorf("rg: truncated output %q", p)
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		path := run.rel(p[:len(p)-1])
+		n := 1
+		if counts {
+			c, err := br.ReadString('\n')
+			if err != nil && err != io.EOF {
+				return err
+			}
+			if n, err = strconv.Atoi(strings.TrimSpace(c)); err != nil {
+				return fmt.Errorf("rg: bad count %q for %q", c, path)
+			}
+		} else if c, _ := br.Peek(1); len(c) == 1 && c[0] == '\n' {
+			br.ReadByte() // rg ends each record with "\n" too when not --null-data
+		}
+		run.emitted = true
+		run.stats.FilesMatched++
+		run.stats.MatchedLines += int64(n)
+		if err := run.sinkCall(run.sink.Begin(path)); err != nil {
+			return err
+		}
+		// In files mode a listed file has (at least) one matching line, as
+		// the native engine, which stops at the first, reports.
+		summary := FileSummary{Path: path, MatchedLines: n}
+		if err := run.sinkCall(run.sink.End(summary)); err != nil {
+			return err
+		}
+	}
+}
+
+// finish maps rg's exit and the runner's outcome to Search's result.
+func (run *rgRun) finish(res procResult, err error) (Stats, error) {
+	run.stats.Unreadable += countFileErrors(res.Stderr)
+	if errors.Is(run.sinkErr, ErrStop) {
+		return run.stats, nil
+	}
+	if run.sinkErr != nil {
+		return run.stats, run.sinkErr
+	}
+	if err != nil {
+		return run.stats, err
+	}
+	if res.StdoutCapped {
+		return run.stats, fmt.Errorf("rg: output passed the %d-byte engine cap; results are partial", DefaultEngineMaxStdout)
+	}
+	switch res.ExitCode {
+	case 0, 1:
+		return run.stats, nil
+	case 2:
+		if run.stats.Unreadable > 0 || run.emitted {
+			return run.stats, nil // some files could not be read; the rest is complete
+		}
+		msg := strings.TrimSpace(string(res.Stderr))
+		if strings.Contains(msg, "regex") {
+			// e.g. "compiled regex exceeds size limit": rg cannot run this
+			// translation, another engine may.
+			return run.stats, fmt.Errorf("%w: rg: %s", ErrUnsupported, msg)
+		}
+		return run.stats, fmt.Errorf("rg failed: %s", msg)
+	}
+	return run.stats, fmt.Errorf("rg exited with status %d: %s", res.ExitCode, strings.TrimSpace(string(res.Stderr)))
+}
+
+// countFileErrors counts rg's per-file error messages on stderr
+// ("PATH: Permission denied (os error 13)").
+func countFileErrors(stderr []byte) int64 {
+	var n int64
+	for _, l := range bytes.Split(stderr, []byte("\n")) {
+		if bytes.Contains(l, []byte("(os error ")) {
+			n++
+		}
+	}
+	return n
+}
