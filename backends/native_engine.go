@@ -3,6 +3,7 @@ package backends
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -67,7 +68,10 @@ func (n *Native) Search(ctx context.Context, q Query, sink Sink) (Stats, error) 
 		return Stats{}, err
 	}
 	defer src.Close()
-	run := &nativeRun{ctx: ctx, q: q, m: m, sink: sink, src: src, explicit: q.Paths}
+	run := &nativeRun{ctx: ctx, q: q, m: m, sink: sink, src: src}
+	for _, p := range q.Paths {
+		run.explicit = append(run.explicit, filepath.ToSlash(p))
+	}
 	switch q.Mode {
 	case ModeFilesWithMatches:
 		run.opts.FilesOnly = true
@@ -133,15 +137,17 @@ func (r *nativeRun) file(f native.File) error {
 	if err := r.ctx.Err(); err != nil {
 		return err
 	}
-	follow := r.q.FollowSymlinks || slices.Contains(r.explicit, f.Path)
-	buf, err := r.src.Read(f, follow)
+	explicit := slices.Contains(r.explicit, f.Path)
+	buf, err := r.src.Read(f, r.q.FollowSymlinks || explicit)
 	if err != nil {
 		r.unreadable.Add(1)
 		return nil
 	}
 	defer buf.Release()
 	var lines []Line
-	res, err := r.m.Search(buf.Data, r.opts, func(l native.Line) error {
+	opts := r.opts
+	opts.BinaryConvert = explicit // rg searches past NULs in a file it was given by name
+	res, err := r.m.Search(buf.Data, opts, func(l native.Line) error {
 		lines = append(lines, convertLine(f.Path, l))
 		return nil
 	})

@@ -8,6 +8,11 @@ type SearchOptions struct {
 	MaxCount      int  // stop after this many matches; 0 = no limit (rg -m)
 	CountOnly     bool // count matches, emit nothing (rg -c)
 	FilesOnly     bool // stop at the first match, emit nothing (rg -l)
+	// BinaryConvert searches past NUL bytes, as rg does for a file named
+	// explicitly on its command line: rg (reading, not mapping, the file)
+	// turns each NUL into a line terminator, so the lines after a NUL are
+	// numbered one higher per NUL, and the text around it splits there.
+	BinaryConvert bool
 }
 
 // Line is one reported line. Text and Submatches point into buffers the
@@ -42,8 +47,15 @@ type FileResult struct {
 // located and numbered (line numbers are counted lazily with bytes.Count).
 func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (FileResult, error) {
 	data, peek := decodeBOM(data)
-	end, binary := binaryCut(data, peek)
-	data = data[:end]
+	var end int
+	var binary bool
+	if o.BinaryConvert {
+		data, binary = convertNUL(data)
+		end = len(data)
+	} else {
+		end, binary = binaryCut(data, peek)
+		data = data[:end]
+	}
 	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
 	var err error
 	if m.multi {
@@ -51,7 +63,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	} else {
 		err = s.runLines()
 	}
-	if binary && o.CountOnly && !s.limitReached() {
+	if binary && !o.BinaryConvert && o.CountOnly && !s.limitReached() {
 		// rg's summary printer squashes the count of a file it stopped
 		// reading at a NUL (rg -c prints nothing for it).
 		s.count = 0

@@ -46,3 +46,17 @@ func binaryCut(data []byte, peek int) (int, bool) {
 		}
 	}
 }
+
+// convertNUL returns data with every NUL turned into '\n' (a copy; data is
+// not modified), and whether there was one: rg's binary "convert" mode.
+func convertNUL(data []byte) ([]byte, bool) {
+	i := bytes.IndexByte(data, 0)
+	if i < 0 {
+		return data, false
+	}
+	out := bytes.Clone(data)
+	for ; i >= 0; i = bytes.IndexByte(out, 0) {
+		out[i] = '\n'
+	}
+	return out, true
+}

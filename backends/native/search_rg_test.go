@@ -24,6 +24,9 @@ type rgCase struct {
 	match   MatchOptions
 	search  SearchOptions
 	rgExtra []string
+	// explicit names each file on rg's command line (with --no-mmap)
+	// instead of searching the directory.
+	explicit bool
 }
 
 // gotLine is a comparable rendering of one reported line.
@@ -58,8 +61,24 @@ func writeSearchFiles(t *testing.T, files map[string]string) string {
 	return dir
 }
 
+// rgTargets is "." or, for explicit cases, every file by name.
+func rgTargets(c rgCase) []string {
+	if !c.explicit {
+		return []string{"."}
+	}
+	var names []string
+	for name := range c.files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
 func rgArgs(c rgCase) []string {
 	args := []string{"--no-config", "--no-messages"}
+	if c.explicit {
+		args = append(args, "--no-mmap")
+	}
 	if c.match.Fixed {
 		args = append(args, "-F")
 	}
@@ -125,7 +144,7 @@ func rgOutput(t *testing.T, rg, dir string, args []string) []byte {
 // runRg returns rg's lines per file (relative path), split into physical lines.
 func runRg(t *testing.T, rg, dir string, c rgCase) map[string][]gotLine {
 	t.Helper()
-	out := rgOutput(t, rg, dir, append(rgArgs(c), "--json", "-e", c.match.Pattern, "--", "."))
+	out := rgOutput(t, rg, dir, append(append(rgArgs(c), "--json", "-e", c.match.Pattern, "--"), rgTargets(c)...))
 	res := map[string][]gotLine{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<24)
@@ -203,7 +222,7 @@ func runNative(t *testing.T, dir string, c rgCase) map[string][]gotLine {
 // runRgCount returns rg -c per file.
 func runRgCount(t *testing.T, rg, dir string, c rgCase) map[string]int {
 	t.Helper()
-	out := rgOutput(t, rg, dir, append(rgArgs(c), "-c", "-e", c.match.Pattern, "--", "."))
+	out := rgOutput(t, rg, dir, append(append(rgArgs(c), "-c", "--with-filename", "-e", c.match.Pattern, "--"), rgTargets(c)...))
 	res := map[string]int{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		if line == "" {
@@ -236,6 +255,15 @@ func runNativeCount(t *testing.T, dir string, c rgCase) map[string]int {
 		}
 	}
 	return res
+}
+
+// checkAgainstRgExplicit is checkAgainstRg with every file named on rg's
+// command line.
+func checkAgainstRgExplicit(t *testing.T, cases []rgCase) {
+	for i := range cases {
+		cases[i].explicit = true
+	}
+	checkAgainstRg(t, cases)
 }
 
 func checkAgainstRg(t *testing.T, cases []rgCase) {

@@ -69,3 +69,14 @@ func TestBinaryRuleMatchesRg(t *testing.T) {
 		{name: "NUL just after the first fill", files: map[string]string{"b7": strings.Repeat(line, 4096) + "foo\x00"}, match: MatchOptions{Pattern: "foo"}},
 	})
 }
+
+// TestExplicitBinaryFileMatchesRg checks rg's "convert" mode for a file
+// named on the command line (read, not mapped: rgkit runs rg with several
+// paths or --no-mmap): the search goes past NUL bytes, each one a line break.
+func TestExplicitBinaryFileMatchesRg(t *testing.T) {
+	checkAgainstRgExplicit(t, []rgCase{
+		{name: "match after a NUL", files: map[string]string{"x.dat": "a needle\nb\x00c\nd needle\ne\n"}, match: MatchOptions{Pattern: "needle"}, search: SearchOptions{BinaryConvert: true}},
+		{name: "NUL inside a matching line", files: map[string]string{"x.dat": "foo\x00foo\nbar\n"}, match: MatchOptions{Pattern: "foo"}, search: SearchOptions{BinaryConvert: true, After: 1}},
+		{name: "no NUL", files: map[string]string{"x.dat": "foo\n"}, match: MatchOptions{Pattern: "foo"}, search: SearchOptions{BinaryConvert: true}},
+	})
+}

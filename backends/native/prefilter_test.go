@@ -1,0 +1,158 @@
+package native
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestPrefilterChoosesLiterals pins which literals each pattern shape is
+// prefiltered on, and when a hit is a match by itself.
+func TestPrefilterChoosesLiterals(t *testing.T) {
+	cases := []struct {
+		pattern string
+		fold    bool
+		want    string // literals, "" = no prefilter
+		exact   bool
+		split   bool
+	}{
+		{pattern: "ErrUnexpectedEOF", want: "[ErrUnexpectedEOF]", exact: true},
+		{pattern: "http", fold: true, want: "[http/i]", exact: true},
+		{pattern: "(Read|Write)(At|From|To)", want: "[Read Write]"},
+		{pattern: `func \w+Error\(`, want: "[Error(]", split: true},
+		{pattern: `\w+\d\s*=\s*\d`, want: "[=]", split: true},
+		{pattern: "foo|bar", want: "[foo bar]", exact: true},
+		{pattern: `^foo$`, want: "[foo]"},
+		{pattern: `a+`, want: "[a]"},
+		{pattern: `a*`, want: ""},
+		{pattern: `\w+`, want: ""},
+		{pattern: `kelvin`, fold: true, want: ""}, // 'k' folds to the Kelvin sign
+		{pattern: `ks|xyz`, fold: false, want: "[ks xyz]", exact: true},
+		{pattern: `caf\x{e9}`, fold: true, want: ""},   // non-ASCII letters fold beyond ASCII
+		{pattern: `[ab]cd`, want: "[cd]", split: true}, // one pass beats two
+		{pattern: `x(?:a|b|c|d|e|f|g|h|i)y`, want: "[x]", split: true},
+	}
+	for _, c := range cases {
+		m, err := Compile(MatchOptions{Pattern: c.pattern, CaseInsensitive: c.fold})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if m.pre != nil {
+			var parts []string
+			for _, f := range m.pre.finders {
+				s := f.lit
+				if f.fold {
+					s += "/i"
+				}
+				parts = append(parts, s)
+			}
+			got = "[" + strings.Join(parts, " ") + "]"
+		}
+		if got != c.want || m.exact != c.exact || (m.split != nil) != c.split {
+			t.Errorf("%q (fold %v): prefilter %s exact %v split %v, want %s exact %v split %v",
+				c.pattern, c.fold, got, m.exact, m.split != nil, c.want, c.exact, c.split)
+		}
+	}
+}
+
+// TestPrefilterNeverChangesResults searches random texts with and without
+// the prefilter and split check: the lines must be identical.
+func TestPrefilterNeverChangesResults(t *testing.T) {
+	patterns := []string{
+		"foo", "Foo", "fo+", "(Read|Write)(At|From|To)", `func \w+Error\(`, `\w+\d\s*=\s*\d`,
+		`a=\d`, `x\s*=`, `=\s*\d`, "[ab]c", "é", "http", "k", "foo|bar|baz", `(?:foo)+x`, `=`, `.=.`,
+	}
+	words := []string{"foo", "FOO", "Foo", "bar", "baz", "ReadAt", "WriteTo", "ReadFull", "func ", "xError(",
+		"a1", "b2 = 3", "=", " ", "\n", "\r\n", "http", "HTTP", "é", "\xff", "k", "\u212a", "c", "ac", "x="}
+	type pair struct {
+		opts       MatchOptions
+		fast, slow *Matcher
+	}
+	var pairs []pair
+	for _, p := range patterns {
+		for _, fold := range []bool{false, true} {
+			opts := MatchOptions{Pattern: p, CaseInsensitive: fold}
+			fast, err := Compile(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slow, _ := Compile(opts)
+			slow.pre, slow.split, slow.exact = nil, nil, false
+			pairs = append(pairs, pair{opts, fast, slow})
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	so := SearchOptions{Before: 1, After: 1}
+	for i := 0; i < 300; i++ {
+		var b bytes.Buffer
+		for j := rng.IntN(60); j > 0; j-- {
+			b.WriteString(words[rng.IntN(len(words))])
+		}
+		data := b.Bytes()
+		for _, p := range pairs {
+			if got, want := render(t, p.fast, data, so), render(t, p.slow, data, so); got != want {
+				t.Fatalf("%+v on %q:\nprefiltered %s\nplain       %s", p.opts, data, got, want)
+			}
+		}
+	}
+}
+
+func render(t *testing.T, m *Matcher, data []byte, o SearchOptions) string {
+	t.Helper()
+	var b strings.Builder
+	res, err := m.Search(data, o, func(l Line) error {
+		fmt.Fprintf(&b, "%d:%v:%q:%v;", l.Number, l.Context, l.Text, l.Submatches)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, " count=%d", res.MatchedLines)
+	return b.String()
+}
+
+// TestFinderAgreesWithReference compares each finder with a plain search.
+func TestFinderAgreesWithReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("aAbBhHtTpP=( \n")
+	for _, lit := range []string{"http", "ab", "b", "aab", "(", "hTtP", "=="} {
+		for _, fold := range []bool{false, true} {
+			re := regexp.MustCompile(regexp.QuoteMeta(lit))
+			if fold {
+				re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(lit))
+			}
+			l := lit
+			if fold {
+				l = strings.ToLower(lit)
+			}
+			off, _ := rareByte(lit2(l, fold))
+			f := finder{lit: l, litB: []byte(l), fold: fold, rare: off, lo: l[off], up: l[off]}
+			if fold && 'a' <= l[off] && l[off] <= 'z' {
+				f.up = l[off] - 'a' + 'A'
+			}
+			for i := 0; i < 200; i++ {
+				data := make([]byte, rng.IntN(40))
+				for j := range data {
+					data[j] = alphabet[rng.IntN(len(alphabet))]
+				}
+				from := 0
+				if len(data) > 0 {
+					from = rng.IntN(len(data))
+				}
+				want := -1
+				if loc := re.FindIndex(data[from:]); loc != nil {
+					want = from + loc[0]
+				}
+				if got := f.index(data, from); got != want {
+					t.Fatalf("finder %q fold %v in %q from %d: %d, want %d", lit, fold, data, from, got, want)
+				}
+			}
+		}
+	}
+}
+
+func lit2(s string, fold bool) lit { return lit{s: s, fold: fold} }
