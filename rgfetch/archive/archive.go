@@ -105,7 +105,8 @@ func (l Limits) withDefaults() Limits {
 // Extract checks the whole archive src (size bytes, in format f) and copies
 // the member named member (e.g. "ripgrep-15.1.0-x86_64-unknown-linux-musl/rg",
 // or "usr/bin/rg" in a .deb) to dst, returning the number of bytes written.
-// Nothing is written unless the whole archive passes. Refusals are *Error.
+// Nothing is written unless the whole archive passes, so the member is held
+// in memory until then (at most lim.MaxMemberSize bytes). Refusals are *Error.
 func Extract(src io.ReaderAt, size int64, f Format, member string, dst io.Writer, lim Limits) (int64, error) {
 	if member == "" || normName(member) != member || unsafeName(member) != "" {
 		return 0, fmt.Errorf("archive: invalid member name %q", member)

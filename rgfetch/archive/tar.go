@@ -41,7 +41,7 @@ func (s *selector) compressedTar(r *io.SectionReader, f Format) error {
 		return err
 	}
 	if _, err := io.Copy(io.Discard, dec); err != nil {
-		return s.corrupt("", fmt.Errorf("%v stream after the tar end: %w", f, err))
+		return s.corrupt("", fmt.Errorf("compressed stream after the tar end: %w", err))
 	}
 	return nil
 }
