@@ -1,0 +1,259 @@
+package backends
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rgkit/rgkit/backends/native"
+)
+
+// grepBatchBytes bounds one grep run's argument bytes, well under ARG_MAX.
+const grepBatchBytes = 256 << 10
+
+// Search runs q (normalised) through grep; see SystemGrep.
+func (g *SystemGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error) {
+	start := time.Now()
+	info, err := g.Available(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	if q.Multiline {
+		return Stats{}, fmt.Errorf("%w: grep searches line by line (multiline)", ErrUnsupported)
+	}
+	t, err := translate(q, dialectERE)
+	if err != nil {
+		return Stats{}, err
+	}
+	typeGlobs, err := TypeGlobs(q.Types)
+	if err != nil {
+		return Stats{}, err
+	}
+	m, err := native.Compile(native.MatchOptions{
+		Pattern:         q.Pattern,
+		Fixed:           q.Fixed,
+		Word:            q.Word,
+		CaseInsensitive: q.Case == CaseInsensitive,
+	})
+	if err != nil {
+		return Stats{}, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	args := grepArgs(q, t)
+	if err := checkGrepPattern(ctx, info.Path, args); err != nil {
+		return Stats{}, err
+	}
+	reader := &native.Reader{}
+	src, err := reader.Open(q.Root)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer src.Close()
+
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	run := &grepRun{ctx: ctx, cancel: cancel, q: q, m: m, sink: sink, src: src, path: info.Path, args: args}
+	batches := make(chan []native.File)
+	parallel := g.Parallel
+	if parallel <= 0 {
+		parallel = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range batches {
+				if err := run.batch(b); err != nil {
+					run.fail(err)
+				}
+			}
+		}()
+	}
+	batchSize := g.BatchSize
+	if batchSize <= 0 {
+		batchSize = 1024
+	}
+	var mu sync.Mutex
+	var cur []native.File
+	curBytes := 0
+	flush := func() error {
+		b := cur
+		cur, curBytes = nil, 0
+		select {
+		case batches <- b:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	ws, walkErr := native.Walk(ctx, native.WalkOptions{
+		Root:           q.Root,
+		Paths:          q.Paths,
+		Hidden:         q.Hidden,
+		NoIgnore:       q.NoIgnore,
+		FollowSymlinks: q.FollowSymlinks,
+		MaxFileSize:    q.MaxFileSize,
+		Globs:          q.Globs,
+		TypeGlobs:      typeGlobs,
+	}, func(f native.File) error {
+		mu.Lock()
+		defer mu.Unlock()
+		cur = append(cur, f)
+		curBytes += len(f.Path) + 3
+		if len(cur) >= batchSize || curBytes >= grepBatchBytes {
+			return flush()
+		}
+		return nil
+	})
+	if len(cur) > 0 && walkErr == nil {
+		walkErr = flush()
+	}
+	close(batches)
+	wg.Wait()
+
+	st := run.stats()
+	st.Unreadable += ws.Unreadable
+	st.TooLarge = ws.TooLarge
+	st.Elapsed = time.Since(start)
+	if err := run.err(); err != nil {
+		return st, err
+	}
+	if run.stopped.Load() {
+		return st, nil
+	}
+	if err := parent.Err(); err != nil {
+		return st, err
+	}
+	return st, walkErr
+}
+
+// grepRun is one Search: shared inputs, the sink (one file at a time) and
+// counters.
+type grepRun struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	q      Query
+	m      *native.Matcher
+	src    *native.Source
+	path   string
+	args   []string
+
+	sinkMu sync.Mutex
+	sink   Sink
+
+	errMu    sync.Mutex
+	firstErr error
+	stopped  atomic.Bool // the sink asked to stop: not an error
+
+	searched, matched, lines, bytes, binary, unreadable atomic.Int64
+}
+
+func (r *grepRun) stats() Stats {
+	return Stats{
+		FilesSearched: r.searched.Load(),
+		FilesMatched:  r.matched.Load(),
+		MatchedLines:  r.lines.Load(),
+		BytesSearched: r.bytes.Load(),
+		Binary:        r.binary.Load(),
+		Unreadable:    r.unreadable.Load(),
+	}
+}
+
+// fail records the first error and stops the search.
+func (r *grepRun) fail(err error) {
+	if r.ctx.Err() != nil {
+		return // stopped by the sink or the caller: not this batch's failure
+	}
+	r.errMu.Lock()
+	if r.firstErr == nil {
+		r.firstErr = err
+	}
+	r.errMu.Unlock()
+	r.cancel()
+}
+
+func (r *grepRun) err() error {
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
+	return r.firstErr
+}
+
+// batch runs grep over one batch of files and finishes each file it reports.
+func (r *grepRun) batch(files []native.File) error {
+	if r.ctx.Err() != nil {
+		return nil
+	}
+	byArg := make(map[string]native.File, len(files))
+	args := append(append([]string(nil), r.args...), "--")
+	for _, f := range files {
+		// "./" keeps a name starting with '-' from reading as a flag, and a
+		// name starting with "--\n" from reading as a group separator.
+		a := "./" + f.Path
+		byArg[a] = f
+		args = append(args, a)
+		r.bytes.Add(f.Size)
+	}
+	r.searched.Add(int64(len(files)))
+	var out func(io.Reader) error
+	if r.q.Mode == ModeContent {
+		out = func(rd io.Reader) error { return r.content(rd, byArg) }
+	} else {
+		out = func(rd io.Reader) error {
+			return grepListed(rd, func(p string) error {
+				f, ok := byArg[p]
+				if !ok {
+					return fmt.Errorf("grep listed an unknown file %q", p)
+				}
+				return r.nativeFile(f, nil)
+			})
+		}
+	}
+	res, err := runProc(r.ctx, procSpec{Path: r.path, Args: args, Dir: r.q.Root, Env: grepEnv}, out)
+	if err != nil {
+		return err
+	}
+	if res.ExitCode > 1 && len(strings.TrimSpace(string(res.Stderr))) > 0 {
+		// With -s grep is silent about unreadable files (exit 2, counted
+		// nowhere); anything it does say is a real failure.
+		return fmt.Errorf("grep: exit status %d: %s", res.ExitCode, strings.TrimSpace(string(res.Stderr)))
+	}
+	return nil
+}
+
+// content reads grep's content output and finishes each file in turn
+// (grep reports files in argument order, each file's lines together).
+func (r *grepRun) content(rd io.Reader, byArg map[string]native.File) error {
+	var cur *grepFile
+	finish := func() error {
+		if cur == nil {
+			return nil
+		}
+		f := cur
+		cur = nil
+		return r.finish(f)
+	}
+	err := grepRecords(rd, func(path string, number int, context bool, text []byte) error {
+		if cur == nil || cur.arg != path {
+			if err := finish(); err != nil {
+				return err
+			}
+			f, ok := byArg[path]
+			if !ok {
+				return fmt.Errorf("grep reported an unknown file %q", path)
+			}
+			cur = &grepFile{arg: path, file: f}
+		}
+		cur.records = append(cur.records, grepRecord{number: number, context: context, text: append([]byte(nil), text...)})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return finish()
+}
