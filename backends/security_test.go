@@ -88,11 +88,16 @@ func gitRepo(t *testing.T, dir string) {
 // It fails the test if the deadline, rather than the engine, ended the search.
 func search(t *testing.T, b backends.Backend, q backends.Query) (*conformance.Collector, error) {
 	t.Helper()
+	return searchWithin(t, b, q, time.Minute)
+}
+
+func searchWithin(t *testing.T, b backends.Backend, q backends.Query, safety time.Duration) (*conformance.Collector, error) {
+	t.Helper()
 	nq, err := backends.Normalize(q)
 	if err != nil {
 		t.Fatalf("Normalize: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), safety)
 	defer cancel()
 	col := &conformance.Collector{Mode: nq.Mode}
 	_, err = b.Search(ctx, nq, col)
@@ -335,18 +340,21 @@ func TestSecurityFIFOIsSkipped(t *testing.T) {
 			}
 		}
 	}
-	// Named explicitly, a FIFO must be refused or skipped, never waited on.
-	nq, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "needle", Paths: []string{"fifo"}})
-	if err != nil {
-		t.Logf("Normalize refuses an explicit FIFO: %v", err)
-		return
+}
+
+// TestSecurityExplicitFIFOIsRefused: a FIFO named as a search path blocks
+// rg and grep on open (reliability.md D3, case 41), so Normalize must refuse
+// it before any engine runs.
+func TestSecurityExplicitFIFOIsRefused(t *testing.T) {
+	c := buildSecurityCorpus(t)
+	if !c.Features.FIFO {
+		t.Skipf("no FIFO: %s", c.Features.Skipped["FIFO"])
 	}
-	for _, b := range securityEngines(t) {
-		col, err := search(t, b, nq)
-		if len(col.Files()) > 0 {
-			t.Errorf("%s reported results for an explicit FIFO: %q (err %v)", b.Name(), col.Files(), err)
-		}
+	_, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "needle", Paths: []string{"fifo"}})
+	if err == nil {
+		t.Fatal("Normalize accepted a FIFO as a search path; rg blocks opening it (reliability.md D3)")
 	}
+	t.Logf("refused: %v", err)
 }
 
 func TestSecuritySymlinkOutsideIsNotFollowed(t *testing.T) {
@@ -370,18 +378,27 @@ func TestSecuritySymlinkOutsideIsNotFollowed(t *testing.T) {
 			}
 		}
 	}
-	// Named explicitly, a link that resolves outside the root must be refused
-	// (reliability.md D2, case 38) or at least yield nothing from outside.
-	nq, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "outside", Paths: []string{"link_out"}})
-	if err != nil {
-		t.Logf("Normalize refuses link_out: %v", err)
-		return
+}
+
+// TestSecurityExplicitSymlinkOutsideIsRefused: a path inside the root that
+// is a symlink resolving outside it is a path outside the root
+// (reliability.md D2, case 38): rg follows a symlink named explicitly.
+func TestSecurityExplicitSymlinkOutsideIsRefused(t *testing.T) {
+	c := buildSecurityCorpus(t)
+	if !c.Features.Symlinks {
+		t.Skipf("no symlinks: %s", c.Features.Skipped["Symlinks"])
 	}
-	for _, b := range securityEngines(t) {
-		col, err := search(t, b, nq)
-		if f := col.Files(); len(f) > 0 {
-			t.Errorf("%s: an explicit symlink to outside the root returned %q (err %v); Normalize should refuse it", b.Name(), f, err)
+	for _, p := range []string{"link_out", "link_out/secret.txt"} {
+		_, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "outside", Paths: []string{p}})
+		if err == nil {
+			t.Errorf("Normalize accepted %q, which resolves to %s outside the root", p, c.Outside)
+		} else if !strings.Contains(err.Error(), "outside the root") {
+			t.Errorf("Normalize(%q): error %q does not say the path is outside the root", p, err)
 		}
+	}
+	// A link that stays inside the root is fine (case 39).
+	if _, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "x", Paths: []string{"link_dir"}}); err != nil {
+		t.Errorf("Normalize refused link_dir, which resolves inside the root: %v", err)
 	}
 }
 

@@ -51,6 +51,13 @@ func rawRgFiles(t *testing.T, rg string, q backends.Query) []string {
 	}
 	seen := map[string]bool{}
 	files := []string{}
+	if q.Mode == backends.ModeCount {
+		col := &Collector{Mode: q.Mode}
+		if err := emitCounts(col, out); err != nil {
+			t.Fatal(err)
+		}
+		return col.Files()
+	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 8<<20)
 	for sc.Scan() {

@@ -134,7 +134,6 @@ func repoFiles() []file {
 		text("nofinal.txt", "first\nneedle without newline", "no final newline"),
 		file{"latin1.txt", []byte("caf\xe9 needle\nplain latin line\n"), "Latin-1 byte 0xE9"},
 		file{"utf16.txt", utf16BOM(), "UTF-16LE with BOM"},
-		file{"big1mb.txt", oneMegaLine(), "1 MiB single line"},
 		file{"bin_early.dat", []byte("needle\x00binary\n"), "NUL right after a match"},
 		file{"bin_late.dat", lateNUL(), "NUL at ~200 KB between two matches"},
 		// ignore rules
@@ -197,6 +196,12 @@ func noGitFiles() []file {
 		text("y.txt", "needle y\n", "plain"),
 		text("z.txt", "needle z\n", "listed in .ignore"),
 		text("sub/w.txt", "needle w\n", "nested"),
+		// The 1 MiB line lives here, not in the repo: once an rg thread has
+		// searched it, its line buffer has grown past 1 MiB, and a later read
+		// of bin_late.dat by that thread takes the NUL in its first fill and
+		// reports nothing, so rg 13's answer for bin_late.dat would depend on
+		// thread scheduling (measured: rg -l -j2 lists it 19 times in 30).
+		file{"big1mb.txt", oneMegaLine(), "1 MiB single line"},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 
 	"github.com/rgkit/rgkit/backends"
@@ -104,6 +105,9 @@ func (r RawRipgrep) Search(ctx context.Context, q backends.Query, sink backends.
 		return backends.Stats{}, fmt.Errorf("rg: %w: %s", err, stderr.String())
 	}
 	err = nil // exit 1 (no match) and 2 (some file failed) still carry results
+	if q.Mode == backends.ModeCount {
+		return backends.Stats{}, emitCounts(sink, out)
+	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
@@ -159,6 +163,31 @@ func emitPhysicalLines(sink backends.Sink, path string, rec rgRecord) error {
 			return err
 		}
 		offset += len(raw)
+	}
+	return nil
+}
+
+// emitCounts turns rg --count --null output ("path\x00count\n") into
+// Begin/End pairs.
+func emitCounts(sink backends.Sink, out []byte) error {
+	for len(out) > 0 {
+		i := bytes.IndexByte(out, 0)
+		j := bytes.IndexByte(out[i+1:], '\n')
+		if i < 0 || j < 0 {
+			return fmt.Errorf("rg --count: malformed output %q", out)
+		}
+		path := strings.TrimPrefix(string(out[:i]), "./")
+		n, err := strconv.Atoi(string(out[i+1 : i+1+j]))
+		if err != nil {
+			return fmt.Errorf("rg --count: %w", err)
+		}
+		if err := sink.Begin(path); err != nil {
+			return err
+		}
+		if err := sink.End(backends.FileSummary{Path: path, MatchedLines: n}); err != nil {
+			return err
+		}
+		out = out[i+1+j+1:]
 	}
 	return nil
 }

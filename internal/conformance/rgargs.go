@@ -7,12 +7,17 @@ import (
 )
 
 // RipgrepArgs spells q as plain rg 13 flags, with no dialect translation:
-// `--json --no-config`, the options, `-e PATTERN --` and the paths (or ".").
+// `--json --no-config` (in ModeCount `--count --with-filename --null`, whose
+// output is "path\x00count\n", because rg -c and the JSON stats disagree),
+// the options, `-e PATTERN --` and the paths (or ".").
 // It is the tests' independent baseline ("what does rg itself say?"), not
 // rgkit's ripgrep engine, which also rewrites the pattern into Go semantics.
 // Run it with the working directory at q.Root and strip "./" from paths.
 func RipgrepArgs(q backends.Query) []string {
 	args := []string{"--json", "--no-config"}
+	if q.Mode == backends.ModeCount {
+		args = []string{"--count", "--with-filename", "--null", "--no-config"}
+	}
 	switch q.Case {
 	case backends.CaseInsensitive:
 		args = append(args, "-i")
