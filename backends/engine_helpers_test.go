@@ -110,3 +110,9 @@ func runEngine(t *testing.T, b Backend, q Query) (*resultLog, Stats, error) {
 	st, err := b.Search(context.Background(), nq, log)
 	return log, st, err
 }
+
+func itoa(n int) string { return fmt.Sprint(n) }
+
+func spansString(s []Span) string { return fmt.Sprint(s) }
+
+func quote(b []byte) string { return fmt.Sprintf("%q", b) }

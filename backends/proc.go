@@ -151,10 +151,12 @@ func runProc(ctx context.Context, spec procSpec, stdout func(io.Reader) error) (
 		res.PeakRSS = peakRSS(ps)
 	}
 	switch {
+	case ctx.Err() != nil:
+		// First: output cut by the kill may not parse, and that is not
+		// the reason the run ended.
+		return res, fmt.Errorf("%s stopped: %w", filepath.Base(spec.Path), context.Cause(ctx))
 	case cbErr != nil && !errors.Is(cbErr, errReaderDone):
 		return res, cbErr
-	case ctx.Err() != nil:
-		return res, fmt.Errorf("%s stopped: %w", filepath.Base(spec.Path), context.Cause(ctx))
 	}
 	var exitErr *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) &&

@@ -482,11 +482,12 @@ func (run *rgRun) finish(res procResult, err error) (Stats, error) {
 	if run.sinkErr != nil {
 		return run.stats, run.sinkErr
 	}
+	if res.StdoutCapped {
+		// Checked first: the record cut by the cap fails to decode.
+		return run.stats, fmt.Errorf("rg: output passed the engine's byte cap; results are partial")
+	}
 	if err != nil {
 		return run.stats, err
-	}
-	if res.StdoutCapped {
-		return run.stats, fmt.Errorf("rg: output passed the %d-byte engine cap; results are partial", DefaultEngineMaxStdout)
 	}
 	switch res.ExitCode {
 	case 0, 1:

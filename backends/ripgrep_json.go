@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // rgRecord is one line of rg --json output (rg's grep-printer JSON format:
@@ -114,6 +115,7 @@ func splitRgLines(path string, first int, data []byte, subs []rgSubmatch, kind L
 		}
 		valid = append(valid, s)
 	}
+	slices.SortStableFunc(valid, func(a, b rgSubmatch) int { return a.Start - b.Start })
 	n := first
 	for ls := 0; ls < len(data) || ls == 0; n++ {
 		le := bytes.IndexByte(data[ls:], '\n')

@@ -1,0 +1,126 @@
+//go:build unix
+
+package backends
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeRipgrep is the ripgrep engine running a stand-in rg.
+func fakeRipgrep(t *testing.T, name string) *Ripgrep {
+	path := fakeEngine(t, name)
+	rg := NewRipgrep(func(context.Context) (string, error) { return path, nil })
+	rg.Grace = 200 * time.Millisecond
+	return rg
+}
+
+func readPid(t *testing.T, root string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, ".pid"))
+	if err != nil {
+		t.Fatalf("the stand-in left no pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+func TestRipgrepTimeoutKeepsPartialResultsAndLeavesNoOrphan(t *testing.T) {
+	root := t.TempDir()
+	q, err := Normalize(Query{Pattern: "foo", Root: root})
+	must(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	log := newResultLog()
+	_, err = fakeRipgrep(t, "rg-hang").Search(ctx, q, log)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want one wrapping context.DeadlineExceeded (the Chain marks it Partial)", err)
+	}
+	if !strings.Contains(log.String(), `match 1 col=1 spans=[{0 3}] "foo"`) {
+		t.Errorf("the match printed before the hang was lost:\n%s", log)
+	}
+	assertGroupGone(t, readPid(t, root))
+}
+
+func TestRipgrepGrandchildHoldingStdout(t *testing.T) {
+	root := t.TempDir()
+	log, _, err := runEngine(t, fakeRipgrep(t, "rg-grandchild"), Query{Pattern: "foo", Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "end matched=1") {
+		t.Errorf("results lost:\n%s", log)
+	}
+	assertGroupGone(t, readPid(t, root))
+}
+
+func TestRipgrepRetriesEAGAINWithOneThread(t *testing.T) {
+	root := t.TempDir()
+	log, _, err := runEngine(t, fakeRipgrep(t, "rg-eagain-once"), Query{Pattern: "foo", Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "end matched=1") {
+		t.Errorf("results of the retry missing:\n%s", log)
+	}
+	b, err := os.ReadFile(filepath.Join(root, ".args"))
+	must(t, err)
+	runs := strings.Split(strings.TrimSuffix(string(b), "--end--\n"), "--end--\n")
+	if len(runs) != 2 {
+		t.Fatalf("rg ran %d times, want 2 (one retry):\n%s", len(runs), b)
+	}
+	if strings.Contains(runs[0], "--threads") {
+		t.Errorf("first run already limited threads:\n%s", runs[0])
+	}
+	first := strings.Split(strings.TrimSpace(runs[0]), "\n")
+	second := strings.Split(strings.TrimSpace(runs[1]), "\n")
+	if len(second) != len(first)+1 || !strings.Contains(runs[1], "\n--threads=1\n") {
+		t.Errorf("the retry should be the same command plus --threads=1:\nfirst:\n%s\nsecond:\n%s", runs[0], runs[1])
+	}
+}
+
+func TestRipgrepOutputFloodIsCapped(t *testing.T) {
+	root := t.TempDir()
+	rg := fakeRipgrep(t, "rg-flood")
+	rg.MaxStdout = 1 << 20
+	q, err := Normalize(Query{Pattern: "foo", Root: root})
+	must(t, err)
+	lines := 0
+	_, err = rg.Search(context.Background(), q, countingSink{&lines})
+	if err == nil || !strings.Contains(err.Error(), "cap") {
+		t.Errorf("err = %v, want the output cap reported", err)
+	}
+	if lines == 0 || lines > (1<<20)/100 {
+		t.Errorf("%d lines delivered from 1 MiB of records", lines)
+	}
+	assertGroupGone(t, readPid(t, root))
+}
+
+func TestRipgrepExit2KeepsResultsAndCountsUnreadable(t *testing.T) {
+	root := t.TempDir()
+	log, st, err := runEngine(t, fakeRipgrep(t, "rg-unreadable"), Query{Pattern: "foo", Root: root})
+	if err != nil {
+		t.Fatalf("err = %v, want nil: exit 2 with results is a partial success", err)
+	}
+	if st.Unreadable != 1 {
+		t.Errorf("Unreadable = %d, want 1", st.Unreadable)
+	}
+	if !strings.Contains(log.String(), "end matched=1") {
+		t.Errorf("results lost:\n%s", log)
+	}
+}
+
+type countingSink struct{ n *int }
+
+func (c countingSink) Begin(string) error    { return nil }
+func (c countingSink) Line(Line) error       { *c.n++; return nil }
+func (c countingSink) End(FileSummary) error { return nil }
