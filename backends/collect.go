@@ -22,8 +22,12 @@ var errLimit = errors.New("limit reached")
 //
 // With SortNone it streams: a file's lines go out as they arrive, and only a
 // file that interleaves with the one being streamed waits for its turn. With
-// SortPath or SortModified every file is held until the engine is done,
-// which is what makes the order deterministic; the byte cap bounds memory.
+// SortPath or SortModified files are held until the engine is done, which is
+// what makes the order deterministic. When Limit is set, only the window
+// that can still reach the page is held (the first Offset+Limit entries in
+// sort order, see trim), so a search for the first 250 matches of a huge
+// tree holds about 250 matches, not all of them; otherwise the byte cap
+// bounds memory.
 //
 // Paging counts entries: matching lines in ModeContent (context lines ride
 // with the match they surround and are not counted), files in the other
@@ -43,6 +47,9 @@ type collector struct {
 	active  *fileBuf            // streaming: the file being passed on
 	next    int                 // streaming: index in arrived of the first file not handed on
 	bytes   int64
+	window  int        // sorted with a Limit: Offset+Limit entries are all that can be shown; 0 = hold all
+	held    []*fileBuf // window > 0: the files held, in sort order
+	beyond  bool       // window > 0: an entry past the window was dropped
 
 	skipped, emitted int // entries skipped by Offset, passed on
 	trunc            Truncation
@@ -64,19 +71,29 @@ type fileBuf struct {
 	begun   bool // Begin was passed on
 	done    bool // handed on (or dropped) completely
 
+	mtime   time.Time // SortModified: the file's modification time, read at Begin
+	bytes   int64     // bytes charged to the cap for this file
+	dropped bool      // outside the window: its results are ignored
+	kept    int       // matching lines held (window > 0: at most window)
+	keptAt  int       // line number of the last matching line held
+
 	lastMatch   int    // line number of the last match seen; 0 = none
 	lastEmitted bool   // that match was passed on
 	pending     []Line // context lines waiting for the next match
 }
 
 func newCollector(q Query, out Sink, maxBytes int64) *collector {
-	return &collector{
+	c := &collector{
 		q:        q,
 		out:      out,
 		maxBytes: maxBytes,
 		stream:   q.Sort == SortNone,
 		open:     map[string]*fileBuf{},
 	}
+	if !c.stream && q.Limit > 0 {
+		c.window = q.Offset + q.Limit
+	}
+	return c
 }
 
 // Begin implements Sink.
@@ -104,6 +121,15 @@ func (c *collector) begin(path string) *fileBuf {
 	}
 	f := &fileBuf{path: path}
 	c.open[path] = f
+	if c.q.Sort == SortModified {
+		if fi, err := os.Stat(filepath.Join(c.q.Root, filepath.FromSlash(path))); err == nil {
+			f.mtime = fi.ModTime()
+		}
+	}
+	if c.window > 0 {
+		c.hold(f)
+		return f
+	}
 	c.arrived = append(c.arrived, f)
 	if c.stream && c.active == nil {
 		c.active = f
@@ -118,11 +144,10 @@ func (c *collector) Line(l Line) error {
 	if !c.accept() {
 		return ErrStop
 	}
-	f := c.begin(l.Path) // lenient with an engine that skipped Begin
-	l = cutLine(l, c.q.MaxColumns)
-	if !c.charge(int64(len(l.Path) + len(l.Text))) {
-		return c.stop()
+	if c.q.Mode != ModeContent {
+		return nil // the other modes report at End; no engine should send lines
 	}
+	f := c.begin(l.Path) // lenient with an engine that skipped Begin
 	if l.Kind == KindMatch {
 		f.matched++
 		c.foundLines++
@@ -130,11 +155,37 @@ func (c *collector) Line(l Line) error {
 			c.foundFiles++
 		}
 	}
+	if f.dropped || !c.keep(f, l) {
+		return nil
+	}
+	l = cutLine(l, c.q.MaxColumns)
+	if !c.charge(f, int64(len(l.Path)+len(l.Text))) {
+		if l.Kind == KindMatch {
+			f.kept-- // not held after all
+		}
+		return c.stop()
+	}
 	if c.stream && f == c.active {
 		return c.stopOn(c.feed(f, l))
 	}
 	f.lines = append(f.lines, ownLine(l))
 	return nil
+}
+
+// keep reports whether line l of f can still reach the page. With a window,
+// a file's matches past the window's size cannot (whatever comes before it),
+// nor can context lines other than the after-context of its last kept match.
+func (c *collector) keep(f *fileBuf, l Line) bool {
+	if l.Kind == KindMatch {
+		if c.window > 0 && f.kept >= c.window {
+			c.beyond = true
+			return false
+		}
+		f.kept++
+		f.keptAt = l.Number
+		return true
+	}
+	return c.window == 0 || f.kept < c.window || l.Number-f.keptAt <= c.q.After
 }
 
 // End implements Sink.
@@ -155,14 +206,70 @@ func (c *collector) End(s FileSummary) error {
 			c.foundFiles++
 			c.foundLines += int64(s.MatchedLines)
 		}
-		if !c.charge(int64(len(s.Path))) {
+		if !f.dropped && !c.charge(f, int64(len(s.Path))) {
 			return c.stop()
 		}
 	}
 	if c.stream && f == c.active {
 		return c.stopOn(c.advance())
 	}
+	c.trim()
 	return nil
+}
+
+// hold inserts f among the held files in sort order, then trims the window.
+func (c *collector) hold(f *fileBuf) {
+	i, _ := slices.BinarySearchFunc(c.held, f, c.compareFiles)
+	c.held = slices.Insert(c.held, i, f)
+	c.trim()
+}
+
+// trim drops the held files that sort after the first window entries: they
+// cannot reach the page, since entries are only ever added. A dropped file
+// that had (or may still get) entries means more results exist.
+func (c *collector) trim() {
+	if c.window == 0 {
+		return
+	}
+	total := 0
+	for i, f := range c.held {
+		if total < c.window {
+			total += c.entries(f)
+			continue
+		}
+		for _, g := range c.held[i:] {
+			if !g.ended || c.entries(g) > 0 {
+				c.beyond = true
+			}
+			g.dropped = true
+			g.lines = nil
+			c.bytes -= g.bytes
+		}
+		c.held = c.held[:i]
+		return
+	}
+}
+
+// entries is how many paging entries f holds so far.
+func (c *collector) entries(f *fileBuf) int {
+	switch {
+	case c.q.Mode == ModeContent:
+		return f.kept
+	case c.q.Mode == ModeCount && f.ended && f.summary.MatchedLines == 0:
+		return 0
+	}
+	return 1 // engines begin only files with a match
+}
+
+// compareFiles is the Query.Sort order: path directory by directory, or
+// newest first with ties by path.
+func (c *collector) compareFiles(a, b *fileBuf) int {
+	if c.q.Sort == SortModified {
+		if n := b.mtime.Compare(a.mtime); n != 0 {
+			return n
+		}
+	}
+	return comparePaths(a.path, b.path)
 }
 
 // advance finishes the active file and streams the files that waited for
@@ -234,27 +341,18 @@ func (c *collector) finish() error {
 
 // flushSorted orders the held files by Query.Sort and passes them on.
 func (c *collector) flushSorted() error {
-	files := c.arrived
-	if c.q.Sort == SortModified {
-		mtimes := make(map[*fileBuf]time.Time, len(files))
-		for _, f := range files {
-			if fi, err := os.Stat(filepath.Join(c.q.Root, filepath.FromSlash(f.path))); err == nil {
-				mtimes[f] = fi.ModTime()
-			}
-		}
-		slices.SortStableFunc(files, func(a, b *fileBuf) int {
-			if c := mtimes[b].Compare(mtimes[a]); c != 0 {
-				return c // newest first
-			}
-			return comparePaths(a.path, b.path)
-		})
-	} else {
-		slices.SortStableFunc(files, func(a, b *fileBuf) int { return comparePaths(a.path, b.path) })
+	files := c.held
+	if c.window == 0 {
+		files = c.arrived
+		slices.SortStableFunc(files, c.compareFiles)
 	}
 	for _, f := range files {
 		if err := c.hand(f); err != nil {
 			return err
 		}
+	}
+	if c.beyond {
+		c.markLimit() // past the page, something was dropped before it was held
 	}
 	return nil
 }
@@ -321,7 +419,7 @@ func (c *collector) close(f *fileBuf) error {
 	delete(c.open, f.path)
 	sum := f.summary
 	if !f.ended || sum.Path == "" {
-		sum = FileSummary{Path: f.path, MatchedLines: f.matched}
+		sum = FileSummary{Path: f.path, MatchedLines: f.kept}
 	}
 	if c.q.Mode != ModeContent {
 		// Engines send only files with a match; in files mode one that
@@ -388,8 +486,9 @@ func (c *collector) markLimit() {
 	}
 }
 
-// charge adds n bytes to the total and reports whether they fit the cap.
-func (c *collector) charge(n int64) bool {
+// charge adds n bytes held for f to the total and reports whether they fit
+// the cap.
+func (c *collector) charge(f *fileBuf, n int64) bool {
 	if c.maxBytes > 0 && c.bytes+n > c.maxBytes {
 		if c.trunc == NotTruncated {
 			c.trunc = TruncatedBytes
@@ -397,6 +496,7 @@ func (c *collector) charge(n int64) bool {
 		return false
 	}
 	c.bytes += n
+	f.bytes += n
 	return true
 }
 

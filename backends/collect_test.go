@@ -2,6 +2,8 @@ package backends
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -249,5 +251,121 @@ func TestComparePaths(t *testing.T) {
 		if got := comparePaths(tt.a, tt.b); got != tt.want {
 			t.Errorf("comparePaths(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+// windowScript is a deterministic pseudo-random engine run: files with 0-4
+// matches (with before/after context), begun and ended in a shuffled,
+// interleaved order, the way a parallel engine emits them.
+func windowScript(seed uint64, files int) []scriptEvent {
+	r := rand.New(rand.NewPCG(seed, seed))
+	type file struct {
+		path   string
+		events []scriptEvent
+	}
+	var fs []*file
+	for i := range files {
+		f := &file{path: fmt.Sprintf("d%d/f%02d", r.IntN(3), i)}
+		n := r.IntN(5)
+		count := 0
+		for ln := 1; count < n; ln += 4 {
+			f.events = append(f.events,
+				scriptEvent(fmt.Sprintf("C %s:%d:before", f.path, ln)),
+				scriptEvent(fmt.Sprintf("M %s:%d:hit", f.path, ln+1)),
+				scriptEvent(fmt.Sprintf("C %s:%d:after", f.path, ln+2)))
+			count++
+		}
+		if n == 0 {
+			continue // engines only begin files with a match
+		}
+		f.events = append([]scriptEvent{scriptEvent("B " + f.path)}, f.events...)
+		f.events = append(f.events, scriptEvent(fmt.Sprintf("E %s %d", f.path, n)))
+		fs = append(fs, f)
+	}
+	var out []scriptEvent
+	for len(fs) > 0 {
+		i := r.IntN(min(len(fs), 3)) // up to 3 files in flight
+		f := fs[i]
+		out = append(out, f.events[0])
+		if f.events = f.events[1:]; len(f.events) == 0 {
+			fs = append(fs[:i], fs[i+1:]...)
+		}
+	}
+	return out
+}
+
+// collectDirect runs script through a collector; hold=false disables the
+// window so every file is held, as the reference.
+func collectDirect(t *testing.T, q Query, script []scriptEvent, window bool) ([]scriptEvent, Truncation, *collector) {
+	t.Helper()
+	rec := &eventRecorder{t: t}
+	c := newCollector(q, rec, 0)
+	if !window {
+		c.window = 0
+	}
+	for _, e := range script {
+		if err := sendEvent(c, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.finish(); err != nil {
+		t.Fatal(err)
+	}
+	return rec.events, c.trunc, c
+}
+
+// The window (holding only what can reach the page) must give exactly what
+// holding everything and paging afterwards gives.
+func TestCollectWindowEqualsHoldingEverything(t *testing.T) {
+	for seed := range uint64(30) {
+		script := windowScript(seed, 25)
+		for _, mode := range []OutputMode{ModeContent, ModeFilesWithMatches, ModeCount} {
+			for _, page := range [][2]int{{0, 1}, {0, 7}, {3, 5}, {10, 10}, {40, 3}, {0, 100}} {
+				q := Query{Root: t.TempDir(), Mode: mode, Before: 1, After: 1, Offset: page[0], Limit: page[1]}
+				if mode != ModeContent {
+					q.Before, q.After = 0, 0
+				}
+				want, wantTrunc, _ := collectDirect(t, q, script, false)
+				got, gotTrunc, _ := collectDirect(t, q, script, true)
+				if !reflect.DeepEqual(got, want) || gotTrunc != wantTrunc {
+					t.Fatalf("seed %d mode %d page %v:\nwindow %q %v\nwhole  %q %v", seed, mode, page, got, gotTrunc, want, wantTrunc)
+				}
+			}
+		}
+	}
+}
+
+func TestCollectWindowHoldsOnlyThePage(t *testing.T) {
+	var script []scriptEvent
+	for i := 999; i >= 0; i-- { // worst case: the engine finds them in reverse order
+		p := fmt.Sprintf("f%04d", i)
+		script = append(script, scriptEvent("B "+p), scriptEvent("M "+p+":1:hit"), scriptEvent("M "+p+":2:hit"), scriptEvent("E "+p+" 2"))
+	}
+	q := Query{Root: t.TempDir(), Limit: 5, Offset: 4}
+	got, trunc, c := collectDirect(t, q, script, true)
+	if len(c.held) > 5 {
+		t.Errorf("held %d files for a window of 9 matches (2 per file); want at most 5", len(c.held))
+	}
+	want := []scriptEvent{"B f0002", "M f0002:1:hit", "M f0002:2:hit", "E f0002 2", "B f0003", "M f0003:1:hit", "M f0003:2:hit", "E f0003 2",
+		"B f0004", "M f0004:1:hit", "E f0004 2"}
+	if !reflect.DeepEqual(got, want) || trunc != TruncatedLimit {
+		t.Errorf("got %q %v, want %q TruncatedLimit", got, trunc, want)
+	}
+}
+
+func TestCollectWindowCapsOneHugeFile(t *testing.T) {
+	script := []scriptEvent{"B big"}
+	for i := 1; i <= 10000; i++ {
+		script = append(script, scriptEvent(fmt.Sprintf("M big:%d:hit", 2*i)), scriptEvent(fmt.Sprintf("C big:%d:ctx", 2*i+1)))
+	}
+	script = append(script, "E big 10000")
+	q := Query{Root: t.TempDir(), Limit: 2, After: 1}
+	got, trunc, c := collectDirect(t, q, script, true)
+	if n := len(c.held[0].lines); n > 4 {
+		t.Errorf("held %d lines of one file for a page of 2 matches with 1 line of context; want 4", n)
+	}
+	want := []scriptEvent{"B big", "M big:2:hit", "C big:3:ctx", "M big:4:hit", "C big:5:ctx", "E big 10000"}
+	if !reflect.DeepEqual(got, want) || trunc != TruncatedLimit {
+		t.Errorf("got %q %v, want %q TruncatedLimit", got, trunc, want)
 	}
 }
