@@ -43,6 +43,7 @@ type engineUnderTest struct {
 func conformanceEngines() []engineUnderTest {
 	return []engineUnderTest{
 		{b: backends.NewRipgrep(nil)},
+		{b: backends.NewSystemGrep()},
 		{b: backends.NewNative()},
 		{b: conformance.RawRipgrep{}, informational: true},
 	}
