@@ -11,6 +11,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"time"
@@ -85,9 +86,13 @@ func handler(t tools.Tool, log *slog.Logger) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		out, err := t.Call(ctx, req.Params.Arguments)
+		// "cancelled" only when the tool itself stopped on the cancellation:
+		// a search that ran on to its timeout after the client gave up would
+		// be "ok" (with partial results), which is how a lost cancellation
+		// shows.
 		status := "ok"
 		switch {
-		case ctx.Err() != nil:
+		case errors.Is(err, context.Canceled):
 			status = "cancelled"
 		case err != nil:
 			status = "error"
