@@ -36,6 +36,9 @@ func (t Task) Label() string {
 	if t.Query.Fixed {
 		flags += "-F "
 	}
+	if t.Name == t.Query.Pattern || t.Name == "" {
+		return flags + t.Query.Pattern
+	}
 	return fmt.Sprintf("%s (%s%s)", t.Name, flags, t.Query.Pattern)
 }
 

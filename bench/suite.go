@@ -19,6 +19,6 @@ func DefaultSuite() []Task {
 		{Name: "class regex", Query: q(`func \w+Error\(`)},
 		{Name: "no-literal regex", Query: q(`\w+\d\s*=\s*\d`)},
 		{Name: "word", Query: word},
-		{Name: "list files", Listing: true},
+		{Name: "list files (glob **)", Listing: true},
 	}
 }

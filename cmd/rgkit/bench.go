@@ -2,17 +2,137 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/bench"
 )
 
-// newBenchCmd is a placeholder until its issue lands.
+// benchOptions are `rgkit bench`'s flags.
+type benchOptions struct {
+	backends   []string
+	patterns   []string
+	ignoreCase bool
+	runs       int
+	warmup     int
+	format     string
+	svg        string
+	logScale   bool
+}
+
 func newBenchCmd(s streams) *cobra.Command {
-	return &cobra.Command{
-		Use:   "bench",
-		Short: "not implemented yet",
+	var o benchOptions
+	cmd := &cobra.Command{
+		Use:   "bench [flags] [PATH]",
+		Short: "Measure the search engines against each other on a tree, and check they agree",
+		Long: `bench runs every available engine on every pattern over PATH (default: the current
+directory): warm-up runs, then interleaved rounds, reporting wall time (median and range), CPU
+time and peak memory, ratios to the fastest engine and to ripgrep, and whether every engine found
+the same matches. Without -e it runs a default suite: rare literal, common literal,
+case-insensitive literal, alternation, class regex, no-literal regex, word match, file listing.
+
+Exit status: 0 when the engines agree, 3 when they disagree, 2 on error.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("bench: not implemented yet")
+			root := "."
+			if len(args) == 1 {
+				root = args[0]
+			}
+			return runBench(cmd, s, o, root)
 		},
 	}
+	f := cmd.Flags()
+	f.StringSliceVar(&o.backends, "backends", nil, "engines to measure, comma-separated (default: every available one: ripgrep,gitgrep,grep,native)")
+	f.StringArrayVarP(&o.patterns, "regexp", "e", nil, "a pattern to measure (repeatable; default: the built-in suite)")
+	f.BoolVarP(&o.ignoreCase, "ignore-case", "i", false, "match the -e patterns case-insensitively")
+	f.IntVar(&o.runs, "runs", 10, "measured runs per engine and pattern")
+	f.IntVar(&o.warmup, "warmup", 1, "unmeasured warm-up runs per engine and pattern")
+	f.StringVar(&o.format, "format", "table", "output format: table, markdown, json or csv")
+	f.StringVar(&o.svg, "svg", "", "also write a bar chart to this SVG file")
+	f.BoolVar(&o.logScale, "log", false, "use a logarithmic time axis in the chart")
+	return cmd
+}
+
+func runBench(cmd *cobra.Command, s streams, o benchOptions, root string) error {
+	format, err := bench.ParseFormat(o.format)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if o.runs < 1 {
+		return &exitError{code: 2, err: errors.New("--runs must be at least 1")}
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return &exitError{code: 2, err: fmt.Errorf("bench needs a directory: %s", root)}
+	}
+	ctx := cmd.Context()
+	engines, skipped, err := bench.Engines(ctx, o.backends, backends.DefaultOptions{Locate: locateRg()})
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	for _, sk := range skipped {
+		fmt.Fprintf(s.errOut, "bench: skipping %s: %v\n", sk.Backend, sk.Reason)
+	}
+	tasks := bench.DefaultSuite()
+	if len(o.patterns) > 0 {
+		tasks = nil
+		for _, p := range o.patterns {
+			q := backends.Query{Pattern: p}
+			if o.ignoreCase {
+				q.Case = backends.CaseInsensitive
+			}
+			tasks = append(tasks, bench.Task{Name: p, Query: q})
+		}
+	}
+	for _, t := range tasks {
+		if t.Listing {
+			continue
+		}
+		if _, err := backends.Normalize(backends.Query{Pattern: t.Query.Pattern, Root: abs}); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
+
+	opts := bench.Options{Root: abs, Engines: engines, Tasks: tasks, Runs: o.runs, Warmup: o.warmup}
+	if f, ok := s.errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		var bar *progressbar.ProgressBar
+		opts.Progress = func(done, total int) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(f),
+					progressbar.OptionSetDescription("measuring"), progressbar.OptionClearOnFinish(),
+					progressbar.OptionShowCount())
+			}
+			_ = bar.Set(done)
+		}
+	}
+	rep, err := bench.Run(ctx, opts)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if err := rep.Write(s.out, format); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if o.svg != "" {
+		var b strings.Builder
+		if err := rep.WriteSVG(&b, bench.ChartOptions{Log: o.logScale}); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		if err := os.WriteFile(o.svg, []byte(b.String()), 0o644); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
+	if len(rep.Disagreements) > 0 {
+		return &exitError{code: 3, err: fmt.Errorf("%w: %d task(s) differ; see above", bench.ErrDisagree, len(rep.Disagreements))}
+	}
+	return nil
 }

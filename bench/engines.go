@@ -1,0 +1,78 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rgkit/rgkit/backends"
+)
+
+// Engines returns the engines to measure: those named (all of rgkit's when
+// names is empty), in the default chain's order, each with its version. An
+// engine that cannot run here is returned in skipped when it was not asked
+// for by name, and is an error when it was.
+func Engines(ctx context.Context, names []string, opts backends.DefaultOptions) (engines []Engine, skipped []backends.Skip, err error) {
+	all := backends.DefaultChain(opts).Backends
+	known := make([]string, len(all))
+	for i, b := range all {
+		known[i] = b.Name()
+	}
+	for _, n := range names {
+		if !slices.Contains(known, n) {
+			return nil, nil, fmt.Errorf("unknown engine %q (known: %s)", n, strings.Join(known, ", "))
+		}
+	}
+	for _, b := range all {
+		if len(names) > 0 && !slices.Contains(names, b.Name()) {
+			continue
+		}
+		info, err := b.Available(ctx)
+		if err != nil {
+			if len(names) > 0 {
+				return nil, nil, fmt.Errorf("%s: %w", b.Name(), err)
+			}
+			skipped = append(skipped, backends.Skip{Backend: b.Name(), Reason: err})
+			continue
+		}
+		if info.Name == "" {
+			info.Name = b.Name()
+		}
+		engines = append(engines, Engine{Backend: b, Info: info, List: listerFor(b)})
+	}
+	if len(engines) == 0 {
+		return nil, skipped, fmt.Errorf("no engine available to measure")
+	}
+	return engines, skipped, nil
+}
+
+// listerFor lists files the way the engine would find them: rg --files for
+// ripgrep, the native walker for native (both through backends.Glob, so the
+// two lists follow the same rules). Other engines have no lister of their own.
+func listerFor(b backends.Backend) Lister {
+	var rg interface {
+		Available(ctx context.Context) (backends.Info, error)
+	}
+	switch b.Name() {
+	case "ripgrep":
+		rg = b
+	case "native":
+	default:
+		return nil
+	}
+	return func(ctx context.Context, root string) ([]string, backends.Stats, error) {
+		res, err := backends.Glob(ctx, backends.GlobQuery{Root: root, Pattern: "**", Sort: backends.GlobSortPath, Ripgrep: rg})
+		if err != nil {
+			return nil, backends.Stats{}, err
+		}
+		if rg != nil && res.Backend != "ripgrep" {
+			return nil, backends.Stats{}, fmt.Errorf("rg --files did not run (the native walker answered)")
+		}
+		paths := make([]string, len(res.Files))
+		for i, f := range res.Files {
+			paths[i] = f.Path
+		}
+		return paths, backends.Stats{}, nil
+	}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// benchTree is a small tree every engine can search.
+func benchTree(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.go":       "package a\n\nfunc ReadAt() error { return ErrUnexpectedEOF }\nx1 = 2\n",
+		"sub/b.go":   "package sub\n\nfunc WriteTo() {}\n// err handling\n",
+		"sub/c.txt":  "HTTP and http\n",
+		".gitignore": "ignored.txt\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestBenchRunsTheSuiteAndReportsAgreement(t *testing.T) {
+	dir := benchTree(t)
+	svg := filepath.Join(t.TempDir(), "chart.svg")
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"bench", "--runs", "2", "--format", "markdown", "--svg", svg, dir}, nil, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
+	}
+	for _, want := range []string{"| task | engine | median |", "| native |", "rare literal (ErrUnexpectedEOF)", "list files",
+		"agreement: every engine found the same matches on every task"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if b, err := os.ReadFile(svg); err != nil || !strings.Contains(string(b), "<svg") {
+		t.Errorf("--svg wrote %d bytes, err %v", len(b), err)
+	}
+}
+
+func TestBenchJSONHasOneResultPerEngineAndPattern(t *testing.T) {
+	dir := benchTree(t)
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"bench", "--runs", "1", "--format", "json", "-e", "func", "-e", "ErrUnexpectedEOF", "--backends", "native", dir}, nil, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var rep struct {
+		Results []struct {
+			Task    string `json:"task"`
+			Engine  string `json:"engine"`
+			Runs    int    `json:"runs"`
+			Matches int    `json:"matches"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out.String())
+	}
+	if len(rep.Results) != 2 || rep.Results[0].Matches != 2 || rep.Results[1].Matches != 1 || rep.Results[0].Runs != 1 {
+		t.Errorf("results = %+v, want func: 2 matches, ErrUnexpectedEOF: 1", rep.Results)
+	}
+}
+
+func TestBenchRefusesBadInputWithExitTwo(t *testing.T) {
+	dir := benchTree(t)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "--format", "xml", dir}, "unknown format"},
+		{[]string{"bench", "--backends", "nosuch", dir}, `unknown engine "nosuch"`},
+		{[]string{"bench", "-e", "a(", dir}, "invalid pattern"},
+		{[]string{"bench", filepath.Join(dir, "missing")}, "needs a directory"},
+		{[]string{"bench", "--runs", "0", dir}, "--runs must be at least 1"},
+	}
+	for _, c := range cases {
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), c.args, nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut.String(), c.want)
+		}
+	}
+}
