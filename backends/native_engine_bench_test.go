@@ -166,9 +166,11 @@ func logRatios(b *testing.B, times map[string]map[string]time.Duration) {
 }
 
 // BenchmarkSearchRatio alternates native and rg run by run and reports
-// native's total time over rg's as "native/rg": on a shared machine a load
-// change then hits both engines alike, which the separate sub-benchmarks of
-// BenchmarkSearch cannot promise.
+// native's total wall time over rg's as "native/rg": on a shared machine a
+// load change then hits both engines alike, which the separate
+// sub-benchmarks of BenchmarkSearch cannot promise. "cpu-native/rg" is the
+// same ratio in CPU time (this process against the rg children), steadier
+// still when other work competes for the cores.
 func BenchmarkSearchRatio(b *testing.B) {
 	benchRatios(b, benchCorpus(b))
 }
@@ -186,19 +188,27 @@ func benchRatios(b *testing.B, root string) {
 	for _, c := range benchClasses {
 		b.Run(c.name, func(b *testing.B) {
 			q := benchQuery(root, c)
-			var nat, ref time.Duration
+			var nat, ref, natCPU, refCPU time.Duration
 			for b.Loop() {
+				self0, _ := cpuTimes()
 				t0 := time.Now()
 				n := nativeCount(b, q)
 				t1 := time.Now()
+				self1, child1 := cpuTimes()
 				r := rgCount(b, rg, root, c)
 				ref += time.Since(t1)
 				nat += t1.Sub(t0)
+				_, child2 := cpuTimes()
+				natCPU += self1 - self0
+				refCPU += child2 - child1
 				if n != r && c.name != "no-literal" {
 					b.Fatalf("native counted %d lines, rg %d", n, r)
 				}
 			}
 			b.ReportMetric(float64(nat)/float64(ref), "native/rg")
+			if refCPU > 0 {
+				b.ReportMetric(float64(natCPU)/float64(refCPU), "cpu-native/rg")
+			}
 			b.ReportMetric(float64(nat.Milliseconds())/float64(b.N), "native-ms")
 			b.ReportMetric(float64(ref.Milliseconds())/float64(b.N), "rg-ms")
 		})

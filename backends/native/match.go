@@ -48,6 +48,8 @@ type Matcher struct {
 	// split confirms candidate lines around the literal; nil when the
 	// pattern has no such shape.
 	split *splitCheck
+	// dfa decides line selection in line mode; nil in multiline mode.
+	dfa *lineDFA
 	// exact means a prefilter hit is a match by itself, so the regexp only
 	// runs to report submatches.
 	exact bool
@@ -93,6 +95,13 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		if err := m.compileWord(inner); err != nil {
 			return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error(), Err: err}
 		}
+	}
+	if !m.multi {
+		lineRe := m.re
+		if o.Word {
+			lineRe = m.wordFirst
+		}
+		m.dfa = newLineDFA(lineRe.String())
 	}
 	if !m.emptyOK {
 		m.pre, m.exact = buildPrefilter(tree)

@@ -60,28 +60,30 @@ func TestPrefilterChoosesLiterals(t *testing.T) {
 }
 
 // TestPrefilterNeverChangesResults searches random texts with and without
-// the prefilter and split check: the lines must be identical.
+// the prefilter, split check and line DFA (the plain path is Go's regexp
+// alone): the lines must be identical.
 func TestPrefilterNeverChangesResults(t *testing.T) {
 	patterns := []string{
 		"foo", "Foo", "fo+", "(Read|Write)(At|From|To)", `func \w+Error\(`, `\w+\d\s*=\s*\d`,
 		`a=\d`, `x\s*=`, `=\s*\d`, "[ab]c", "é", "http", "k", "foo|bar|baz", `(?:foo)+x`, `=`, `.=.`,
+		`[A-Z][a-z]+[0-9]{2}`, `\bfoo\b`, `^foo`, `foo$`, `^$`, `\Bo`, `x*`, `[^a-z ]+=`, `(?i)ab|c\d`,
 	}
 	words := []string{"foo", "FOO", "Foo", "bar", "baz", "ReadAt", "WriteTo", "ReadFull", "func ", "xError(",
-		"a1", "b2 = 3", "=", " ", "\n", "\r\n", "http", "HTTP", "é", "\xff", "k", "\u212a", "c", "ac", "x="}
+		"a1", "b2 = 3", "=", " ", "\n", "_", "9", "Ab12", "-", "\r\n", "http", "HTTP", "é", "\xff", "k", "\u212a", "c", "ac", "x="}
 	type pair struct {
 		opts       MatchOptions
 		fast, slow *Matcher
 	}
 	var pairs []pair
 	for _, p := range patterns {
-		for _, fold := range []bool{false, true} {
-			opts := MatchOptions{Pattern: p, CaseInsensitive: fold}
+		for _, mode := range []MatchOptions{{}, {CaseInsensitive: true}, {Word: true}} {
+			opts := MatchOptions{Pattern: p, CaseInsensitive: mode.CaseInsensitive, Word: mode.Word}
 			fast, err := Compile(opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			slow, _ := Compile(opts)
-			slow.pre, slow.split, slow.exact = nil, nil, false
+			slow.pre, slow.split, slow.exact, slow.dfa = nil, nil, false, nil
 			pairs = append(pairs, pair{opts, fast, slow})
 		}
 	}

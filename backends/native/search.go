@@ -57,6 +57,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 		data = data[:end]
 	}
 	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
+	defer s.release()
 	var err error
 	if m.multi {
 		err = s.runMultiline()
@@ -88,9 +89,17 @@ type fileSearch struct {
 	doneEnd, doneLine int
 	afterLeft         int // after-context lines still owed to the last match
 
-	spans [][2]int // reused submatch buffer
-	rev   []byte   // reused buffer for reversed line prefixes
-	ml    [][2]int // reused multiline match buffer
+	spans [][2]int  // reused submatch buffer
+	rev   []byte    // reused buffer for reversed line prefixes
+	dc    *dfaCache // this search's DFA states, from the Matcher's pool
+	ml    [][2]int  // reused multiline match buffer
+}
+
+func (s *fileSearch) release() {
+	if s.dc != nil {
+		s.m.dfa.put(s.dc)
+		s.dc = nil
+	}
 }
 
 func (s *fileSearch) limitReached() bool {
@@ -149,6 +158,19 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 		}
 		return 0, 0, false
 	}
+	if !s.m.emptyOK {
+		// No literal to look for: run the regexp line by line, where Go
+		// uses its backtracker (fast on short inputs) rather than the NFA
+		// simulation it needs for a whole buffer.
+		for pos < len(data) {
+			le := lineEnd(data, pos)
+			if s.lineMatches(data[pos:le]) {
+				return pos, le, true
+			}
+			pos = le + 1
+		}
+		return 0, 0, false
+	}
 	re := s.m.re
 	if s.m.opts.Word {
 		re = s.m.wordFirst
@@ -184,6 +206,14 @@ func (s *fileSearch) candidateMatches(ls, le, c int) bool {
 }
 
 func (s *fileSearch) lineMatches(line []byte) bool {
+	if s.m.dfa != nil {
+		if s.dc == nil {
+			s.dc = s.m.dfa.get()
+		}
+		if ok, decided := s.dc.match(line); decided {
+			return ok
+		}
+	}
 	if s.m.opts.Word {
 		return s.m.wordMatch(line)
 	}

@@ -1,0 +1,197 @@
+package backends_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/internal/conformance"
+)
+
+// TestNativeMeetsConformanceSpecs runs every search case of the conformance
+// matrix through the native engine alone and checks it against the case's
+// own specification (which files match; which lines, in Go RE2 semantics)
+// and the Sink contract. The differential test against the other engines is
+// TestConformance.
+func TestNativeMeetsConformanceSpecs(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed: the corpus is a git repository")
+	}
+	c, err := conformance.Build(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cs := range conformance.SearchCases(conformance.Queries()) {
+		t.Run(cs.Name, func(t *testing.T) {
+			q, err := backends.Normalize(c.Query(cs))
+			if err != nil {
+				t.Fatalf("Normalize: %v", err)
+			}
+			col := &conformance.Collector{Mode: q.Mode}
+			if _, err := backends.NewNative().Search(context.Background(), q, col); err != nil {
+				t.Fatalf("Search: %v", err)
+			}
+			if v := col.Violations(); len(v) > 0 {
+				t.Errorf("breaks the Sink contract: %v", v)
+			}
+			if _, exc := conformance.ExceptionFor("native", cs.Name); exc {
+				return
+			}
+			if want, ok := c.Want(cs); ok && !(len(want) == 0 && len(col.Files()) == 0) && !reflect.DeepEqual(col.Files(), want) {
+				t.Errorf("files %q, the case specifies %q", col.Files(), want)
+			}
+			if cs.WantLines != nil && len(q.Paths) == 1 {
+				got := col.MatchLines(q.Paths[0])
+				if !(len(got) == 0 && len(cs.WantLines) == 0) && !reflect.DeepEqual(got, cs.WantLines) {
+					t.Errorf("lines %v, the case specifies %v", got, cs.WantLines)
+				}
+			}
+		})
+	}
+}
+
+// recordSink keeps everything it is given.
+type recordSink struct {
+	begins []string
+	lines  []backends.Line
+	ends   []backends.FileSummary
+	stopAt int // return ErrStop from the stopAt-th End (1-based); 0 = never
+}
+
+func (s *recordSink) Begin(p string) error { s.begins = append(s.begins, p); return nil }
+func (s *recordSink) Line(l backends.Line) error {
+	s.lines = append(s.lines, l)
+	return nil
+}
+func (s *recordSink) End(f backends.FileSummary) error {
+	s.ends = append(s.ends, f)
+	if s.stopAt > 0 && len(s.ends) >= s.stopAt {
+		return backends.ErrStop
+	}
+	return nil
+}
+
+func nativeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func nativeSearch(t *testing.T, q backends.Query, sink backends.Sink) (backends.Stats, error) {
+	t.Helper()
+	nq, err := backends.Normalize(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return backends.NewNative().Search(context.Background(), nq, sink)
+}
+
+// TestNativeReportsLinesAndStats checks the conversion to backends.Line
+// (paths, columns, kinds, CRLF) and the statistics.
+func TestNativeReportsLinesAndStats(t *testing.T) {
+	root := nativeTree(t, map[string]string{
+		"dir/a.txt": "one\r\nx two two\r\nthree\r\n",
+		"b.bin":     "two\x00",
+		"c.txt":     "nothing here\n",
+	})
+	var s recordSink
+	st, err := nativeSearch(t, backends.Query{Pattern: "two", Root: root, After: 1}, &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []backends.Line{
+		{Path: "dir/a.txt", Number: 2, Column: 3, Text: []byte("x two two"), Submatches: []backends.Span{{2, 5}, {6, 9}}, Kind: backends.KindMatch},
+		{Path: "dir/a.txt", Number: 3, Text: []byte("three"), Kind: backends.KindContext},
+	}
+	if !reflect.DeepEqual(s.lines, want) {
+		t.Errorf("lines\n got %+v\nwant %+v", s.lines, want)
+	}
+	if !reflect.DeepEqual(s.ends, []backends.FileSummary{{Path: "dir/a.txt", MatchedLines: 1}}) {
+		t.Errorf("ends %+v", s.ends)
+	}
+	if st.FilesSearched != 3 || st.FilesMatched != 1 || st.MatchedLines != 1 || st.Binary != 1 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestNativeModes checks files-with-matches and count: Begin and End only.
+func TestNativeModes(t *testing.T) {
+	root := nativeTree(t, map[string]string{"a.txt": "x\nx\ny\nx\n"})
+	for _, c := range []struct {
+		mode backends.OutputMode
+		max  int
+		want int
+	}{
+		{backends.ModeCount, 0, 3},
+		{backends.ModeCount, 2, 2},
+		{backends.ModeFilesWithMatches, 0, 1},
+	} {
+		var s recordSink
+		if _, err := nativeSearch(t, backends.Query{Pattern: "x", Root: root, Mode: c.mode, MaxCountPerFile: c.max}, &s); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.lines) != 0 || len(s.ends) != 1 || s.ends[0].MatchedLines != c.want {
+			t.Errorf("mode %v max %d: lines %d, ends %+v; want no lines and a count of %d", c.mode, c.max, len(s.lines), s.ends, c.want)
+		}
+	}
+}
+
+// TestNativeStopsOnErrStop: a sink's ErrStop ends the search without error.
+func TestNativeStopsOnErrStop(t *testing.T) {
+	files := map[string]string{}
+	for _, n := range []string{"a", "b", "c", "d", "e", "f"} {
+		files[n+".txt"] = "hit\n"
+	}
+	root := nativeTree(t, files)
+	s := recordSink{stopAt: 1}
+	if _, err := nativeSearch(t, backends.Query{Pattern: "hit", Root: root}, &s); err != nil {
+		t.Fatalf("ErrStop came back as %v", err)
+	}
+	if len(s.ends) != 1 {
+		t.Errorf("sink got %d files after ErrStop on the first", len(s.ends))
+	}
+}
+
+// TestNativeCancelled returns the context's error.
+func TestNativeCancelled(t *testing.T) {
+	root := nativeTree(t, map[string]string{"a.txt": "hit\n"})
+	nq, err := backends.Normalize(backends.Query{Pattern: "hit", Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var s recordSink
+	if _, err := backends.NewNative().Search(ctx, nq, &s); !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+// TestNativeRefusesLiteralNewline: like rg, a literal \n needs multiline.
+// Normalize refuses it first; the engine refuses it on its own too.
+func TestNativeRefusesLiteralNewline(t *testing.T) {
+	root := nativeTree(t, map[string]string{"a.txt": "a\nb\n"})
+	var s recordSink
+	_, err := backends.NewNative().Search(context.Background(), backends.Query{Pattern: `a\nb`, Root: root}, &s)
+	var ipe *backends.InvalidPatternError
+	if !errors.As(err, &ipe) {
+		t.Fatalf("got %v, want *InvalidPatternError", err)
+	}
+	if _, err := nativeSearch(t, backends.Query{Pattern: `a\nb`, Root: root, Multiline: true}, &s); err != nil || len(s.lines) != 2 {
+		t.Errorf("multiline: err %v, %d lines; want 2", err, len(s.lines))
+	}
+}
