@@ -14,21 +14,12 @@ import (
 func benchTree(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	files := map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"a.go":       "package a\n\nfunc ReadAt() error { return ErrUnexpectedEOF }\nx1 = 2\n",
 		"sub/b.go":   "package sub\n\nfunc WriteTo() {}\n// err handling\n",
 		"sub/c.txt":  "HTTP and http\n",
 		".gitignore": "ignored.txt\n",
-	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return dir
 }
 
