@@ -111,6 +111,9 @@ type walker struct {
 
 	files, tooLarge, unreadable, skipped atomic.Int64
 
+	rootsMu sync.Mutex
+	roots   []*os.Root // closed when the walk ends
+
 	stopped  atomic.Bool
 	errOnce  sync.Once
 	firstErr error
@@ -208,6 +211,9 @@ func (w *walker) run() {
 		}()
 	}
 	wg.Wait()
+	for _, r := range w.roots {
+		r.Close()
+	}
 	if missing != nil && !w.stopped.Load() {
 		w.stop(fmt.Errorf("walk: %w", missing))
 	}
@@ -220,7 +226,18 @@ func (w *walker) startWork(abs, rel string) work {
 	if err != nil {
 		canon = abs
 	}
-	return work{abs: abs, rel: rel, parent: ancestors(canon, rel, w.useIgnore), loop: w.loopLink(nil, abs)}
+	it := work{abs: abs, rel: rel, parent: ancestors(canon, rel, w.useIgnore), loop: w.loopLink(nil, abs)}
+	if useRoot && !w.o.FollowSymlinks {
+		// The start itself may be a link (rg follows a named one); below
+		// it the walk stays inside.
+		if r, err := os.OpenRoot(abs); err == nil {
+			w.rootsMu.Lock()
+			w.roots = append(w.roots, r)
+			w.rootsMu.Unlock()
+			it.root, it.inRoot = r, "."
+		}
+	}
+	return it
 }
 
 // emit passes one file to fn.

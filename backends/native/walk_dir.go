@@ -28,7 +28,7 @@ type fileMeta struct {
 // like rg, queues subdirectories and passes files to fn.
 func (w *walker) listDir(it work, l *dirList) {
 	defer l.close()
-	if err := l.read(it.abs); err != nil {
+	if err := l.open(&it); err != nil {
 		w.unreadable.Add(1)
 		return
 	}
@@ -95,7 +95,9 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 		if loop == nil {
 			loop = w.loopLink(it.loop, abs)
 		}
-		w.q.push(work{abs: abs, rel: rel, parent: ig, loop: loop})
+		child := work{abs: abs, rel: rel, parent: ig, loop: loop}
+		l.childWork(&it, &child, e.name, w.o.FollowSymlinks)
+		w.q.push(child)
 		return
 	}
 	if !typ.IsRegular() {

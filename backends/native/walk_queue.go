@@ -1,6 +1,10 @@
 package native
 
-import "sync"
+import (
+	"os"
+	"path/filepath"
+	"sync"
+)
 
 // work is one directory to list.
 type work struct {
@@ -8,6 +12,34 @@ type work struct {
 	rel    string     // relative to Root, forward slashes ("" for Root)
 	parent *ignoreDir // the ignore chain of the directory's parent
 	loop   *loopLink  // the directory and its walked ancestors (FollowSymlinks only)
+	// root confines the walk below a start directory when links are not
+	// followed: the directory is opened as inRoot within it, one component
+	// at a time without following links, so a directory swapped for a
+	// symlink mid-walk cannot lead the walk out (reliability.md D5, case
+	// 42). nil when following links, where leaving the tree is the point.
+	root   *os.Root
+	inRoot string
+	// parentID, when check is set, is the identity of the directory this
+	// one was listed in: on Linux the directory is opened by path without
+	// following a final link, and its ".." must be that parent, so a
+	// component swapped for a symlink mid-walk is caught without os.Root's
+	// per-component opens (reliability.md D5, case 42).
+	parentID dirID
+	check    bool
+}
+
+// dirID identifies a directory (device and inode).
+type dirID struct{ dev, ino uint64 }
+
+// joinInRoot is a child directory's path within the work's root.
+func joinInRoot(it work, name string) string {
+	if it.root == nil {
+		return ""
+	}
+	if it.inRoot == "." {
+		return name
+	}
+	return filepath.Join(it.inRoot, name)
 }
 
 // workQueue is the walkers' shared stack of directories. It is a LIFO, like

@@ -4,6 +4,7 @@ package native
 
 import (
 	"encoding/binary"
+	"errors"
 	"io/fs"
 	"time"
 	"unsafe"
@@ -19,18 +20,41 @@ type dirList struct {
 	ents []dirent
 	fd   int
 	raw  []byte
+	id   dirID // the listed directory's identity
 }
 
-// read lists dir (not following a final symlink is the caller's business:
-// dir is known to be a directory, or a link to one being followed).
-func (l *dirList) read(dir string) error {
+// errEscaped is a directory whose ".." is not the directory it was listed
+// in: a path component was replaced by a link while the walk ran.
+var errEscaped = errors.New("directory moved or replaced by a link during the walk")
+
+// open opens and lists the work's directory (see work.check).
+func (l *dirList) open(it *work) error {
 	l.ents = l.ents[:0]
 	l.fd = -1
-	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	dir := it.abs
+	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+	if it.check {
+		flags |= unix.O_NOFOLLOW
+	}
+	fd, err := unix.Open(dir, flags, 0)
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	l.fd = fd
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return &fs.PathError{Op: "fstat", Path: dir, Err: err}
+	}
+	l.id = dirID{uint64(st.Dev), uint64(st.Ino)}
+	if it.check {
+		var up unix.Stat_t
+		if err := unix.Fstatat(fd, "..", &up, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			return &fs.PathError{Op: "fstatat ..", Path: dir, Err: err}
+		}
+		if (dirID{uint64(up.Dev), uint64(up.Ino)}) != it.parentID {
+			return &fs.PathError{Op: "open", Path: dir, Err: errEscaped}
+		}
+	}
 	if cap(l.raw) < 32<<10 {
 		l.raw = make([]byte, 0, 32<<10)
 	}
@@ -139,3 +163,13 @@ func (l *dirList) close() {
 		l.fd = -1
 	}
 }
+
+// childWork fills in how a subdirectory found in this listing is opened.
+func (l *dirList) childWork(it *work, child *work, name string, following bool) {
+	child.check = !following
+	child.parentID = l.id
+}
+
+// useRoot says whether start directories get an os.Root to confine the
+// walk; Linux checks each directory's parent instead (work.check).
+const useRoot = false

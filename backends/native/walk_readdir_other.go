@@ -14,10 +14,18 @@ type dirList struct {
 	dir  string
 }
 
-func (l *dirList) read(dir string) error {
+// open opens and lists the work's directory: through the start
+// directory's os.Root when links are not followed (see work.root).
+func (l *dirList) open(it *work) error {
 	l.ents = l.ents[:0]
-	l.dir = dir
-	f, err := os.Open(dir)
+	l.dir = it.abs
+	var f *os.File
+	var err error
+	if it.root != nil {
+		f, err = it.root.Open(it.inRoot)
+	} else {
+		f, err = os.Open(it.abs)
+	}
 	if err != nil {
 		return err
 	}
@@ -40,3 +48,13 @@ func (l *dirList) stat(e *dirent) (fileMeta, error) {
 }
 
 func (l *dirList) close() {}
+
+// childWork fills in how a subdirectory found in this listing is opened.
+func (l *dirList) childWork(it *work, child *work, name string, following bool) {
+	if it.root != nil && !following {
+		child.root, child.inRoot = it.root, joinInRoot(*it, name)
+	}
+}
+
+// useRoot says whether start directories get an os.Root to confine the walk.
+const useRoot = true

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -146,5 +147,50 @@ func TestWalkNeverOpensFIFOs(t *testing.T) {
 	})
 	if err != nil || st.Files != 1 {
 		t.Errorf("Walk = %v, %+v", err, st)
+	}
+}
+
+// Regression for reliability.md case 42: a directory replaced by a symlink
+// to the outside between being listed and being opened must not lead the
+// walk out of the tree, whether the replaced component is the directory
+// itself or one of its ancestors.
+func TestWalkDirectorySwappedForLinkMidWalk(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		trigger string // the file whose callback performs the swap
+		swap    string // the directory replaced by a link to outside
+	}{
+		{"the directory itself", "f", "a"},
+		{"an ancestor of the directory", "a/f", "a"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
+			fixture{"f": "", "a/f": "", "a/b/c/inside": ""}.build(t, ws)
+			fixture{"b/c/secret": "", "secret": ""}.build(t, outside)
+			var mu sync.Mutex
+			var got []string
+			_, err := Walk(context.Background(), WalkOptions{Root: ws, Workers: 1}, func(f File) error {
+				mu.Lock()
+				defer mu.Unlock()
+				got = append(got, f.Path)
+				if f.Path == tc.trigger {
+					dir := filepath.Join(ws, filepath.FromSlash(tc.swap))
+					if err := os.Rename(dir, dir+".moved"); err != nil {
+						return err
+					}
+					return os.Symlink(outside, dir)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range got {
+				if strings.Contains(p, "secret") {
+					t.Errorf("listed %q from outside the tree (all: %q)", p, got)
+				}
+			}
+		})
 	}
 }
