@@ -57,6 +57,7 @@ var DialectLines = []string{
 	"tab\there",
 	"ÅNGSTRÖM ångström",
 	"end of dialect",
+	"Ωmega λambda",
 }
 
 // ContextHits are the lines of context.txt (30 lines) that hold "hit":
@@ -172,6 +173,12 @@ func repoFiles() []file {
 		text("sub/a.ts", "const needle: number = 1;\n", "sub/*.ts"),
 		text("sub/b.tsx", "const needle = <b/>;\n", "*.tsx"),
 		text("sub/inner/c.ts", "const needle = 'inner';\n", "**/*.ts but not sub/*.ts"),
+		// line-ending and size edges
+		text("edge/empty.txt", "", "zero bytes: no line at all"),
+		text("edge/newline.txt", "\n", "one empty line"),
+		text("edge/cr-only.txt", "mac\rline\rends\r", "CR alone is not a line break"),
+		text("edge/blank-crlf.txt", "x\r\n\r\ny\r\n", "an empty CRLF line"),
+		text("edge/tabs.txt", "\tindented\vvertical\fform feed\n", "\\s and control characters"),
 		// names
 		text("names/with space.txt", "needle in a spaced name\n", "space in a name"),
 		text("names/colon:name.txt", "needle in a colon name\n", "':' in a name"),
