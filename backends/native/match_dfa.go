@@ -37,14 +37,15 @@ const (
 type dfaState struct {
 	pcs  []uint32 // program positions waiting for the next byte
 	prev int8
-	next [128]int32
 	end  int8 // 0 unknown, 1 match at the end of the line, 2 none
 }
 
 type dfaCache struct {
 	d      *lineDFA
-	states []*dfaState // states[i-1] is state i
-	start  *dfaState
+	states []dfaState
+	// trans is the transition table, 128 entries per state: dfaUnknown,
+	// dfaMatched, or 1 + the next state's offset in trans (state i * 128).
+	trans []int32
 	index  map[string]int32
 	stack  []uint32
 	seen   []bool
@@ -76,32 +77,30 @@ func (d *lineDFA) put(c *dfaCache) { d.pool.Put(c) }
 // match reports whether line holds a match; ok is false when the DFA cannot
 // tell (non-ASCII byte, state cache full) and the caller must use the regexp.
 func (c *dfaCache) match(line []byte) (matched, ok bool) {
-	st := c.start
-	if st == nil {
-		i := c.state(nil, prevNone)
-		if i == dfaUnknown {
-			return false, false
-		}
-		st = c.states[i-1]
-		c.start = st
+	if len(c.states) == 0 && c.state(nil, prevNone) == dfaUnknown {
+		return false, false
 	}
+	t := c.trans
+	base := 0 // the start state, created first
 	for _, b := range line {
 		if b >= 0x80 {
 			return false, false
 		}
-		nx := st.next[b]
-		if nx == dfaUnknown {
-			nx = c.step(st, b)
-			if nx == dfaUnknown {
+		v := t[base+int(b)]
+		if v == dfaUnknown {
+			v = c.step(base/128, b)
+			if v == dfaUnknown {
 				return false, false
 			}
-			st.next[b] = nx
+			t = c.trans
+			t[base+int(b)] = v
 		}
-		if nx == dfaMatched {
+		if v == dfaMatched {
 			return true, true
 		}
-		st = c.states[nx-1]
+		base = int(v - 1)
 	}
+	st := &c.states[base/128]
 	if st.end == 0 {
 		st.end = 2
 		if c.closure(st.pcs, syntax.EmptyOpContext(prevRune(st.prev), -1)) {
@@ -125,8 +124,9 @@ func isWordByte(b byte) bool {
 	return b == '_' || ('0' <= b && b <= '9') || ('a' <= b && b <= 'z') || ('A' <= b && b <= 'Z')
 }
 
-// step computes the transition of st on byte b.
-func (c *dfaCache) step(st *dfaState, b byte) int32 {
+// step computes the transition of state i on byte b.
+func (c *dfaCache) step(i int, b byte) int32 {
+	st := &c.states[i]
 	r := rune(b)
 	if c.closure(st.pcs, syntax.EmptyOpContext(prevRune(st.prev), r)) {
 		return dfaMatched
@@ -194,8 +194,8 @@ func (c *dfaCache) closure(pcs []uint32, ctx syntax.EmptyOp) bool {
 	return matched
 }
 
-// state returns the number of the state for (pcs, prev), creating it;
-// dfaUnknown when the cache is full.
+// state returns the transition value of the state for (pcs, prev)
+// (1 + its offset in trans), creating it; dfaUnknown when the cache is full.
 func (c *dfaCache) state(pcs []uint32, prev int8) int32 {
 	c.key = append(c.key[:0], byte(prev))
 	for _, pc := range pcs {
@@ -207,7 +207,9 @@ func (c *dfaCache) state(pcs []uint32, prev int8) int32 {
 	if len(c.states) >= dfaMaxStates {
 		return dfaUnknown
 	}
-	c.states = append(c.states, &dfaState{pcs: pcs, prev: prev})
-	c.index[string(c.key)] = int32(len(c.states))
-	return int32(len(c.states))
+	v := int32(len(c.states))*128 + 1
+	c.states = append(c.states, dfaState{pcs: pcs, prev: prev})
+	c.trans = append(c.trans, make([]int32, 128)...)
+	c.index[string(c.key)] = v
+	return v
 }

@@ -197,23 +197,39 @@ func lineEnd(data []byte, from int) int {
 // candidateMatches confirms the line [ls, le) where the prefilter found a
 // literal at c.
 func (s *fileSearch) candidateMatches(ls, le, c int) bool {
+	line := s.data[ls:le]
+	if ok, decided := s.dfaMatch(line); decided {
+		return ok
+	}
 	if s.m.split != nil {
-		if ok, decided := s.m.split.match(s.data[ls:le], c-ls, &s.rev); decided {
+		if ok, decided := s.m.split.match(line, c-ls, &s.rev); decided {
 			return ok
 		}
 	}
-	return s.lineMatches(s.data[ls:le])
+	return s.regexpMatch(line)
 }
 
+// lineMatches reports whether a line holds a match.
 func (s *fileSearch) lineMatches(line []byte) bool {
-	if s.m.dfa != nil {
-		if s.dc == nil {
-			s.dc = s.m.dfa.get()
-		}
-		if ok, decided := s.dc.match(line); decided {
-			return ok
-		}
+	if ok, decided := s.dfaMatch(line); decided {
+		return ok
 	}
+	return s.regexpMatch(line)
+}
+
+// dfaMatch asks the line DFA; decided is false when it cannot tell.
+func (s *fileSearch) dfaMatch(line []byte) (ok, decided bool) {
+	if s.m.dfa == nil {
+		return false, false
+	}
+	if s.dc == nil {
+		s.dc = s.m.dfa.get()
+	}
+	return s.dc.match(line)
+}
+
+// regexpMatch runs Go's regexp on a line.
+func (s *fileSearch) regexpMatch(line []byte) bool {
 	if s.m.opts.Word {
 		return s.m.wordMatch(line)
 	}

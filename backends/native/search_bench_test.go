@@ -37,6 +37,7 @@ func BenchmarkMatcher(b *testing.B) {
 			}
 			b.SetBytes(total)
 			var n int
+			cpu0 := processCPU()
 			for b.Loop() {
 				n = 0
 				for _, data := range files {
@@ -45,6 +46,7 @@ func BenchmarkMatcher(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(n), "lines")
+			b.ReportMetric(float64((processCPU()-cpu0).Milliseconds())/float64(b.N), "cpu-ms")
 		})
 	}
 }
