@@ -27,5 +27,5 @@ func DefaultChain(opts DefaultOptions) *Chain {
 // defaultBackends lists the engines in fallback order. TODO(chain): add each
 // engine as its constructor lands.
 func defaultBackends(opts DefaultOptions) []Backend {
-	return []Backend{NewRipgrep(opts.Locate), NewNative()}
+	return []Backend{NewRipgrep(opts.Locate), NewSystemGrep(), NewNative()}
 }
