@@ -46,11 +46,11 @@ type dfaCache struct {
 	// trans is the transition table, 128 entries per state: dfaUnknown,
 	// dfaMatched, or 1 + the next state's offset in trans (state i * 128).
 	trans []int32
-	index  map[string]int32
-	stack  []uint32
-	seen   []bool
-	runes  []uint32 // rune instructions of the last closure
-	key    []byte
+	index map[string]int32
+	stack []uint32
+	seen  []bool
+	runes []uint32 // rune instructions of the last closure
+	key   []byte
 }
 
 func newLineDFA(pattern string) *lineDFA {
