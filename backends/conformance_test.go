@@ -464,3 +464,39 @@ func walkFiles(t *testing.T, q backends.Query) []string {
 	sort.Strings(files)
 	return files
 }
+
+// TestUnreadableFileIsCountedAndTheSearchGoesOn: an unreadable file
+// (mode 000) is skipped, counted in Stats.Unreadable, and does not fail the
+// search (DESIGN.md "Errors"; reliability.md case 56). Root reads mode-000
+// files, so this needs a non-root user (CI images often run as root; run the
+// compiled test binary as another user to exercise it).
+func TestUnreadableFileIsCountedAndTheSearchGoesOn(t *testing.T) {
+	c, engines, _ := conformanceSetup(t)
+	if !c.Features.UnreadableEnforced {
+		t.Skipf("unreadable.txt is readable here: %s", c.Features.Skipped["UnreadableEnforced"])
+	}
+	for _, e := range engines {
+		if e.informational {
+			continue
+		}
+		q, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "needle"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := &conformance.Collector{}
+		st, err := e.b.Search(context.Background(), q, col)
+		if err != nil {
+			t.Errorf("%s: an unreadable file failed the search: %v", e.b.Name(), err)
+		}
+		files := col.Files()
+		if i := sort.SearchStrings(files, "unreadable.txt"); i < len(files) && files[i] == "unreadable.txt" {
+			t.Errorf("%s reported unreadable.txt", e.b.Name())
+		}
+		if i := sort.SearchStrings(files, "src/main.go"); i == len(files) || files[i] != "src/main.go" {
+			t.Errorf("%s: the search did not go on past the unreadable file: %q", e.b.Name(), files)
+		}
+		if st.Unreadable < 1 {
+			t.Errorf("%s: Stats.Unreadable = %d, want at least 1", e.b.Name(), st.Unreadable)
+		}
+	}
+}
