@@ -200,6 +200,9 @@ func caret(e *backends.InvalidPatternError) string {
 // not, and what the search counted.
 func printStats(w io.Writer, res backends.Result) {
 	info := res.Info
+	if res.Backend == "" {
+		res.Backend = "none ran"
+	}
 	fmt.Fprintf(w, "backend: %s", res.Backend)
 	if info.Version != "" {
 		fmt.Fprintf(w, " %s", info.Version)

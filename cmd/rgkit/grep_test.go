@@ -103,6 +103,7 @@ func TestGrepOutputAndExitStatus(t *testing.T) {
 		{"--head-limit pages and says so on stderr", []string{"--head-limit", "1", "--offset", "1", "foo"},
 			"a.txt:3:foo bar\n", 0, "use --offset 2 for more"},
 		{"--offset past the end prints nothing but a match was found", []string{"--offset", "10", "foo"}, "", 0, ""},
+		{"a timeout is exit 2 with a warning, not 'no match'", []string{"--timeout", "1ns", "foo"}, "", 2, "timed out after 1ns"},
 		{"invalid pattern: exit 2 with the position", []string{"a(b"}, "", 2, "invalid pattern"},
 		{"look-around is refused, not 'no match'", []string{"foo(?=bar)"}, "", 2, "invalid pattern"},
 		{"unknown backend", []string{"--backend", "ag", "foo"}, "", 2, `unknown backend "ag"`},
