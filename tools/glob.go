@@ -52,7 +52,8 @@ func (w *Workspace) Glob(ctx context.Context, in GlobInput) (Output, error) {
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		return fail(fmt.Errorf("%s was cancelled: %w", name, ctx.Err()))
+		return Output{Summary: fmt.Sprintf("%s %s (cancelled)", name, in.Pattern)},
+			fmt.Errorf("%s was cancelled: %w", name, ctx.Err())
 	case tctx.Err() != nil:
 		return fail(fmt.Errorf("%s timed out after %s before the listing finished; no files are shown because the list would be incomplete. Use a more specific pattern or a path deeper in the tree",
 			name, w.limits.Timeout))

@@ -96,7 +96,8 @@ func (w *Workspace) Grep(ctx context.Context, in GrepInput) (Output, error) {
 	res, err := w.searcher.Search(ctx, q, sink)
 	if err != nil {
 		if ctx.Err() != nil {
-			return fail(fmt.Errorf("%s was cancelled: %w", name, ctx.Err()))
+			return Output{Summary: fmt.Sprintf("%s %s (cancelled)", name, in.Pattern)},
+				fmt.Errorf("%s was cancelled: %w", name, ctx.Err())
 		}
 		if !res.Partial || sink.empty() {
 			return fail(w.grepError(in, err))

@@ -97,8 +97,12 @@ func handler(t tools.Tool, log *slog.Logger) mcp.ToolHandler {
 		case err != nil:
 			status = "error"
 		}
-		log.Info("tool call", "tool", t.Name, "status", status, "summary", out.Summary,
-			"elapsed", time.Since(start).Round(time.Millisecond))
+		attrs := []any{"tool", t.Name, "status", status, "summary", out.Summary,
+			"elapsed", time.Since(start).Round(time.Millisecond)}
+		if status == "error" {
+			attrs = append(attrs, "error", err.Error())
+		}
+		log.Info("tool call", attrs...)
 		if err != nil {
 			return &mcp.CallToolResult{
 				Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}},
