@@ -11,10 +11,13 @@ import (
 // Reader reads whole files into pooled buffers, so a search allocates a
 // buffer per worker rather than per file. The zero value is ready to use.
 //
-// Whole-file read(2) into a reused buffer rather than mmap: on the Go
-// source tree (11,500 files, median 4 KiB) the cost per file is the
-// syscalls, and mmap adds mmap/munmap and page faults to each; rg itself
-// reads rather than maps when it recurses.
+// Whole-file read(2) into a reused buffer rather than mmap, by measurement
+// (BenchmarkRead, Go source tree, warm cache): for files under 256 KiB, 99%
+// of that tree, read is 1.9x faster than open+mmap+munmap with every page
+// touched; for the larger ones mmap is 1.8x faster, but they are a quarter
+// of the bytes, so it would save about 2% of a search, and a file truncated
+// while mapped faults (SIGBUS) instead of failing a read. rg, too, reads
+// rather than maps when it recurses.
 type Reader struct {
 	// MaxPooled is the largest buffer kept for reuse; bigger ones are left to
 	// the garbage collector so one huge file does not pin memory. 0 = 4 MiB.
