@@ -13,9 +13,9 @@ import (
 //
 // Whole-file read(2) into a reused buffer rather than mmap, by measurement
 // (BenchmarkRead, Go source tree, warm cache): for files under 256 KiB, 99%
-// of that tree, read is 1.9x faster than open+mmap+munmap with every page
-// touched; for the larger ones mmap is 1.8x faster, but they are a quarter
-// of the bytes, so it would save about 2% of a search, and a file truncated
+// of that tree's files, read is 1.9x faster than open+mmap+munmap with every page
+// touched; for the larger ones mmap is 1.8x faster, but they hold a third
+// of the bytes, so it would save 1-2% of a search's CPU, and a file truncated
 // while mapped faults (SIGBUS) instead of failing a read. rg, too, reads
 // rather than maps when it recurses.
 type Reader struct {
