@@ -83,6 +83,9 @@ func TestFetchPrintsOnlyThePath(t *testing.T) {
 	if want := filepath.Join(bin, "rg") + "\n"; out != want {
 		t.Fatalf("stdout = %q, want exactly %q", out, want)
 	}
+	if errOut != "" {
+		t.Errorf("stderr = %q; no progress bar or notes when stderr is not a terminal", errOut)
+	}
 	got, err := exec.Command(strings.TrimSpace(out), "--version").Output()
 	if err != nil || !strings.HasPrefix(string(got), "ripgrep 15.1.0") {
 		t.Fatalf("installed rg: %q, %v", got, err)
