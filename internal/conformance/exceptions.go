@@ -22,6 +22,8 @@ func Exceptions() []Exception {
 			Why: "zero-width matches inside a multi-byte UTF-8 character: rg 13 reports an empty submatch at every byte offset, Go's regexp only at character boundaries. The matching lines, columns and texts are identical; only the list of empty spans differs."},
 		{Engine: "grep", Case: "dialect/empty-pattern",
 			Why: "as for native: the system-grep engine computes spans in Go, so zero-width spans fall on character boundaries only."},
+		{Engine: "gitgrep", Case: "dialect/empty-pattern",
+			Why: "as for native: the git grep engine computes spans in Go, so zero-width spans fall on character boundaries only."},
 	}
 }
 
