@@ -24,6 +24,9 @@ type rgCase struct {
 	match   MatchOptions
 	search  SearchOptions
 	rgExtra []string
+	// rgPattern, when set, is the pattern given to rg instead: rgkit's
+	// semantics are Go's (ASCII \b \w \d \s), which rg spells (?-u:\b).
+	rgPattern string
 	// explicit names each file on rg's command line (with --no-mmap)
 	// instead of searching the directory.
 	explicit bool
@@ -59,6 +62,13 @@ func writeSearchFiles(t *testing.T, files map[string]string) string {
 		}
 	}
 	return dir
+}
+
+func (c rgCase) rgPat() string {
+	if c.rgPattern != "" {
+		return c.rgPattern
+	}
+	return c.match.Pattern
 }
 
 // rgTargets is "." or, for explicit cases, every file by name.
@@ -144,7 +154,7 @@ func rgOutput(t *testing.T, rg, dir string, args []string) []byte {
 // runRg returns rg's lines per file (relative path), split into physical lines.
 func runRg(t *testing.T, rg, dir string, c rgCase) map[string][]gotLine {
 	t.Helper()
-	out := rgOutput(t, rg, dir, append(append(rgArgs(c), "--json", "-e", c.match.Pattern, "--"), rgTargets(c)...))
+	out := rgOutput(t, rg, dir, append(append(rgArgs(c), "--json", "-e", c.rgPat(), "--"), rgTargets(c)...))
 	res := map[string][]gotLine{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<24)
@@ -222,7 +232,7 @@ func runNative(t *testing.T, dir string, c rgCase) map[string][]gotLine {
 // runRgCount returns rg -c per file.
 func runRgCount(t *testing.T, rg, dir string, c rgCase) map[string]int {
 	t.Helper()
-	out := rgOutput(t, rg, dir, append(append(rgArgs(c), "-c", "--with-filename", "-e", c.match.Pattern, "--"), rgTargets(c)...))
+	out := rgOutput(t, rg, dir, append(append(rgArgs(c), "-c", "--with-filename", "-e", c.rgPat(), "--"), rgTargets(c)...))
 	res := map[string]int{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		if line == "" {
