@@ -34,6 +34,9 @@ func (w *Workspace) renderGrep(in GrepInput, q backends.Query, r *GrepResult) st
 		var e string
 		switch r.Mode {
 		case GrepContent:
+			if shown == 0 {
+				r.fitContext(&r.Matches[i], budget, lineNumbers)
+			}
 			m := r.Matches[i]
 			first := m.Line
 			if len(m.Before) > 0 {
@@ -63,6 +66,29 @@ func (w *Workspace) renderGrep(in GrepInput, q backends.Query, r *GrepResult) st
 	b.WriteString(body.String())
 	b.WriteString(w.grepNotes(r))
 	return b.String()
+}
+
+// fitContext trims the context lines of a match that alone would pass the
+// output budget (say -C 200 in a file of long lines), dropping from the
+// side with more lines, so that at least the match itself is shown.
+func (r *GrepResult) fitContext(m *GrepMatch, budget int, lineNumbers bool) {
+	size := func(c ContextLine) int {
+		return len(renderMatch(GrepMatch{File: m.File, Line: c.Line, Text: c.Text, Cut: c.Cut}, lineNumbers))
+	}
+	total := len(renderMatch(*m, lineNumbers))
+	if total <= budget {
+		return
+	}
+	for total > budget && len(m.Before)+len(m.After) > 0 {
+		if len(m.Before) >= len(m.After) {
+			total -= size(m.Before[0])
+			m.Before = m.Before[1:]
+		} else {
+			total -= size(m.After[len(m.After)-1])
+			m.After = m.After[:len(m.After)-1]
+		}
+	}
+	r.Warnings = append(r.Warnings, fmt.Sprintf("context around %s:%d was trimmed to fit the output cap; ask for fewer -A/-B/-C lines", m.File, m.Line))
 }
 
 // renderMatch renders a match and its context like rg: "path:N:text" for

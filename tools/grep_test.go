@@ -362,3 +362,31 @@ func TestGrepSkipsFIFOInTree(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A single match whose context alone passes the output cap has its context
+// trimmed, so the text stays under the cap and still shows the match.
+func TestGrepTrimsContextThatAlonePassesTheCap(t *testing.T) {
+	root := t.TempDir()
+	var b strings.Builder
+	for i := range 201 {
+		if i == 100 {
+			b.WriteString("the needle\n")
+			continue
+		}
+		fmt.Fprintf(&b, "%03d %s\n", i, strings.Repeat("z", 400))
+	}
+	writeFile(t, filepath.Join(root, "wide.txt"), b.String())
+	w := newTestWorkspace(t, root, Options{Searcher: testChain()})
+	grepTool, _ := w.Tool("Grep")
+	out, err := callTool(t, w, "Grep", map[string]any{"pattern": "needle", "output_mode": "content", "-C": 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := out.Structured.(*GrepResult)
+	if len(out.Text) > DefaultMaxOutputChars || !strings.Contains(out.Text, "wide.txt:101:the needle\n") ||
+		len(r.Matches) != 1 || len(r.Matches[0].Before) == 100 || len(r.Matches[0].Before) == 0 ||
+		!strings.Contains(out.Text, "[Warning: context around wide.txt:101 was trimmed to fit the output cap") {
+		t.Fatalf("len %d, before %d after %d\n%s", len(out.Text), len(r.Matches[0].Before), len(r.Matches[0].After), out.Text[len(out.Text)-300:])
+	}
+	validateOutput(t, grepTool, out.Structured)
+}

@@ -39,3 +39,22 @@ func TestSandboxResolveRefusesSpecialFiles(t *testing.T) {
 }
 
 func mkfifo(path string) error { return syscall.Mkfifo(path, 0o600) }
+
+// Reliability D8, a documented residual risk pinned by this test: a hard
+// link inside the root to a file outside is the same inode under an inside
+// name; no path check (nor os.Root) can tell, so it is readable. Whoever
+// can create hard links in the workspace could copy the file in as well.
+func TestSandboxResidualHardLinkIsReadable(t *testing.T) {
+	f := newSandboxFixture(t)
+	if err := os.Link(filepath.Join(f.outside, "secret.txt"), filepath.Join(f.root, "hard.txt")); err != nil {
+		t.Skipf("hard links unavailable here: %v", err)
+	}
+	w, err := NewWorkspace(f.root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := w.Read(t.Context(), ReadInput{FilePath: "hard.txt"})
+	if err != nil || out.Text != "1\tOUTSIDE\n" {
+		t.Fatalf("hard link: %q, %v (if this now fails, the residual risk is gone: update readme-tools.md)", out.Text, err)
+	}
+}
