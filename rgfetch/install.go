@@ -122,7 +122,11 @@ func (r *Resolver) install(ctx context.Context, s settings, p plan) (Resolved, e
 	if err := r.settleDigest(ctx, s, f, &p); err != nil {
 		return Resolved{}, err
 	}
-	got, n, err := f.fetch(ctx, p.loc, archiveFile, s.maxSize)
+	limit := s.maxSize
+	if p.origin == originPinned && p.pin.Size > 0 {
+		limit = min(limit, p.pin.Size) // a longer body cannot be the pinned asset
+	}
+	got, n, err := f.fetch(ctx, p.loc, archiveFile, limit)
 	if err != nil {
 		return Resolved{}, diskErr("download", err)
 	}

@@ -1,6 +1,7 @@
 package rgfetch
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 )
@@ -70,6 +71,9 @@ func (s settings) plan() (plan, error) {
 		return plan{}, err
 	}
 	p.loc, err = locate(s.mirror, s.version, asset)
+	if he := (*HTTPError)(nil); errors.As(err, &he) {
+		he.Triple = triple
+	}
 	if err != nil {
 		return plan{}, err
 	}

@@ -200,3 +200,20 @@ func TestOfflineFailsFastWithHint(t *testing.T) {
 		})
 	}
 }
+
+// A pinned size caps the download: a longer body cannot be the pinned
+// asset and is cut off before it is all read.
+func TestPinnedSizeCapsTheDownload(t *testing.T) {
+	e := newTestEnv(t)
+	name, d := e.serveFake("99.1.0")
+	k := pinKey{"99.1.0", "x86_64-unknown-linux-musl"}
+	pins[k] = Pin{SHA256: d, Size: int64(len(e.srv.files[name]) - 1)}
+	t.Cleanup(func() { delete(pins, k) })
+	r := e.resolver()
+	r.NoSystem, r.Version = true, "99.1.0"
+	_, err := r.Resolve(context.Background())
+	var se *SizeError
+	if !errors.As(err, &se) || se.Limit != int64(len(e.srv.files[name])-1) {
+		t.Fatalf("err = %v, want a SizeError at the pinned size", err)
+	}
+}
