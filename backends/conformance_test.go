@@ -322,6 +322,54 @@ func TestConformanceThroughChain(t *testing.T) {
 	}
 }
 
+// TestConformanceFallbackChain runs every case through a Chain of the
+// engines other than the reference, in the default order (git grep, system
+// grep, native): whichever engine the Chain settles on (git grep is
+// unavailable outside a work tree; git grep and grep refuse multiline), the
+// answer must be the reference engine's.
+func TestConformanceFallbackChain(t *testing.T) {
+	c, engines, ref := conformanceSetup(t)
+	var chain backends.Chain
+	var refEngine backends.Backend
+	for _, e := range engines {
+		switch {
+		case e.b.Name() == ref:
+			refEngine = e.b
+		case !e.informational:
+			chain.Backends = append(chain.Backends, e.b)
+		}
+	}
+	if len(chain.Backends) < 2 {
+		t.Skipf("need at least two non-reference engines, have %d", len(chain.Backends))
+	}
+	ran := map[string]int{}
+	for _, cs := range conformance.SearchCases(conformance.Queries()) {
+		q := c.Query(cs)
+		nq, err := backends.Normalize(q)
+		if err != nil {
+			t.Fatalf("%s: %v", cs.Name, err)
+		}
+		want := runEngine(t, refEngine, nq, "")
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		col := &conformance.Collector{Mode: q.Mode}
+		res, err := chain.Search(ctx, q, col)
+		cancel()
+		if err != nil {
+			t.Errorf("%s: Chain: %v", cs.Name, err)
+			continue
+		}
+		ran[res.Backend]++
+		if _, ok := conformance.ExceptionFor(res.Backend, cs.Name); ok {
+			continue
+		}
+		if d := conformance.Diff(want.render, col.Render()); len(d) > 0 {
+			t.Errorf("%s: the Chain ran %s (skipped %v) and differs from %s (- %s, + chain):\n%s",
+				cs.Name, res.Backend, res.Skipped, ref, ref, head(d, 30))
+		}
+	}
+	t.Logf("fallback chain: cases answered per engine: %v", ran)
+}
+
 // TestConformanceExceptions asserts every documented exception exactly: the
 // engine's difference from the reference must be the recorded one. It fails
 // when an exception disappears (remove it from the table and the README) or

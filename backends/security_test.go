@@ -413,3 +413,47 @@ func buildSecurityCorpus(t *testing.T) conformance.Corpus {
 	}
 	return c
 }
+
+// TestSecurityEnvironmentCannotRedirectTheSearch: GIT_DIR / GIT_WORK_TREE in
+// the caller's environment would make git search another repository, and
+// GREP_OPTIONS / GREP_COLORS could change grep's output (reliability.md
+// case 49). Engines scrub them; results come from the requested root.
+func TestSecurityEnvironmentCannotRedirectTheSearch(t *testing.T) {
+	root, other := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "mine.txt"), []byte("needle mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "theirs.txt"), []byte("needle theirs\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitRepo(t, root)
+	gitRepo(t, other)
+	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
+	t.Setenv("GIT_WORK_TREE", other)
+	t.Setenv("GREP_OPTIONS", "--count")
+	t.Setenv("GREP_COLORS", "mt=01;31")
+	t.Setenv("GREP_COLOR", "01;31")
+	// Control: plain git grep in root now searches the other repository.
+	cmd := exec.Command("git", "grep", "-l", "needle")
+	cmd.Dir = root
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), "theirs.txt") {
+		t.Fatalf("control: GIT_DIR did not redirect plain git grep (%q); the test would be vacuous", out)
+	}
+	for _, b := range securityEngines(t) {
+		col, err := search(t, b, backends.Query{Root: root, Pattern: "needle"})
+		if err != nil && !errors.Is(err, backends.ErrUnsupported) && !errors.Is(err, backends.ErrUnavailable) {
+			t.Errorf("%s: %v", b.Name(), err)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if got := col.Files(); len(got) != 1 || got[0] != "mine.txt" {
+			t.Errorf("%s: files %q, want [mine.txt] from the requested root", b.Name(), got)
+		}
+		if got := col.MatchLines("mine.txt"); len(got) != 1 || got[0] != 1 {
+			t.Errorf("%s: mine.txt lines %v, want [1]", b.Name(), got)
+		}
+	}
+}
