@@ -144,13 +144,10 @@ func (r *nativeRun) file(f native.File) error {
 		return nil
 	}
 	defer buf.Release()
-	var lines []Line
+	var fl fileLines
 	opts := r.opts
 	opts.BinaryConvert = explicit // rg searches past NULs in a file it was given by name
-	res, err := r.m.Search(buf.Data, opts, func(l native.Line) error {
-		lines = append(lines, convertLine(f.Path, l))
-		return nil
-	})
+	res, err := r.m.Search(buf.Data, opts, fl.add)
 	if err != nil {
 		return err
 	}
@@ -159,12 +156,12 @@ func (r *nativeRun) file(f native.File) error {
 	if res.Binary {
 		r.binary.Add(1)
 	}
-	if res.MatchedLines == 0 && len(lines) == 0 {
+	if res.MatchedLines == 0 && len(fl.recs) == 0 {
 		return nil
 	}
 	r.matched.Add(1)
 	r.lines.Add(int64(res.MatchedLines))
-	return r.push(f.Path, lines, res.MatchedLines)
+	return r.push(f.Path, fl.lines(f.Path), res.MatchedLines)
 }
 
 // push sends one file's results to the sink; an ErrStop from the sink
@@ -196,19 +193,54 @@ func (r *nativeRun) push(path string, lines []Line, count int) error {
 // errStopped marks a sink's ErrStop internally; Search reports it as nil.
 var errStopped = errors.New("stopped by sink")
 
-// convertLine copies a native line (its buffers are reused) into a Line.
-func convertLine(path string, l native.Line) Line {
-	out := Line{Path: path, Number: l.Number, Text: slices.Clone(l.Text), Kind: KindMatch}
-	if l.Context {
-		out.Kind = KindContext
-		return out
-	}
-	if len(l.Submatches) > 0 {
-		out.Submatches = make([]Span, len(l.Submatches))
-		for i, s := range l.Submatches {
-			out.Submatches[i] = Span{Start: s[0], End: s[1]}
+// fileLines collects one file's lines. native.Line's buffers are reused,
+// so texts and spans are copied, into two arenas: a file costs a few
+// allocations, not two per line.
+type fileLines struct {
+	text  []byte
+	spans []Span
+	recs  []lineRec
+}
+
+type lineRec struct {
+	number       int
+	text0, text1 int
+	span0, span1 int
+	context      bool
+}
+
+func (fl *fileLines) add(l native.Line) error {
+	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context}
+	fl.text = append(fl.text, l.Text...)
+	if !l.Context {
+		for _, sm := range l.Submatches {
+			fl.spans = append(fl.spans, Span{Start: sm[0], End: sm[1]})
 		}
-		out.Column = l.Submatches[0][0] + 1
+	}
+	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
+	fl.recs = append(fl.recs, rec)
+	return nil
+}
+
+// lines returns the collected lines as backends.Lines of path.
+func (fl *fileLines) lines(path string) []Line {
+	out := make([]Line, len(fl.recs))
+	for i, rec := range fl.recs {
+		l := Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: KindMatch}
+		if rec.context {
+			l.Kind = KindContext
+		} else if rec.span1 > rec.span0 {
+			l.Submatches = fl.spans[rec.span0:rec.span1:rec.span1]
+			l.Column = l.Submatches[0].Start + 1
+		}
+		out[i] = l
 	}
 	return out
+}
+
+// convertLine copies one native line (its buffers are reused) into a Line.
+func convertLine(path string, l native.Line) Line {
+	var fl fileLines
+	fl.add(l)
+	return fl.lines(path)[0]
 }

@@ -33,6 +33,7 @@ type benchClass struct {
 	name    string
 	pattern string
 	fold    bool
+	content bool // report lines (rg --json), not counts (rg -c)
 }
 
 var benchClasses = []benchClass{
@@ -42,6 +43,7 @@ var benchClasses = []benchClass{
 	{name: "alternation", pattern: "(Read|Write)(At|From|To)"},
 	{name: "class-regex", pattern: `func \w+Error\(`},
 	{name: "no-literal", pattern: `\w+\d\s*=\s*\d`},
+	{name: "content-common-literal", pattern: "func", content: true},
 }
 
 func benchCorpus(b *testing.B) string {
@@ -98,19 +100,28 @@ func benchEngines(b *testing.B, root string) {
 
 func benchQuery(root string, c benchClass) backends.Query {
 	q := backends.Query{Pattern: c.pattern, Root: root, Mode: backends.ModeCount}
+	if c.content {
+		q.Mode = backends.ModeContent
+	}
 	if c.fold {
 		q.Case = backends.CaseInsensitive
 	}
 	return q
 }
 
-// countSink adds up the per-file counts (its calls are serialised by the engine).
-type countSink struct{ n atomic.Int64 }
+// countSink adds up the per-file counts and the match lines it is given
+// (its calls are serialised by the engine).
+type countSink struct{ counted, lines atomic.Int64 }
 
-func (s *countSink) Begin(string) error       { return nil }
-func (s *countSink) Line(backends.Line) error { return nil }
+func (s *countSink) Begin(string) error { return nil }
+func (s *countSink) Line(l backends.Line) error {
+	if l.Kind == backends.KindMatch {
+		s.lines.Add(1)
+	}
+	return nil
+}
 func (s *countSink) End(f backends.FileSummary) error {
-	s.n.Add(int64(f.MatchedLines))
+	s.counted.Add(int64(f.MatchedLines))
 	return nil
 }
 
@@ -119,12 +130,18 @@ func nativeCount(b *testing.B, q backends.Query) int64 {
 	if _, err := backends.NewNative().Search(context.Background(), q, &sink); err != nil {
 		b.Fatal(err)
 	}
-	return sink.n.Load()
+	if q.Mode == backends.ModeContent {
+		return sink.lines.Load()
+	}
+	return sink.counted.Load()
 }
 
 // rgCount runs rg -c as the benchmark's reference and sums its counts.
 func rgCount(b *testing.B, rg, root string, c benchClass) int64 {
 	args := []string{"--no-config", "-c"}
+	if c.content {
+		args = []string{"--no-config", "--json"}
+	}
 	if c.fold {
 		args = append(args, "-i")
 	}
@@ -136,6 +153,9 @@ func rgCount(b *testing.B, rg, root string, c benchClass) int64 {
 		b.Fatal(err)
 	}
 	var total int64
+	if c.content {
+		return int64(strings.Count(string(out), `{"type":"match"`))
+	}
 	for _, line := range strings.Split(string(out), "\n") {
 		if i := strings.LastIndexByte(line, ':'); i >= 0 {
 			var n int64
