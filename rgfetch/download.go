@@ -127,7 +127,7 @@ func withRedirectPolicy(c *http.Client) *http.Client {
 	cc := *c
 	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
+			return errTooManyRedirects
 		}
 		if req.URL.Scheme != "https" && (via[0].URL.Scheme == "https" || !isLoopback(req.URL.Hostname())) {
 			return fmt.Errorf("%w: %s -> %s", errInsecureRedirect, via[len(via)-1].URL, req.URL)

@@ -362,3 +362,39 @@ func TestMirrorLocations(t *testing.T) {
 		}
 	}
 }
+
+// A redirect loop stops after 10 hops (reliability.md case 11) and an
+// untrusted certificate is final, not retried as "spurious" (case 15).
+func TestRedirectLoopAndBadCertificateAreFinal(t *testing.T) {
+	t.Run("redirect loop", func(t *testing.T) {
+		e := newTestEnv(t)
+		_, d := e.serveFake("15.1.0")
+		e.srv.fault(fakeAsset, func(w http.ResponseWriter, r *http.Request, n int) bool {
+			http.Redirect(w, r, "/"+fakeAsset+"?hop="+fmt.Sprint(n), http.StatusFound)
+			return true
+		})
+		r := e.resolver()
+		r.NoSystem, r.SHA256 = true, d
+		_, err := r.Resolve(context.Background())
+		if err == nil || !strings.Contains(err.Error(), "10 redirects") {
+			t.Fatalf("err = %v, want the redirect limit", err)
+		}
+		if n := e.srv.count(fakeAsset); n != 11 {
+			t.Errorf("%d requests; want 11 (one attempt, no retry)", n)
+		}
+	})
+	t.Run("untrusted certificate", func(t *testing.T) {
+		e := newTestEnv(t)
+		_, d := e.serveFake("15.1.0")
+		r := e.resolver()
+		r.NoSystem, r.SHA256 = true, d
+		r.HTTPClient = &http.Client{} // system roots: the test CA is unknown
+		_, err := r.Resolve(context.Background())
+		if err == nil || !strings.Contains(err.Error(), "certificate") {
+			t.Fatalf("err = %v, want a certificate error", err)
+		}
+		if n := len(e.sleeps.list()); n != 0 {
+			t.Errorf("a certificate error was retried (%d waits)", n)
+		}
+	})
+}

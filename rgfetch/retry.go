@@ -71,6 +71,9 @@ var errStalled = errors.New("download stalled: no data received within the idle 
 // the request would leak, and a token could follow it.
 var errInsecureRedirect = errors.New("refusing redirect to a non-https URL")
 
+// errTooManyRedirects stops a redirect loop; like net/http, after 10 hops.
+var errTooManyRedirects = errors.New("stopped after 10 redirects")
+
 // retryable reports whether another attempt may succeed after err. Digest
 // mismatches, 4xx other than 408/429, size-cap violations, certificate
 // errors and insecure redirects are final.
@@ -87,7 +90,7 @@ func retryable(err error) bool {
 	var ci x509.CertificateInvalidError
 	switch {
 	case errors.As(err, &se), errors.As(err, &ce), errors.As(err, &ua), errors.As(err, &hn),
-		errors.As(err, &cv), errors.As(err, &ci), errors.Is(err, errInsecureRedirect):
+		errors.As(err, &cv), errors.As(err, &ci), errors.Is(err, errInsecureRedirect), errors.Is(err, errTooManyRedirects):
 		return false
 	}
 	return true
