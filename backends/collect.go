@@ -49,6 +49,7 @@ type collector struct {
 	bytes   int64
 	window  int        // sorted with a Limit: Offset+Limit entries are all that can be shown; 0 = hold all
 	held    []*fileBuf // window > 0: the files held, in sort order
+	arena   arena      // copies of the lines held
 	beyond  bool       // window > 0: an entry past the window was dropped
 
 	skipped, emitted int // entries skipped by Offset, passed on
@@ -168,7 +169,7 @@ func (c *collector) Line(l Line) error {
 	if c.stream && f == c.active {
 		return c.stopOn(c.feed(f, l))
 	}
-	f.lines = append(f.lines, ownLine(l))
+	f.lines = append(f.lines, c.arena.own(l))
 	return nil
 }
 
@@ -582,11 +583,36 @@ func cutLine(l Line, max int) Line {
 	return l
 }
 
-// ownLine copies the slices of l, since an engine may reuse its buffers
-// once Line returns and the collector holds lines longer than that.
-func ownLine(l Line) Line {
-	l.Text = slices.Clone(l.Text)
-	l.Submatches = slices.Clone(l.Submatches)
+// arena copies held lines into shared chunks: an engine may reuse its
+// buffers once Line returns, and two small allocations per held line made
+// sorting cost as much as the search itself (BenchmarkChainOverhead).
+type arena struct {
+	text  []byte
+	spans []Span
+}
+
+const arenaChunk = 64 << 10
+
+// own returns l with Text and Submatches copied into the arena.
+func (a *arena) own(l Line) Line {
+	if len(l.Text) > arenaChunk/8 {
+		l.Text = slices.Clone(l.Text)
+	} else {
+		if cap(a.text)-len(a.text) < len(l.Text) {
+			a.text = make([]byte, 0, arenaChunk)
+		}
+		at := len(a.text)
+		a.text = append(a.text, l.Text...)
+		l.Text = a.text[at:len(a.text):len(a.text)]
+	}
+	if l.Submatches != nil {
+		if cap(a.spans)-len(a.spans) < len(l.Submatches) {
+			a.spans = make([]Span, 0, max(len(l.Submatches), arenaChunk/16))
+		}
+		at := len(a.spans)
+		a.spans = append(a.spans, l.Submatches...)
+		l.Submatches = a.spans[at:len(a.spans):len(a.spans)]
+	}
 	return l
 }
 

@@ -369,3 +369,33 @@ func TestCollectWindowCapsOneHugeFile(t *testing.T) {
 		t.Errorf("got %q %v, want %q TruncatedLimit", got, trunc, want)
 	}
 }
+
+// BenchmarkCollector is the collector's own cost per search of 300 files x
+// 45 matching lines, without an engine: streaming, sorting all, sorting a
+// window of 250.
+func BenchmarkCollector(b *testing.B) {
+	text := []byte("func handler(w http.ResponseWriter, r *http.Request) { return nil }")
+	for _, v := range []struct {
+		name  string
+		sort  SortOrder
+		limit int
+	}{{"stream", SortNone, 0}, {"sorted", SortPath, 0}, {"sorted-limit250", SortPath, 250}} {
+		b.Run(v.name, func(b *testing.B) {
+			q := Query{Root: b.TempDir(), Sort: v.sort, Limit: v.limit}
+			for b.Loop() {
+				c := newCollector(q, discard{}, 0)
+				for f := 299; f >= 0; f-- {
+					path := fmt.Sprintf("pkg%02d/f%05d.go", f%20, f)
+					_ = c.Begin(path)
+					for n := 1; n <= 45; n++ {
+						_ = c.Line(Line{Path: path, Number: n, Column: 6, Text: text, Submatches: []Span{{5, 12}}})
+					}
+					_ = c.End(FileSummary{Path: path, MatchedLines: 45})
+				}
+				if err := c.finish(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
