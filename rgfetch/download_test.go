@@ -379,8 +379,8 @@ func TestRedirectLoopAndBadCertificateAreFinal(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "10 redirects") {
 			t.Fatalf("err = %v, want the redirect limit", err)
 		}
-		if n := e.srv.count(fakeAsset); n != 11 {
-			t.Errorf("%d requests; want 11 (one attempt, no retry)", n)
+		if n := e.srv.count(fakeAsset); n != 10 {
+			t.Errorf("%d requests; want 10 (one attempt, no retry)", n)
 		}
 	})
 	t.Run("untrusted certificate", func(t *testing.T) {
