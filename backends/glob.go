@@ -87,6 +87,9 @@ func Glob(ctx context.Context, q GlobQuery) (GlobResult, error) {
 	}
 	var files []GlobFile
 	backend := "native"
+	if rg, ok := q.Ripgrep.(*Ripgrep); ok && rg == nil {
+		q.Ripgrep = nil // a nil *Ripgrep means native only, too
+	}
 	if q.Ripgrep != nil {
 		if info, err := q.Ripgrep.Available(ctx); err == nil && info.Path != "" {
 			files, err = globRipgrep(ctx, info.Path, q)

@@ -18,8 +18,9 @@ const globMaxStdout = 512 << 20
 // globRipgrepArgs are the rg flags that give rg's file selection the
 // library's meaning: no config file, .git never (after the pattern, so that
 // even "*" cannot whitelist it, as the native walker never lists it), NUL-ended
-// paths (names may hold newlines), and "." as the explicit path so rg never
-// reads stdin.
+// paths (names may hold newlines), and Root as the explicit, absolute path
+// (as the ripgrep engine passes it: rg applies some ignore patterns
+// differently to relative paths), so rg never reads stdin.
 func globRipgrepArgs(q GlobQuery) []string {
 	args := []string{"--files", "--no-config", "--no-messages", "--null", "--no-follow"}
 	if q.Hidden {
@@ -28,7 +29,7 @@ func globRipgrepArgs(q GlobQuery) []string {
 	if q.NoIgnore {
 		args = append(args, "--no-ignore")
 	}
-	args = append(args, "--glob="+q.Pattern, "--glob=!.git", "--", ".")
+	args = append(args, "--glob="+q.Pattern, "--glob=!.git", "--", q.Root)
 	return args
 }
 
@@ -40,6 +41,10 @@ func globRipgrep(ctx context.Context, rg string, q GlobQuery) ([]GlobFile, error
 		if v := q.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}
+	}
+	prefix := q.Root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
 	}
 	var paths []string
 	res, err := runProc(ctx, procSpec{
@@ -53,7 +58,7 @@ func globRipgrep(ctx context.Context, rg string, q GlobQuery) ([]GlobFile, error
 		for {
 			p, err := br.ReadString(0)
 			if p = strings.TrimSuffix(p, "\x00"); p != "" {
-				paths = append(paths, strings.TrimPrefix(p, "./"))
+				paths = append(paths, filepath.ToSlash(strings.TrimPrefix(p, prefix)))
 			}
 			if err == io.EOF {
 				return nil

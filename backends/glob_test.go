@@ -224,3 +224,37 @@ func TestGlobInvalidQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobEnginesAgreeOnGoroot compares the engines on the Go source tree.
+func TestGlobEnginesAgreeOnGoroot(t *testing.T) {
+	rg := requireRg(t)
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skip("go env GOROOT failed")
+	}
+	root := filepath.Join(strings.TrimSpace(string(out)), "src")
+	for _, p := range []string{"*.go", "net/**/*_test.go", "*.{s,S}", "testdata/**", "**/testdata/*.txt", "go.mod"} {
+		q := GlobQuery{Root: root, Pattern: p, Sort: GlobSortPath}
+		got, err := Glob(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.Ripgrep = rg
+		want, err := Glob(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.Total == 0 || !slices.Equal(paths(got.Files), paths(want.Files)) {
+			t.Errorf("%q: native %d files, rg %d files", p, got.Total, want.Total)
+		}
+	}
+}
+
+func TestGlobNilRipgrepMeansNative(t *testing.T) {
+	root := globTree(t, []string{"a.go"}, nil)
+	var rg *Ripgrep
+	res, err := Glob(context.Background(), GlobQuery{Root: root, Pattern: "*.go", Ripgrep: rg})
+	if err != nil || res.Backend != "native" || res.Total != 1 {
+		t.Errorf("Glob = %+v, %v", res, err)
+	}
+}

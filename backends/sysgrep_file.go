@@ -81,7 +81,7 @@ func (r *grepRun) grepLines(g *grepFile, lastLine int) (lines []Line, count int,
 		var got *Line
 		if _, err := r.m.Search(scratch, native.SearchOptions{MaxCount: 1}, func(l native.Line) error {
 			if !l.Context && got == nil {
-				cl := convertLine(g.file.Path, l)
+				cl := lineFromNative(g.file.Path, l)
 				got = &cl
 			}
 			return nil
@@ -148,7 +148,7 @@ func (r *grepRun) nativeFile(f native.File, data []byte) error {
 	opts.BinaryConvert = r.explicit(f) // rg searches past NULs in a file it was given by name
 	var lines []Line
 	res, err := r.m.Search(data, opts, func(l native.Line) error {
-		lines = append(lines, convertLine(f.Path, l))
+		lines = append(lines, lineFromNative(f.Path, l))
 		return nil
 	})
 	if err != nil {
@@ -186,4 +186,20 @@ func (r *grepRun) push(path string, lines []Line, count int) error {
 		return nil
 	}
 	return err
+}
+
+// lineFromNative copies a native line (its buffers are reused) into a Line.
+func lineFromNative(path string, l native.Line) Line {
+	out := Line{Path: path, Number: l.Number, Text: slices.Clone(l.Text), Kind: KindMatch}
+	if l.Context {
+		out.Kind = KindContext
+		return out
+	}
+	for _, s := range l.Submatches {
+		out.Submatches = append(out.Submatches, Span{Start: s[0], End: s[1]})
+	}
+	if len(out.Submatches) > 0 {
+		out.Column = out.Submatches[0].Start + 1
+	}
+	return out
 }

@@ -73,6 +73,8 @@ func TestIgnoreRulesMatchRipgrep(t *testing.T) {
 			tree: fixture{".git/": "", "~/.config/git/ignore": "*.bak\n", "a.bak": "", "b.txt": ""}},
 		{name: "the global excludes file applies only inside a repository",
 			tree: fixture{"~/.config/git/ignore": "*.bak\n", "a.bak": "", "b.txt": ""}},
+		{name: "a global excludes pattern with a slash",
+			tree: fixture{".git/": "", "~/.config/git/ignore": "build/out\n/top.txt\n", "build/out": "", "top.txt": "", "d/top.txt": "", "keep": ""}},
 		{name: ".gitignore beats the global excludes file",
 			tree: fixture{".git/": "", "~/.config/git/ignore": "*.bak\n", ".gitignore": "!a.bak\n", "a.bak": "", "b.bak": ""}},
 		{name: "ignore files above the walk root apply, anchored ones relative to their directory",

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -87,7 +88,7 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 		}
 	}
 	isDir := typ.IsDir()
-	if w.excluded(ig, rel, e.name, isDir) {
+	if w.excluded(ig, rel, abs, e.name, isDir) {
 		w.skipped.Add(1)
 		return
 	}
@@ -129,7 +130,7 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 // Ignore::matched): glob overrides decide first; then ignore files (an
 // ignore verdict excludes, a whitelist verdict protects from the hidden
 // rule); then types; then hidden.
-func (w *walker) excluded(ig *ignoreDir, rel, name string, isDir bool) bool {
+func (w *walker) excluded(ig *ignoreDir, rel, abs, name string, isDir bool) bool {
 	switch w.over.match(rel, isDir) {
 	case matchWhitelist:
 		return false
@@ -138,7 +139,7 @@ func (w *walker) excluded(ig *ignoreDir, rel, name string, isDir bool) bool {
 	}
 	whitelisted := false
 	if w.useIgnore {
-		switch w.ignoreVerdict(ig, rel, isDir) {
+		switch w.ignoreVerdict(ig, rel, abs, isDir) {
 		case matchIgnore:
 			return true
 		case matchWhitelist:
@@ -159,8 +160,11 @@ func (w *walker) excluded(ig *ignoreDir, rel, name string, isDir bool) bool {
 // over the global excludes file; within one kind the deepest file with a
 // matching rule decides. Git files apply only inside a repository (some
 // directory on the chain holds .git), and only up to the nearest repository
-// root.
-func (w *walker) ignoreVerdict(d *ignoreDir, rel string, isDir bool) ignoreMatch {
+// root. The global excludes file is matched against the absolute path
+// without its leading '/', as rg 13 does when given absolute paths (the
+// ripgrep engine's invocation), so a pattern with a slash there only
+// matches from the filesystem root; git would anchor it at the repository.
+func (w *walker) ignoreVerdict(d *ignoreDir, rel, abs string, isDir bool) ignoreMatch {
 	anyGit := d.anyGit
 	var mRg, mIg, mGi, mEx ignoreMatch
 	sawGit := false
@@ -189,8 +193,8 @@ func (w *walker) ignoreVerdict(d *ignoreDir, rel string, isDir bool) ignoreMatch
 			return m
 		}
 	}
-	if anyGit {
-		return w.global.match(rel, isDir)
+	if anyGit && w.global != nil {
+		return w.global.match(strings.TrimPrefix(filepath.ToSlash(abs), "/"), isDir)
 	}
 	return matchNone
 }

@@ -99,8 +99,14 @@ func rgFiles(t testing.TB, o WalkOptions, home string) []string {
 		}
 		args = append(args, "--type=walktest")
 	}
+	// Like the ripgrep engine: absolute paths after "--", run from Root.
 	args = append(args, "--")
-	args = append(args, o.Paths...)
+	if len(o.Paths) == 0 {
+		args = append(args, o.Root)
+	}
+	for _, p := range o.Paths {
+		args = append(args, filepath.Join(o.Root, filepath.FromSlash(p)))
+	}
 	cmd := exec.Command(rgPath(t), args...)
 	cmd.Dir = o.Root
 	cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin", "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
@@ -113,7 +119,7 @@ func rgFiles(t testing.TB, o WalkOptions, home string) []string {
 	var files []string
 	for _, l := range strings.Split(string(out), "\n") {
 		if l != "" {
-			files = append(files, strings.TrimPrefix(l, "./"))
+			files = append(files, filepath.ToSlash(strings.TrimPrefix(l, o.Root+string(filepath.Separator))))
 		}
 	}
 	slices.Sort(files)

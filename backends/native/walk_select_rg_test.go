@@ -94,6 +94,9 @@ func TestSelectionMatchesRipgrep(t *testing.T) {
 		{name: "an explicit path inside an ignored directory is walked",
 			tree: fixture{".git/": "", ".gitignore": "node_modules/\n", "node_modules/p/x.js": ""},
 			opts: WalkOptions{Paths: []string{"node_modules/p"}}},
+		{name: "anchored patterns of ignore files above an explicit path",
+			tree: fixture{".git/": "", ".gitignore": "/sub/x.txt\nsub/deep/y.txt\n", "sub/x.txt": "", "sub/deep/y.txt": "", "sub/z.txt": ""},
+			opts: WalkOptions{Paths: []string{"sub"}}, want: []string{"sub/z.txt"}},
 		{name: "globs apply below explicit paths", tree: fixture{"d/a.ts": "", "d/b.js": ""},
 			opts: WalkOptions{Paths: []string{"d"}, Globs: []string{"d/*.ts"}}},
 	})
