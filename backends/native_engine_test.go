@@ -7,6 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rgkit/rgkit/backends"
@@ -193,5 +196,77 @@ func TestNativeRefusesLiteralNewline(t *testing.T) {
 	}
 	if _, err := nativeSearch(t, backends.Query{Pattern: `a\nb`, Root: root, Multiline: true}, &s); err != nil || len(s.lines) != 2 {
 		t.Errorf("multiline: err %v, %d lines; want 2", err, len(s.lines))
+	}
+}
+
+// TestNativeCountsMatchRgOnGoSource compares per-file counts with rg -c on
+// a real tree (the Go installation's net/ sources, searched by several
+// workers at once), one pattern per prefilter path: literal, folded literal,
+// alternation, split around a literal, and the line DFA. rg is given the
+// same pattern with ASCII classes, rgkit's semantics.
+func TestNativeCountsMatchRgOnGoSource(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg not installed")
+	}
+	root := filepath.Join(runtime.GOROOT(), "src", "net")
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("no Go source tree: %v", err)
+	}
+	cases := []struct {
+		pattern, rgPattern string
+		fold, word         bool
+	}{
+		{pattern: "ErrUnexpectedEOF"},
+		{pattern: "http", fold: true},
+		{pattern: "(Read|Write)(At|From|To)"},
+		{pattern: `func \w+Error\(`, rgPattern: `func (?-u:\w)+Error\(`},
+		{pattern: `\w+\d\s*=\s*\d`, rgPattern: `(?-u:\w)+(?-u:\d)(?-u:\s)*=(?-u:\s)*(?-u:\d)`},
+		{pattern: `[A-Z][a-z]+[0-9]{2}`},
+		{pattern: `\bconn\b`, rgPattern: `(?-u:\b)conn(?-u:\b)`},
+		{pattern: "err", word: true},
+	}
+	for _, c := range cases {
+		q := backends.Query{Pattern: c.pattern, Root: root, Mode: backends.ModeCount, Word: c.word}
+		args := []string{"--no-config", "-c", "--with-filename"}
+		if c.fold {
+			q.Case = backends.CaseInsensitive
+			args = append(args, "-i")
+		}
+		if c.word {
+			args = append(args, "-w")
+		}
+		rgPat := c.rgPattern
+		if rgPat == "" {
+			rgPat = c.pattern
+		}
+		cmd := exec.Command(rg, append(args, "-e", rgPat, "--", ".")...)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("rg %q: %v", rgPat, err)
+		}
+		want := map[string]int{}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			i := strings.LastIndexByte(line, ':')
+			n, _ := strconv.Atoi(line[i+1:])
+			want[strings.TrimPrefix(line[:i], "./")] = n
+		}
+		got := map[string]int{}
+		var s recordSink
+		if _, err := nativeSearch(t, q, &s); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range s.ends {
+			got[e.Path] = e.MatchedLines
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: native and rg -c differ in %d vs %d files", c.pattern, len(got), len(want))
+			for p, n := range want {
+				if got[p] != n {
+					t.Errorf("  %s: native %d, rg %d", p, got[p], n)
+				}
+			}
+		}
 	}
 }
