@@ -64,7 +64,8 @@ type Chain struct {
 //   - an engine is passed over (recorded in Result.Skipped) only when its
 //     Available or Search returns an error wrapping ErrUnavailable or
 //     ErrUnsupported before it emitted anything; when every engine is passed
-//     over, the error wraps ErrUnavailable and lists each reason;
+//     over, the error is a *NoEngineError (errors.Is ErrUnavailable) with
+//     each reason;
 //   - q.Timeout (or a deadline on ctx) running out is not an error: the
 //     results found so far are delivered and Result.Partial is set;
 //   - cancellation of ctx delivers the results found so far, sets Partial and
@@ -107,7 +108,7 @@ func (c *Chain) Search(ctx context.Context, q Query, sink Sink) (Result, error) 
 	if ctx.Err() != nil {
 		return res, interrupted(ctx, &res, nq)
 	}
-	return res, noEngineError(res.Skipped)
+	return res, &NoEngineError{Skipped: res.Skipped}
 }
 
 // run searches with one available engine. done is false only when the
@@ -167,17 +168,36 @@ func skippable(err error) bool {
 	return errors.Is(err, ErrUnavailable) || errors.Is(err, ErrUnsupported)
 }
 
-// noEngineError says why no engine ran; it wraps ErrUnavailable and every
-// skip reason, so errors.Is finds ErrUnsupported too when that was the cause.
-func noEngineError(skips []Skip) error {
-	if len(skips) == 0 {
-		return fmt.Errorf("no search engine configured: %w", ErrUnavailable)
+// NoEngineError is returned by Chain.Search when every engine passed over
+// the query. It matches ErrUnavailable with errors.Is, and each skip reason
+// too (so errors.Is(err, ErrUnsupported) tells "no engine can express this"
+// from "no engine is installed").
+type NoEngineError struct {
+	Skipped []Skip
+}
+
+func (e *NoEngineError) Error() string {
+	if len(e.Skipped) == 0 {
+		return "no search engine configured"
 	}
+	var b strings.Builder
+	b.WriteString("no engine could run this query: ")
+	for i, s := range e.Skipped {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s: %v", s.Backend, s.Reason)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrUnavailable and every skip reason.
+func (e *NoEngineError) Unwrap() []error {
 	errs := []error{ErrUnavailable}
-	for _, s := range skips {
-		errs = append(errs, fmt.Errorf("%s: %w", s.Backend, s.Reason))
+	for _, s := range e.Skipped {
+		errs = append(errs, s.Reason)
 	}
-	return fmt.Errorf("no engine could run this query: %w", errors.Join(errs...))
+	return errs
 }
 
 func (c *Chain) maxOutputBytes() int64 {

@@ -210,10 +210,13 @@ func TestChainAllSkippedSaysWhy(t *testing.T) {
 	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("err = %v, want it to wrap ErrUnavailable and the ErrUnsupported reason", err)
 	}
-	for _, want := range []string{"one: no rg", "two: no multiline"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("err %q does not say %q", err, want)
-		}
+	var ne *NoEngineError
+	if !errors.As(err, &ne) || len(ne.Skipped) != 2 {
+		t.Fatalf("err = %#v, want a *NoEngineError with both skips", err)
+	}
+	want := "no engine could run this query: one: no rg: backend unavailable; two: no multiline: backend cannot honour this query exactly"
+	if err.Error() != want {
+		t.Errorf("err = %q\nwant  %q", err, want)
 	}
 }
 

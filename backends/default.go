@@ -24,8 +24,7 @@ func DefaultChain(opts DefaultOptions) *Chain {
 	}
 }
 
-// defaultBackends lists the engines in fallback order. TODO(chain): add each
-// engine as its constructor lands.
+// defaultBackends lists the engines in fallback order.
 func defaultBackends(opts DefaultOptions) []Backend {
-	return []Backend{NewRipgrep(opts.Locate), NewSystemGrep(), NewNative()}
+	return []Backend{NewRipgrep(opts.Locate), NewGitGrep(), NewSystemGrep(), NewNative()}
 }

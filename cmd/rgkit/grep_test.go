@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,6 +38,16 @@ func grepTree(t *testing.T) string {
 		}
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// A git work tree (when git is installed), so the gitgrep engine runs too.
+	if git, err := exec.LookPath("git"); err == nil {
+		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+			cmd := exec.Command(git, args...)
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v: %s", args, err, out)
+			}
 		}
 	}
 	t.Chdir(root)
@@ -190,6 +201,7 @@ func TestGrepJSONCountsAndErrors(t *testing.T) {
 func TestGrepSameOutputWhicheverEngineRuns(t *testing.T) {
 	grepTree(t)
 	engines := availableEngines(t)
+	t.Logf("engines: %v", engines)
 	queries := [][]string{
 		{"foo"},
 		{"-C", "1", "-i", "FOO"},
@@ -228,13 +240,19 @@ func dropSummaryBackend(out string) string {
 }
 
 func TestGrepForcedBackendThatCannotRunIsExit2(t *testing.T) {
-	grepTree(t) // not a git work tree
-	if _, err := backends.DefaultChain(backends.DefaultOptions{}).ByName("gitgrep"); err != nil {
-		t.Skip("gitgrep engine not built yet")
+	dir := t.TempDir() // not a git work tree
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("foo\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	_, errOut, code := grep(t, "--backend", "gitgrep", "foo")
-	if code != 2 || !strings.Contains(errOut, "gitgrep") {
-		t.Errorf("exit %d, stderr %q; want exit 2 naming gitgrep and why", code, errOut)
+	t.Chdir(dir)
+	out, errOut, code := grep(t, "--backend", "gitgrep", "foo")
+	if code != 2 || out != "" || !strings.Contains(errOut, "no engine could run this query: gitgrep: backend unavailable: ") ||
+		!strings.Contains(errOut, "not inside a git work tree") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 naming gitgrep and why", code, out, errOut)
+	}
+	out, _, code = grep(t, "foo") // the default chain just moves on
+	if code != 0 || out != "a.txt:1:foo\n" {
+		t.Errorf("auto: exit %d, stdout %q", code, out)
 	}
 }
 
