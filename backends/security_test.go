@@ -457,3 +457,33 @@ func TestSecurityEnvironmentCannotRedirectTheSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestResidualRiskFollowSymlinksLeavesTheRoot pins a residual risk
+// (reliability.md D8 asks for such pins): with Query.FollowSymlinks the
+// engines that follow links (rg -L semantics) reach a link to outside the
+// root, so repo/link_out -> ../outside yields outside/secret.txt; git grep
+// refuses the query. The defaults (TestSecuritySymlinkOutsideIsNotFollowed)
+// never follow. When the engines start refusing or filtering targets outside
+// the root (backend-semantics.md §9.4), this test fails: turn it into a
+// TestSecurity test that requires no result from outside.
+func TestResidualRiskFollowSymlinksLeavesTheRoot(t *testing.T) {
+	c := buildSecurityCorpus(t)
+	if !c.Features.Symlinks {
+		t.Skipf("no symlinks: %s", c.Features.Skipped["Symlinks"])
+	}
+	for _, b := range securityEngines(t) {
+		col, err := search(t, b, backends.Query{Root: c.Repo, Pattern: "outside", FollowSymlinks: true})
+		switch {
+		case errors.Is(err, backends.ErrUnsupported):
+			t.Logf("%s refuses to follow symlinks: %v", b.Name(), err)
+		case err != nil:
+			t.Errorf("%s: %v", b.Name(), err)
+		default:
+			if got := col.Files(); len(got) != 1 || got[0] != "link_out/secret.txt" {
+				t.Errorf("%s with FollowSymlinks now returns %q (was [link_out/secret.txt]): if the escape is closed, make this a TestSecurity test", b.Name(), got)
+			} else {
+				t.Logf("%s follows link_out out of the root (residual risk): %q", b.Name(), got)
+			}
+		}
+	}
+}
