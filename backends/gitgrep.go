@@ -157,6 +157,9 @@ func (g *GitGrep) probe(ctx context.Context, path, dir string) (gitProbe, error)
 			return p, fmt.Errorf("%w: %s --version: %v %q", ErrUnavailable, path, err, firstLine(out))
 		}
 		p.version = string(m[1])
+		if !gitAtLeast(p.version, 2, 15) {
+			return p, fmt.Errorf("%w: %s is git %s; --no-optional-locks needs 2.15", ErrUnavailable, path, p.version)
+		}
 	}
 	if dir != "" && !p.probed {
 		// A pattern only UTF-mode PCRE accepts (\x{212A} is above 0xFF), on a
@@ -178,6 +181,15 @@ func (g *GitGrep) probe(ctx context.Context, path, dir string) (gitProbe, error)
 		g.mu.Unlock()
 	}
 	return p, nil
+}
+
+// gitAtLeast reports whether a "2.39.5"-style version is at least major.minor.
+func gitAtLeast(v string, major, minor int) bool {
+	var a, b int
+	if _, err := fmt.Sscanf(v, "%d.%d", &a, &b); err != nil {
+		return false
+	}
+	return a > major || a == major && b >= minor
 }
 
 func cloneArgs(s []string) []string { return append([]string(nil), s...) }
@@ -251,7 +263,7 @@ func (g *GitGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 	}()
 	go func() {
 		defer wg.Done()
-		tracked, trackRes, trackErr = g.nulList(ctx, git, q.Root, locale, append(cloneArgs(hardenedGit), "ls-files", "-z", "--")...)
+		tracked, trackRes, trackErr = g.nulList(ctx, git, q.Root, locale, append(append(cloneArgs(hardenedGit), "ls-files", "-z", "--"), q.Paths...)...)
 	}()
 	go func() {
 		defer wg.Done()

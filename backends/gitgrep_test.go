@@ -239,6 +239,14 @@ func TestGitGrepRepoConfigRunsNothing(t *testing.T) {
 	}
 }
 
+func TestGitAtLeast(t *testing.T) {
+	for v, want := range map[string]bool{"2.39.5": true, "2.15": true, "2.14.9": false, "1.9.0": false, "3.0": true, "x": false} {
+		if got := gitAtLeast(v, 2, 15); got != want {
+			t.Errorf("gitAtLeast(%q, 2, 15) = %v", v, got)
+		}
+	}
+}
+
 func FuzzParseGitNulList(f *testing.F) {
 	f.Add([]byte("a.txt\x00sub/b c.go\x00-rf\x00"))
 	f.Add([]byte("caf\xe9.txt\x00\x00x"))

@@ -1,0 +1,94 @@
+package backends
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// BenchmarkEngineOverhead measures what spawning costs against searching:
+// each external engine on a three-file repository (almost all process
+// start-up: rg's, or git's three processes plus the walk) and on a copy of
+// $GOROOT/src made into a git repository (mostly searching), with the native
+// engine beside them. Run with:
+//
+//	go test ./backends -run '^$' -bench EngineOverhead -benchtime 20x
+func BenchmarkEngineOverhead(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git not installed")
+	}
+	trees := map[string]string{"tiny": benchTinyRepo(b), "goroot": benchGorootRepo(b)}
+	engines := []Backend{NewRipgrep(nil), NewGitGrep(), NewNative()}
+	for _, tree := range []string{"tiny", "goroot"} {
+		for _, pat := range []string{"func NewReader", `(?i)unicode\.Is[A-Z]\w+`} {
+			for _, e := range engines {
+				if _, err := e.Available(context.Background()); err != nil {
+					continue
+				}
+				name := tree + "/" + map[bool]string{true: "literal", false: "regexp"}[!strings.Contains(pat, `\`)] + "/" + e.Name()
+				b.Run(name, func(b *testing.B) {
+					q, err := Normalize(Query{Root: trees[tree], Pattern: pat, Mode: ModeContent})
+					if err != nil {
+						b.Fatal(err)
+					}
+					var lines int
+					var st Stats
+					for b.Loop() {
+						lines = 0
+						st, err = e.Search(context.Background(), q, countingSink{&lines})
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(lines), "lines")
+					b.ReportMetric(float64(st.ProcessCPU.Microseconds()), "child-cpu-µs/op")
+				})
+			}
+		}
+	}
+}
+
+func benchTinyRepo(b *testing.B) string {
+	dir := b.TempDir()
+	for name, body := range map[string]string{"a.go": "package a\nfunc NewReader() {}\n", "b.txt": "x\n", "c/d.md": "y\n"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchGit(b, dir, "init", "-q")
+	benchGit(b, dir, "add", "-A")
+	return dir
+}
+
+// benchGorootRepo copies $GOROOT/src into a fresh git repository (git grep
+// needs one) once per benchmark run.
+func benchGorootRepo(b *testing.B) string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skip("go env GOROOT failed")
+	}
+	src := filepath.Join(strings.TrimSpace(string(out)), "src")
+	dir := filepath.Join(b.TempDir(), "src")
+	if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
+		b.Skipf("copy GOROOT/src: %v %s", err, out)
+	}
+	benchGit(b, dir, "init", "-q")
+	benchGit(b, dir, "add", "-A")
+	return dir
+}
+
+func benchGit(b *testing.B, dir string, args ...string) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("git %v: %v %s", args, err, out)
+	}
+}
