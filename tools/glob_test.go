@@ -141,3 +141,14 @@ func TestGlobRefusals(t *testing.T) {
 		t.Fatalf("listing reached outside: %q, %v", out.Text, err)
 	}
 }
+
+// A listing cut by the timeout is an error that says so, never a short
+// list passed off as complete (backends.Glob has no partial result).
+func TestGlobTimeoutIsAnError(t *testing.T) {
+	root := globTree(t, "a.go", "b.go")
+	w := newTestWorkspace(t, root, Options{Limits: Limits{Timeout: time.Nanosecond}})
+	out, err := callTool(t, w, "Glob", map[string]any{"pattern": "*.go"})
+	if err == nil || !strings.Contains(err.Error(), "timed out after 1ns") {
+		t.Fatalf("err = %v, text %q", err, out.Text)
+	}
+}
