@@ -379,3 +379,28 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+// A pattern that looks like a flag is searched as text after -- or -e; it
+// never becomes an option of rgkit or of an engine.
+func TestGrepFlagLikePatterns(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte("--pre=./x.sh\n-foo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	availableEngines(t)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--", "-foo"}, "f.txt:2:-foo\n"},
+		{[]string{"-e", "--pre=./x.sh"}, "f.txt:1:--pre=./x.sh\n"},
+		{[]string{"-F", "-e", "--pre=./x.sh", "-e", "-foo"}, "f.txt:1:--pre=./x.sh\nf.txt:2:-foo\n"},
+	}
+	for _, tt := range tests {
+		out, errOut, code := grep(t, tt.args...)
+		if out != tt.want || code != 0 {
+			t.Errorf("%q: stdout %q exit %d (stderr %q); want %q", tt.args, out, code, errOut, tt.want)
+		}
+	}
+}
