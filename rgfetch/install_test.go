@@ -283,3 +283,42 @@ func TestInstallWhileForkingNoETXTBSY(t *testing.T) {
 		}
 	}
 }
+
+// Installing while the old rg is running succeeds, and the running search
+// finishes undisturbed: the rename swaps the directory entry, never the
+// bytes of the running file (reliability.md B6, case 24).
+func TestInstallWhileOldRgRuns(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	done := filepath.Join(t.TempDir(), "old-search-finished")
+	oldExe := []byte("#!/bin/sh\nif [ \"$1\" = --version ]; then echo ripgrep 15.0.0; exit 0; fi\nread line\necho finished > " + done + "\n")
+	name, data := releaseTarGz(t, "15.0.0", "x86_64-unknown-linux-musl", oldExe)
+	e.srv.put(name, data)
+	old := e.resolver()
+	old.NoSystem, old.Version, old.SHA256 = true, "15.0.0", sha256Hex(data)
+	res, err := old.Resolve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := exec.Command(res.Path, "pattern")
+	stdin, _ := search.StdinPipe()
+	if err := search.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_, d := e.serveFake("15.1.0")
+	r := e.resolver()
+	r.NoSystem, r.SHA256 = true, d
+	res2, err := r.Resolve(context.Background())
+	if err != nil {
+		t.Fatalf("install while the old rg runs: %v", err)
+	}
+	assertWorks(t, res2, "15.1.0")
+	stdin.Write([]byte("go on\n"))
+	stdin.Close()
+	if err := search.Wait(); err != nil {
+		t.Fatalf("the running old rg failed: %v", err)
+	}
+	if _, err := os.Stat(done); err != nil {
+		t.Fatal("the running old rg did not finish its work")
+	}
+}
