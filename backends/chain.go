@@ -117,26 +117,27 @@ func (c *Chain) Search(ctx context.Context, q Query, sink Sink) (Result, error) 
 func (c *Chain) run(ctx context.Context, b Backend, info Info, q Query, sink Sink, res *Result) (done bool, err error) {
 	col := newCollector(q, sink, c.maxOutputBytes())
 	stats, err := b.Search(ctx, q, col)
-	if err != nil && skippable(err) && !col.receivedAny() {
+	if err != nil && skippable(err) && !col.outcome().received {
 		return false, err
 	}
 	res.Backend = b.Name()
 	res.Info = info
 	flushErr := col.finish()
+	out := col.outcome()
 	res.Stats = col.mergeStats(stats)
-	res.Truncated = col.truncation()
+	res.Truncated = out.trunc
 	if res.Stats.Unreadable > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%d file(s) could not be read", res.Stats.Unreadable))
 	}
-	if sinkErr := col.sinkError(); sinkErr != nil {
+	if out.sinkErr != nil {
 		res.Partial = true
-		return true, sinkErr
+		return true, out.sinkErr
 	}
 	if flushErr != nil {
 		res.Partial = true
 		return true, flushErr
 	}
-	if ctx.Err() != nil && !col.stoppedEarly() {
+	if ctx.Err() != nil && !out.stopped {
 		return true, interrupted(ctx, res, q)
 	}
 	if err != nil && !errors.Is(err, ErrStop) {

@@ -520,28 +520,18 @@ func (c *collector) stopOn(err error) error {
 	return err
 }
 
-func (c *collector) receivedAny() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.received
+// outcome is what the collector saw of a search.
+type outcome struct {
+	received bool       // the engine emitted anything
+	stopped  bool       // the engine was told to stop (limit, byte cap, Sink)
+	sinkErr  error      // the caller's Sink failed with this (not ErrStop)
+	trunc    Truncation // which cap cut the results
 }
 
-func (c *collector) stoppedEarly() bool {
+func (c *collector) outcome() outcome {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.stopped
-}
-
-func (c *collector) sinkError() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sinkErr
-}
-
-func (c *collector) truncation() Truncation {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.trunc
+	return outcome{received: c.received, stopped: c.stopped, sinkErr: c.sinkErr, trunc: c.trunc}
 }
 
 // mergeStats completes an engine's Stats with what the collector counted,
