@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"runtime"
 	"strings"
 	"sync"
@@ -205,8 +206,15 @@ func (g *GitGrep) output(ctx context.Context, git, dir, locale string, args ...s
 // Search runs q in the git work tree containing q.Root.
 func (g *GitGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error) {
 	start := time.Now()
+	// git grep only prunes files; the native matcher does the matching. So a
+	// multiline query whose pattern cannot match a line break (rg, and the
+	// native engine, then search line by line anyway) can use it too.
+	prefilter := q
 	if q.Multiline {
-		return Stats{}, fmt.Errorf("%w: git grep matches line by line (multiline)", ErrUnsupported)
+		if !lineModeEquivalent(q) {
+			return Stats{}, fmt.Errorf("%w: git grep matches line by line (multiline)", ErrUnsupported)
+		}
+		prefilter.Multiline = false
 	}
 	if q.FollowSymlinks {
 		return Stats{}, fmt.Errorf("%w: git grep never follows symbolic links", ErrUnsupported)
@@ -235,7 +243,7 @@ func (g *GitGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 	if probe.pcre {
 		d, locale = dialectPCRE, "C.UTF-8"
 	}
-	tr, err := translate(q, d)
+	tr, err := translate(prefilter, d)
 	if err != nil {
 		return st, err
 	}
@@ -306,6 +314,38 @@ func (g *GitGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 	st.TooLarge = ws.TooLarge
 	st.Elapsed = time.Since(start)
 	return st, fs.result()
+}
+
+// lineModeEquivalent reports whether a multiline query's pattern can never
+// match '\n' and has no \A or \z (whose meaning differs between a line and
+// a file), so that searching line by line finds the same matches.
+func lineModeEquivalent(q Query) bool {
+	re, err := referenceTree(q.Pattern, q.Fixed, q.Case == CaseInsensitive, true)
+	if err != nil {
+		return false
+	}
+	var ok func(*syntax.Regexp) bool
+	ok = func(re *syntax.Regexp) bool {
+		switch re.Op {
+		case syntax.OpLiteral:
+			if strings.ContainsRune(string(re.Rune), '\n') {
+				return false
+			}
+		case syntax.OpCharClass:
+			if classHas(re.Rune, '\n') {
+				return false
+			}
+		case syntax.OpAnyChar, syntax.OpBeginText, syntax.OpEndText:
+			return false
+		}
+		for _, sub := range re.Sub {
+			if !ok(sub) {
+				return false
+			}
+		}
+		return true
+	}
+	return ok(re)
 }
 
 // gitTodo picks the files the native matcher must search: all but the

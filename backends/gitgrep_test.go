@@ -99,6 +99,8 @@ var gitQueries = []Query{
 	{Pattern: "needle.hay", Fixed: true},
 	{Pattern: "e{2}d"},
 	{Pattern: "nomatchanywhere"},
+	{Pattern: "needle hay", Multiline: true},
+	{Pattern: `needle [a-z]`, Multiline: true, MaxCountPerFile: 1},
 }
 
 // TestGitGrepAgreesWithNative: whatever git grep's own file set and binary
@@ -167,7 +169,9 @@ func TestGitGrepRefusals(t *testing.T) {
 		want error
 	}{
 		{Query{Pattern: "needle", Root: notRepo}, ErrUnavailable},
-		{Query{Pattern: "needle", Root: repo, Multiline: true}, ErrUnsupported},
+		{Query{Pattern: "needle.", Root: repo, Multiline: true}, ErrUnsupported},
+		{Query{Pattern: `needle\n`, Root: repo, Multiline: true}, ErrUnsupported},
+		{Query{Pattern: `\Aneedle`, Root: repo, Multiline: true}, ErrUnsupported},
 		{Query{Pattern: "needle", Root: repo, FollowSymlinks: true}, ErrUnsupported},
 	}
 	for _, c := range cases {
