@@ -173,14 +173,14 @@ func logRatios(b *testing.B, times map[string]map[string]time.Duration) {
 	}
 	sort.Strings(names)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "\n%-16s %12s %12s %8s\n", "class", "native", "rg", "ratio")
+	fmt.Fprintf(&sb, "\n%-24s %12s %12s %8s\n", "class", "native", "rg", "ratio")
 	for _, name := range names {
 		n, r := times[name]["native"], times[name]["rg"]
 		ratio := "-"
 		if n > 0 && r > 0 {
 			ratio = fmt.Sprintf("%.2fx", float64(n)/float64(r))
 		}
-		fmt.Fprintf(&sb, "%-16s %12v %12v %8s\n", name, n.Round(time.Microsecond), r.Round(time.Microsecond), ratio)
+		fmt.Fprintf(&sb, "%-24s %12v %12v %8s\n", name, n.Round(time.Microsecond), r.Round(time.Microsecond), ratio)
 	}
 	b.Log(sb.String())
 }

@@ -47,12 +47,20 @@ func (b *Buffer) Release() {
 	b.buf, b.Data = nil, nil
 }
 
+// unknownSizeBuffer is the first buffer size for a file of unknown size.
+const unknownSizeBuffer = 64 << 10
+
 // buffer returns a pooled buffer with room for size+1 bytes (the extra
-// byte lets a read see end of file without growing).
+// byte lets a read see end of file without growing). A negative size means
+// unknown (a walk that did not stat the file): the read then grows the
+// buffer as needed.
 func (r *Reader) buffer(size int64) *[]byte {
 	bp, _ := r.pool.Get().(*[]byte)
 	if bp == nil {
 		bp = new([]byte)
+	}
+	if size < 0 {
+		size = unknownSizeBuffer - 1
 	}
 	want := int(size) + 1
 	if cap(*bp) < want {
@@ -89,7 +97,7 @@ func (s *Source) Close() error {
 	return s.root.Close()
 }
 
-// Read reads all of f. With follow set (the search follows links, or the
+// Read reads all of f; f.Size, when not negative, sizes the buffer. With follow set (the search follows links, or the
 // file was named explicitly, which rg follows) the file is opened by its
 // absolute path instead, as rg would open it.
 func (s *Source) Read(f File, follow bool) (Buffer, error) {
