@@ -206,17 +206,8 @@ func (w *Workspace) renderGlob(in GlobInput, r *GlobResult) string {
 }
 
 func (w *Workspace) notListed() string {
-	var s []string
-	if !w.noIgnore {
-		s = append(s, "files ignored by .gitignore/.ignore")
-	}
-	if !w.hidden {
-		s = append(s, "hidden files")
-	}
-	if len(s) == 0 {
-		return "only .git"
-	}
-	return strings.Join(s, " and ")
+	s := w.skipped(false)
+	return strings.ToLower(s[:1]) + s[1:]
 }
 
 func globSummary(name, pattern string, r *GlobResult) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/backends/native"
 )
 
 // GrepMode is Grep's output_mode.
@@ -172,6 +173,9 @@ func (w *Workspace) grepQuery(in GrepInput) (backends.Query, error) {
 		if climbs(strings.TrimPrefix(in.Glob, "!")) {
 			return q, &ArgumentError{Tool: name, Param: "glob",
 				Msg: fmt.Sprintf("%q climbs above the search directory with \"..\"; globs filter files under path, so use path to choose the directory", in.Glob)}
+		}
+		if err := native.CheckGlob(in.Glob); err != nil {
+			return q, &ArgumentError{Tool: name, Param: "glob", Msg: fmt.Sprintf("%q is not a valid glob: %v", in.Glob, err)}
 		}
 		q.Globs = []string{in.Glob}
 	}

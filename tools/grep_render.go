@@ -197,13 +197,5 @@ func (w *Workspace) noMatches(in GrepInput, r *GrepResult) string {
 	if r.Partial {
 		return fmt.Sprintf("No matches found for pattern %q%s before the search stopped; this is not a complete answer.\n", in.Pattern, where)
 	}
-	var skipped []string
-	if !w.noIgnore {
-		skipped = append(skipped, "files ignored by .gitignore/.ignore")
-	}
-	if !w.hidden {
-		skipped = append(skipped, "hidden files")
-	}
-	skipped = append(skipped, "binary files")
-	return fmt.Sprintf("No matches found for pattern %q%s (%s were not searched).\n", in.Pattern, where, strings.Join(skipped, ", "))
+	return fmt.Sprintf("No matches found for pattern %q%s (%s were not searched).\n", in.Pattern, where, strings.ToLower(w.skipped(true)[:1])+w.skipped(true)[1:])
 }

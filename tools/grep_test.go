@@ -204,7 +204,7 @@ func TestGrepNoMatchesIsNotAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `No matches found for pattern "absent_word" in glob "*.go" (files ignored by .gitignore/.ignore, hidden files, binary files were not searched).` + "\n"
+	want := `No matches found for pattern "absent_word" in glob "*.go" (files ignored by .gitignore/.ignore, hidden files and binary files were not searched).` + "\n"
 	if out.Text != want || out.Summary != "Grep absent_word (no matches)" {
 		t.Errorf("text %q summary %q", out.Text, out.Summary)
 	}
@@ -230,6 +230,7 @@ func TestGrepErrorsAModelCanActOn(t *testing.T) {
 		{"path through a symlink outside", map[string]any{"pattern": "x", "path": "to_outside"}, []string{"outside the workspace root"}},
 		{"missing path says which", map[string]any{"pattern": "x", "path": "src/nope"}, []string{`"src/nope" does not exist`, "use Glob"}},
 		{"glob climbing above the root", map[string]any{"pattern": "x", "glob": "../outside/*.txt"}, []string{`"glob"`, "climbs above"}},
+		{"invalid glob", map[string]any{"pattern": "x", "glob": "src/[a-"}, []string{`"glob"`, "not a valid glob"}},
 		{"unknown type lists known ones", map[string]any{"pattern": "x", "type": "golang"}, []string{"golang", "known types include", "go, py"}},
 		{"bad output_mode", map[string]any{"pattern": "x", "output_mode": "lines"}, []string{"files_with_matches, content, count"}},
 		{"negative context", map[string]any{"pattern": "x", "-A": -1}, []string{`"-A" must be 0 or more`}},
