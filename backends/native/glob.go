@@ -52,9 +52,11 @@ type globFast uint8
 const (
 	fastNone     globFast = iota
 	fastExact             // the whole candidate equals lit
+	fastAll               // "**": everything
 	fastBasename          // "**/lit": the last component equals lit
 	fastExt               // "**/*lit": the last component ends with lit
-	fastAll               // "**": everything
+	fastPrefix            // "**/lit*": the last component starts with lit
+	fastSuffix            // "**/a/b": the path is lit or ends with "/"+lit
 )
 
 // GlobError is a glob that does not parse (an unclosed class or alternation,

@@ -66,19 +66,33 @@ func classifyGlob(alts [][]globToken, literalSep bool) (globFast, string) {
 		return fastExact, t[0].lit
 	case len(t) == 0:
 		return fastExact, ""
+	case !literalSep && len(t) == 2 && t[0].kind == tokStar && t[1].kind == tokLiteral && isPureExt(t[1].lit):
+		return fastExt, t[1].lit // globset's extension strategy ("*.go" as a type glob)
 	case !literalSep:
 		return fastNone, ""
+	case len(t) == 2 && t[0].kind == tokRecPrefix && t[1].kind == tokLiteral && strings.Contains(t[1].lit, "/"):
+		return fastSuffix, t[1].lit // globset's suffix strategy ("**/a/b")
 	case len(t) == 2 && t[0].kind == tokRecPrefix && t[1].kind == tokLiteral && !strings.Contains(t[1].lit, "/"):
 		return fastBasename, t[1].lit
 	case len(t) == 3 && t[0].kind == tokRecPrefix && t[1].kind == tokStar && t[2].kind == tokLiteral && !strings.Contains(t[2].lit, "/"):
 		return fastExt, t[2].lit
+	case len(t) == 3 && t[0].kind == tokRecPrefix && t[1].kind == tokLiteral && t[2].kind == tokStar && !strings.Contains(t[1].lit, "/"):
+		return fastPrefix, t[1].lit
 	}
 	return fastNone, ""
 }
 
 // match reports whether the whole of s matches the glob.
 func (g *glob) match(s string) bool {
-	switch g.fast {
+	fast := g.fast
+	if fast == fastPrefix && strings.IndexByte(s, '\n') >= 0 {
+		// globset has no strategy for this shape and runs its regex, where
+		// "**/" is (?:/?|.*/) and '.' stops at '\n': a path with a newline
+		// takes the exact slow path. (Its basename, extension and suffix
+		// strategies look at the name only, as the fast paths here do.)
+		fast = fastNone
+	}
+	switch fast {
 	case fastAll:
 		return true
 	case fastExact:
@@ -87,6 +101,10 @@ func (g *glob) match(s string) bool {
 		return basename(s) == g.lit
 	case fastExt:
 		return strings.HasSuffix(basename(s), g.lit)
+	case fastPrefix:
+		return strings.HasPrefix(basename(s), g.lit)
+	case fastSuffix:
+		return s == g.lit || (strings.HasSuffix(s, g.lit) && s[len(s)-len(g.lit)-1] == '/')
 	}
 	for _, seq := range g.alts {
 		if len(seq) == 1 && seq[0].kind == tokRecPrefix {

@@ -32,6 +32,15 @@ type ignoreRule struct {
 // the directory the file applies to.
 type ignoreFile struct {
 	rules []ignoreRule
+	// The verdict is the last matching rule's. Rules of the common shapes
+	// are indexed so that a path is checked with a few map lookups instead
+	// of every rule: by exact path, by file name, by extension (each map
+	// holds the highest rule index, and a second map the dir-only ones);
+	// the rest are scanned from the end and only down to the best index
+	// found so far.
+	exact, name, ext          map[string]int
+	exactDir, nameDir, extDir map[string]int
+	slow                      []int
 }
 
 // readIgnoreFile parses the ignore file at path; a missing or unreadable file
@@ -63,10 +72,44 @@ func parseIgnore(data []byte) *ignoreFile {
 			break
 		}
 		if r, ok, err := parseIgnoreLine(string(line)); ok && err == nil {
-			f.rules = append(f.rules, r)
+			f.add(r)
 		}
 	}
 	return f
+}
+
+// add appends a rule and indexes it.
+func (f *ignoreFile) add(r ignoreRule) {
+	i := len(f.rules)
+	f.rules = append(f.rules, r)
+	put := func(m *map[string]int, k string) {
+		if *m == nil {
+			*m = map[string]int{}
+		}
+		(*m)[k] = i
+	}
+	switch {
+	case r.g.fast == fastExact && !r.dirOnly:
+		put(&f.exact, r.g.lit)
+	case r.g.fast == fastExact:
+		put(&f.exactDir, r.g.lit)
+	case r.g.fast == fastBasename && !r.dirOnly:
+		put(&f.name, r.g.lit)
+	case r.g.fast == fastBasename:
+		put(&f.nameDir, r.g.lit)
+	case r.g.fast == fastExt && isPureExt(r.g.lit) && !r.dirOnly:
+		put(&f.ext, r.g.lit)
+	case r.g.fast == fastExt && isPureExt(r.g.lit):
+		put(&f.extDir, r.g.lit)
+	default:
+		f.slow = append(f.slow, i)
+	}
+}
+
+// isPureExt reports whether a suffix is one extension (".log"): then the
+// suffix test is a lookup of the name's text from its last '.'.
+func isPureExt(s string) bool {
+	return len(s) > 1 && s[0] == '.' && strings.IndexByte(s[1:], '.') < 0 && strings.IndexByte(s, '/') < 0
 }
 
 // parseIgnoreLine turns one gitignore line into a rule, following rg 13:
@@ -127,17 +170,40 @@ func (f *ignoreFile) match(path string, isDir bool) ignoreMatch {
 	if f == nil {
 		return matchNone
 	}
-	for i := len(f.rules) - 1; i >= 0; i-- {
-		r := &f.rules[i]
+	best := -1
+	look := func(m map[string]int, k string) {
+		if i, ok := m[k]; ok && i > best {
+			best = i
+		}
+	}
+	base := basename(path)
+	ext := ""
+	if d := strings.LastIndexByte(base, '.'); d >= 0 {
+		ext = base[d:]
+	}
+	look(f.exact, path)
+	look(f.name, base)
+	look(f.ext, ext)
+	if isDir {
+		look(f.exactDir, path)
+		look(f.nameDir, base)
+		look(f.extDir, ext)
+	}
+	for j := len(f.slow) - 1; j >= 0 && f.slow[j] > best; j-- {
+		r := &f.rules[f.slow[j]]
 		if r.dirOnly && !isDir {
 			continue
 		}
 		if r.g.match(path) {
-			if r.whitelist {
-				return matchWhitelist
-			}
-			return matchIgnore
+			best = f.slow[j]
+			break
 		}
 	}
-	return matchNone
+	switch {
+	case best < 0:
+		return matchNone
+	case f.rules[best].whitelist:
+		return matchWhitelist
+	}
+	return matchIgnore
 }

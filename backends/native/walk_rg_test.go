@@ -73,7 +73,7 @@ func rgPath(t testing.TB) string {
 // HOME (and XDG_CONFIG_HOME) set to home so no user config leaks in.
 func rgFiles(t testing.TB, o WalkOptions, home string) []string {
 	t.Helper()
-	args := []string{"--files", "--no-config", "--no-messages"}
+	args := []string{"--files", "--no-config", "--no-messages", "--null"}
 	if o.Hidden {
 		args = append(args, "--hidden")
 	}
@@ -117,7 +117,7 @@ func rgFiles(t testing.TB, o WalkOptions, home string) []string {
 		t.Fatalf("rg %v: %v: %s", args, err, stderr.Bytes())
 	}
 	var files []string
-	for _, l := range strings.Split(string(out), "\n") {
+	for _, l := range strings.Split(string(out), "\x00") {
 		if l != "" {
 			files = append(files, filepath.ToSlash(strings.TrimPrefix(l, o.Root+string(filepath.Separator))))
 		}
