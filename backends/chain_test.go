@@ -24,6 +24,10 @@ type scriptedEngine struct {
 	emit      []scriptEvent
 	// block makes Search wait for ctx to end after emitting, then return ctx.Err().
 	block bool
+	// async emits from another goroutine, as engines that parse a
+	// subprocess's output do; returned is closed when Search returns.
+	async    bool
+	returned chan struct{}
 
 	calls       int
 	gotDeadline time.Time
@@ -42,6 +46,19 @@ func (f *scriptedEngine) Available(ctx context.Context) (Info, error) {
 }
 
 func (f *scriptedEngine) Search(ctx context.Context, q Query, sink Sink) (Stats, error) {
+	if f.async {
+		defer close(f.returned)
+		var st Stats
+		var err error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			f.async = false
+			st, err = f.Search(ctx, q, sink)
+		}()
+		<-done
+		return st, err
+	}
 	f.calls++
 	f.gotQuery = q
 	f.gotDeadline, f.hadDeadline = ctx.Deadline()

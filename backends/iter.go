@@ -10,8 +10,12 @@ import (
 // and ModeCount one Line per file with only Path set (use Search with a Sink
 // for the per-file counts). Breaking out of the loop stops the search. A
 // search error is yielded last, with a zero Line; a timeout is not an error
-// (see Chain.Search), so the loop just ends. With SortNone a Line's Text may
-// be an engine buffer reused after the iteration: copy it to keep it.
+// (see Chain.Search), so the loop just ends.
+//
+// The loop body always runs on the caller's goroutine (engines push results
+// from their own goroutines; Lines hands each one over and waits), so it may
+// call t.Fatal, hold locks or panic as in any loop. A Line's Text is valid
+// until the next iteration: copy it to keep it.
 //
 //	for l, err := range chain.Lines(ctx, backends.Query{Pattern: "TODO", Root: "."}) {
 //		if err != nil {
@@ -21,36 +25,63 @@ import (
 //	}
 func (c *Chain) Lines(ctx context.Context, q Query) iter.Seq2[Line, error] {
 	return func(yield func(Line, error) bool) {
-		s := &yieldSink{yield: yield, files: q.Mode != ModeContent}
-		_, err := c.Search(ctx, q, s)
-		if err != nil && !s.stopped {
-			yield(Line{}, err)
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel() // also when the loop body panics: the search goroutine then ends
+		s := &handOver{ctx: ctx, lines: make(chan Line), acks: make(chan bool), files: q.Mode != ModeContent}
+		done := make(chan error, 1)
+		go func() {
+			_, err := c.Search(ctx, q, s)
+			done <- err
+		}()
+		for {
+			select {
+			case l := <-s.lines:
+				ok := yield(l, nil)
+				s.acks <- ok
+				if !ok {
+					cancel()
+					<-done
+					return
+				}
+			case err := <-done:
+				if err != nil {
+					yield(Line{}, err)
+				}
+				return
+			}
 		}
 	}
 }
 
-// yieldSink turns Sink calls into yields. The collector calls it one call at
-// a time, so yield is never entered twice at once.
-type yieldSink struct {
-	yield   func(Line, error) bool
-	files   bool // yield one Line per file, at End
-	stopped bool // the loop broke: never yield again
+// handOver is the Sink behind Lines: it passes each line to the caller's
+// goroutine and waits until the loop body is done with it.
+type handOver struct {
+	ctx   context.Context
+	lines chan Line
+	acks  chan bool
+	files bool // yield one Line per file, at End
 }
 
-func (s *yieldSink) Begin(string) error { return nil }
+func (s *handOver) Begin(string) error { return nil }
 
-func (s *yieldSink) Line(l Line) error {
-	if s.stopped {
+func (s *handOver) Line(l Line) error {
+	select {
+	case s.lines <- l:
+	case <-s.ctx.Done():
 		return ErrStop
 	}
-	if !s.yield(l, nil) {
-		s.stopped = true
+	select {
+	case ok := <-s.acks:
+		if !ok {
+			return ErrStop
+		}
+		return nil
+	case <-s.ctx.Done():
 		return ErrStop
 	}
-	return nil
 }
 
-func (s *yieldSink) End(sum FileSummary) error {
+func (s *handOver) End(sum FileSummary) error {
 	if !s.files {
 		return nil
 	}

@@ -88,3 +88,25 @@ func TestLinesInvalidPattern(t *testing.T) {
 		t.Errorf("yielded %d times, want once (the error)", n)
 	}
 }
+
+// Regression: engines push from their own goroutines, so a loop body that
+// ran there would crash the program on panic (or break t.Fatal). Lines hands
+// each line to the caller's goroutine, and the search ends after the panic.
+func TestLinesLoopBodyRunsOnTheCallersGoroutine(t *testing.T) {
+	e := &scriptedEngine{name: "one", async: true, returned: make(chan struct{}),
+		emit: []scriptEvent{"B a", "M a:1:x", "M a:2:x", "E a 2"}}
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Errorf("recovered %v, want the loop body's panic", r)
+			}
+		}()
+		for range chainOf(e).Lines(context.Background(), Query{Pattern: "x", Root: t.TempDir(), Sort: SortNone}) {
+			panic("boom")
+		}
+	}()
+	<-e.returned // the search goroutine does not leak
+	if e.sinkErr != ErrStop {
+		t.Errorf("engine got %v, want ErrStop", e.sinkErr)
+	}
+}
