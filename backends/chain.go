@@ -58,6 +58,11 @@ type Chain struct {
 // Search validates q, runs it through the first engine that can honour it
 // and pushes the ordered, paged results to sink.
 //
+// The sink sees one call at a time, one file at a time (Begin, its lines in
+// order, End). With SortPath and SortModified it is called from Search's own
+// goroutine once the engine is done; with SortNone it is called as results
+// arrive, possibly from an engine's goroutine.
+//
 // Errors:
 //   - an invalid pattern is returned at once as *InvalidPatternError; no
 //     engine runs and nothing is skipped;
