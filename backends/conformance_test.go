@@ -224,7 +224,7 @@ func checkSpec(t *testing.T, c conformance.Corpus, cs conformance.Case, name, re
 	}
 	if want, ok := c.Want(cs); ok && !(len(want) == 0 && len(o.files) == 0) && !reflect.DeepEqual(o.files, want) {
 		if _, exc := conformance.ExceptionFor(name, cs.Name); !exc {
-			t.Errorf("%s: %s reports files %q, the case specifies %q", cs.Name, name, o.files, want)
+			t.Errorf("%s: %s's files differ from the case's (- case, + %s):\n%s", cs.Name, name, name, head(conformance.Diff(want, o.files), 20))
 		}
 	}
 	if cs.WantLines != nil && name != "rg-raw" && !(len(cs.WantLines) == 0 && len(o.lines) == 0) && !reflect.DeepEqual(o.lines, cs.WantLines) {

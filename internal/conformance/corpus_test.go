@@ -117,7 +117,7 @@ func TestCorpusMatchesRipgrep(t *testing.T) {
 		t.Run(cs.Name, func(t *testing.T) {
 			got := rawRgFiles(t, rg, c.Query(cs))
 			if !(len(got) == 0 && len(want) == 0) && !reflect.DeepEqual(got, want) {
-				t.Errorf("rg reports files\n  %q\nthe case specifies\n  %q", got, want)
+				t.Errorf("rg's files differ from the case's (- case, + rg):\n%s", strings.Join(Diff(want, got), "\n"))
 			}
 		})
 	}

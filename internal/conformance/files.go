@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode/utf16"
 )
 
@@ -193,10 +194,30 @@ func untrackedFiles() []file {
 	}
 }
 
+// ManyFiles is how many files nogit/many/ holds: with their 199-byte names,
+// enough that an engine passing file lists on a command line must batch
+// them (over 1024 files and over 256 KiB of absolute paths), and few enough
+// that building the corpus stays quick on a slow file system.
+const ManyFiles = 1100
+
+// manyFiles are nogit/many/*: every seventh holds "needle".
+func manyFiles() []file {
+	out := make([]file, 0, ManyFiles)
+	pad := strings.Repeat("x", 190)
+	for i := 0; i < ManyFiles; i++ {
+		content := fmt.Sprintf("file %d\n", i)
+		if i%7 == 0 {
+			content += "needle in a crowd\n"
+		}
+		out = append(out, text(fmt.Sprintf("many/%s-%04d.txt", pad, i), content, "argument batching"))
+	}
+	return out
+}
+
 // noGitFiles is a tree outside any git repository with a .gitignore (which rg
 // does not apply there) and a .ignore (which it does).
 func noGitFiles() []file {
-	return []file{
+	return append([]file{
 		text(".gitignore", "x.txt\n", ".gitignore without git"),
 		text(".ignore", "z.txt\n", ".ignore without git"),
 		text("x.txt", "needle x\n", "listed in .gitignore, still searched"),
@@ -209,7 +230,7 @@ func noGitFiles() []file {
 		// reports nothing, so rg 13's answer for bin_late.dat would depend on
 		// thread scheduling (measured: rg -l -j2 lists it 19 times in 30).
 		file{"big1mb.txt", oneMegaLine(), "1 MiB single line"},
-	}
+	}, manyFiles()...)
 }
 
 func joinLines(lines []string) string {

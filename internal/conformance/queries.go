@@ -1,6 +1,10 @@
 package conformance
 
-import "github.com/rgkit/rgkit/backends"
+import (
+	"bytes"
+
+	"github.com/rgkit/rgkit/backends"
+)
 
 // needleDefault is what rg reports for "needle" over the repo with its
 // defaults: not hidden, not ignored, binary files only up to their NUL,
@@ -75,10 +79,13 @@ func selectionCases() []Case {
 			WantFiles: []string{"anchored.txt", "build", "important.tmp", "keep.gen.go", "lib.py", "main.go", "nested/local.txt", "util/helper.go"},
 			Why:       "root is src/: the repo root's .gitignore (*.tmp) still applies, src/.gitignore re-includes important.tmp"},
 		{Name: "select/no-git-tree", Tree: TreeNoGit, Query: needle(),
-			WantFiles: []string{"big1mb.txt", "sub/w.txt", "x.txt", "y.txt"},
+			WantFiles: plus([]string{"big1mb.txt", "sub/w.txt", "x.txt", "y.txt"}, manyWant()...),
 			Why:       ".gitignore outside a git repo is not applied; .ignore is"},
 		{Name: "select/follow-symlinks", Query: backends.Query{Pattern: "needle", FollowSymlinks: true, Globs: []string{"!link_out"}},
 			Why: "-L: links to a file and a directory are followed, loops and broken links skipped (link_out is excluded here; see the security tests)"},
+		{Name: "select/many-files", Tree: TreeNoGit, Query: backends.Query{Pattern: "needle", Paths: []string{"many"}}, WantFiles: manyWant(),
+			Why: "1100 files with 199-byte names: file lists on a command line must be batched"},
+		{Name: "select/many-files-count", Tree: TreeNoGit, Query: backends.Query{Pattern: "needle|file 1", Mode: backends.ModeCount, Paths: []string{"many"}}},
 		{Name: "select/max-filesize", Query: backends.Query{Pattern: "needle", MaxFileSize: 1000},
 			WantFiles: minus(needleDefault, "bin_late.dat")},
 		{Name: "select/binary", Query: backends.Query{Pattern: "needle", Globs: []string{"*.dat"}},
@@ -192,6 +199,12 @@ func globAndTypeCases() []Case {
 		{Name: "glob/class-and-question", Query: g("sub/[ab].t?"), WantFiles: []string{"sub/a.ts"}},
 		{Name: "glob/hidden-dir-by-name", Query: g(".hidden/**"), WantFiles: []string{},
 			Why: "the hidden directory itself does not match .hidden/**, so it is not descended"},
+		{Name: "glob/middle-doublestar", Query: g("src/**/helper.go"), WantFiles: []string{"src/util/helper.go"}},
+		{Name: "glob/last-wins", Query: g("!src/**", "src/main.go"), WantFiles: []string{"src/main.go"},
+			Why: "later globs take precedence over earlier ones"},
+		{Name: "glob/exclude-then-include-order", Query: g("src/main.go", "!src/**"), WantFiles: []string{}},
+		{Name: "glob/with-no-ignore", Query: backends.Query{Pattern: "needle", NoIgnore: true, Globs: []string{"*.log", "*.tmp"}},
+			WantFiles: []string{"a.log", "keep.log", "src/important.tmp", "src/other.tmp", "x.tmp"}},
 		{Name: "glob/positive-on-ignored-file", Query: g("ignored.txt"), WantFiles: []string{"ignored.txt"},
 			Why: "a positive glob overrides the ignore rules for a file"},
 		{Name: "glob/positive-into-ignored-dir", Query: g("*.js"), WantFiles: []string{},
@@ -239,6 +252,14 @@ func contextCases() []Case {
 			WantLines: []int{4, 5}, Why: "a literal with a line break"},
 		{Name: "multiline/no-newline-in-pattern", Query: backends.Query{Pattern: "needle", Multiline: true, Globs: []string{"*.txt"}, Paths: []string{"crlf.txt", "nofinal.txt", "latin1.txt"}},
 			WantFiles: []string{"crlf.txt", "latin1.txt", "nofinal.txt"}, Why: "-U with a pattern that cannot cross lines"},
+		{Name: "multiline/max-count", Query: backends.Query{Pattern: `\w+\n\w+`, Multiline: true, MaxCountPerFile: 1, Paths: []string{"multi.txt"}},
+			Why: "-m counts matches, each spanning lines"},
+		{Name: "context/empty-matches", Query: backends.Query{Pattern: `x*`, Paths: []string{"nofinal.txt"}, After: 1},
+			WantLines: []int{1, 2}, Why: "a pattern matching the empty string makes every line a match"},
+		{Name: "context/at-eof-no-newline", Query: backends.Query{Pattern: `first`, Paths: []string{"nofinal.txt"}, After: 3},
+			WantLines: []int{1}, Why: "after-context reaches a last line without \\n"},
+		{Name: "context/long-line", Tree: TreeNoGit, Query: backends.Query{Pattern: `y{3}$`, Paths: []string{"big1mb.txt"}, Before: 1},
+			WantLines: []int{1}},
 		{Name: "multiline/context", Query: backends.Query{Pattern: `middle\nend`, Multiline: true, Before: 1, After: 1, Paths: []string{"multi.txt"}},
 			WantLines: []int{5, 6}},
 	}
@@ -301,4 +322,15 @@ func invalidCases() []Case {
 		bad("extended-flag", `(?x) foo`),
 		bad("unclosed", `foo(`),
 	}
+}
+
+// manyWant lists the files of nogit/many that hold "needle".
+func manyWant() []string {
+	var out []string
+	for _, f := range manyFiles() {
+		if bytes.Contains(f.data, []byte("needle")) {
+			out = append(out, f.path)
+		}
+	}
+	return out
 }
