@@ -119,8 +119,9 @@ func runGrep(ctx context.Context, s streams, cmd *cobra.Command, o grepOptions, 
 	}
 
 	w := bufio.NewWriter(s.out)
+	isTerm := isTerminal(s.out)
 	popts := printer.Options{
-		Color:      o.useColor(s.out),
+		Color:      o.useColor(s.out, isTerm),
 		Column:     o.column,
 		NoFilename: o.noFilename || (loc.singleFile && !o.withFilename),
 		Context:    q.Before > 0 || q.After > 0,
@@ -140,6 +141,9 @@ func runGrep(ctx context.Context, s streams, cmd *cobra.Command, o grepOptions, 
 		sink = printer.NewText(w, popts)
 	}
 
+	if isTerm || q.Sort == backends.SortNone {
+		sink = flushEachFile{Sink: sink, w: w} // results show up as they are found
+	}
 	res, err := chain.Search(ctx, q, sink)
 	if js != nil {
 		_ = js.Summary(res, err)
@@ -352,18 +356,35 @@ func (o grepOptions) chain() (*backends.Chain, error) {
 
 // useColor reports whether output gets ANSI colors: --color always, or auto
 // on a terminal when NO_COLOR is unset and TERM is not "dumb".
-func (o grepOptions) useColor(out io.Writer) bool {
+func (o grepOptions) useColor(out io.Writer, isTerm bool) bool {
 	switch o.color {
 	case "always":
 		return true
 	case "never":
 		return false
 	}
-	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-		return false
-	}
+	return isTerm && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// isTerminal reports whether out is a terminal.
+func isTerminal(out io.Writer) bool {
 	f, ok := out.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// flushEachFile flushes the buffered output after every file, so a
+// streaming search (--sort none) or a person at a terminal sees results as
+// they are found rather than when the buffer fills.
+type flushEachFile struct {
+	backends.Sink
+	w *bufio.Writer
+}
+
+func (s flushEachFile) End(sum backends.FileSummary) error {
+	if err := s.Sink.End(sum); err != nil {
+		return err
+	}
+	return s.w.Flush()
 }
 
 // searchLocation is where a search runs and how its paths are printed.

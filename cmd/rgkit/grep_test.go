@@ -404,3 +404,29 @@ func TestGrepFlagLikePatterns(t *testing.T) {
 		}
 	}
 }
+
+// writeCounter counts Write calls: each one is a flush of the CLI's buffer.
+type writeCounter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *writeCounter) Write(p []byte) (int, error) { w.writes++; return w.Buffer.Write(p) }
+
+// --sort none streams: each file is flushed when it ends, so results show
+// up as found; sorted output is written once, at the end.
+func TestGrepSortNoneFlushesEachFile(t *testing.T) {
+	grepTree(t)
+	availableEngines(t)
+	for _, tt := range []struct {
+		sort   string
+		writes int
+	}{{"none", 2}, {"path", 1}} {
+		var out writeCounter
+		var errOut bytes.Buffer
+		code := run(context.Background(), []string{"grep", "--sort", tt.sort, "foo"}, strings.NewReader(""), &out, &errOut)
+		if code != 0 || out.writes != tt.writes {
+			t.Errorf("--sort %s: exit %d, %d writes of %q; want %d writes", tt.sort, code, out.writes, out.String(), tt.writes)
+		}
+	}
+}
