@@ -48,7 +48,12 @@ func (r *Resolver) download(ctx context.Context, s settings, tr *Trace) (Resolve
 		tr.add(Step{Source: SourceDownloaded, Verdict: VerdictFailed, Reason: err.Error()})
 		return Resolved{}, err
 	}
+	if err := s.recentFailure(); err != nil {
+		tr.add(Step{Source: SourceDownloaded, Verdict: VerdictFailed, Path: p.loc.String(), Reason: err.Error()})
+		return Resolved{}, err
+	}
 	res, err := r.install(ctx, s, p)
+	s.rememberFailure(p, err)
 	if err != nil {
 		tr.add(Step{Source: SourceDownloaded, Verdict: VerdictFailed, Path: p.loc.String(), Reason: err.Error()})
 		return Resolved{}, err

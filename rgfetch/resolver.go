@@ -136,6 +136,12 @@ type Resolver struct {
 	// FailureTTL is how long a failed resolution is remembered before the
 	// next call tries again. Default 30 s; negative disables it.
 	FailureTTL time.Duration
+	// FailureMemory, when positive, remembers a failed download on disk
+	// (a marker in the bin dir) for that long, so that many short-lived
+	// processes behind a broken network fail at once instead of each
+	// waiting out the retries (gemini-cli#25323). Force ignores it; a
+	// success clears it. 0 disables it (the CLI's default).
+	FailureMemory time.Duration
 	// PostInstall runs on the new binary before its smoke test. Default
 	// platforms.PostInstall (codesign and quarantine removal on macOS).
 	PostInstall func(ctx context.Context, path string) error

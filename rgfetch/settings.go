@@ -40,6 +40,7 @@ type settings struct {
 	stall            time.Duration
 	versionTimeout   time.Duration
 	failureTTL       time.Duration
+	failureMemory    time.Duration
 	postInstall      func(context.Context, string) error
 	checkpoint       func(string)
 	jitter           func() float64
@@ -69,7 +70,7 @@ func (r *Resolver) settings() settings {
 		sha256: r.SHA256, allowUnpinned: r.AllowUnpinned, minVersion: r.MinVersion, target: r.Target,
 		workDir: r.WorkDir, lookPath: r.LookPath, getenv: r.Getenv, sleep: r.Sleep, now: r.Now,
 		retries: r.Retries, maxSize: r.MaxSize, stall: r.StallTimeout, versionTimeout: r.VersionTimeout,
-		failureTTL: r.FailureTTL, postInstall: r.PostInstall, checkpoint: r.checkpoint, jitter: r.jitter,
+		failureTTL: r.FailureTTL, failureMemory: r.FailureMemory, postInstall: r.PostInstall, checkpoint: r.checkpoint, jitter: r.jitter,
 		httpClient: r.HTTPClient, progress: r.Progress, logOut: r.Log,
 	}
 	if s.app == "" {
