@@ -1,86 +1,28 @@
 package conformance
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/rgkit/rgkit/backends"
 )
 
-// rgText is rg --json's {"text": ...} or {"bytes": base64} value.
-type rgText struct {
-	Text  *string `json:"text"`
-	Bytes *string `json:"bytes"`
-}
-
-func (t rgText) String() string {
-	if t.Text != nil {
-		return *t.Text
-	}
-	if t.Bytes != nil {
-		b, _ := base64.StdEncoding.DecodeString(*t.Bytes)
-		return string(b)
-	}
-	return ""
-}
-
-// rawRgFiles runs the real rg with the flags that spell q and returns the
-// files it reports a match in. It is the corpus's check against rg itself,
-// independent of rgkit's engines.
+// rawRgFiles runs the real rg (RawRipgrep: plain rg flags, no dialect
+// translation) and returns the files it reports. It is the corpus's check
+// against rg itself, independent of rgkit's engines.
 func rawRgFiles(t *testing.T, rg string, q backends.Query) []string {
 	t.Helper()
-	args := RipgrepArgs(q)
-	cmd := exec.Command(rg, args...)
-	cmd.Dir = q.Root
-	cmd.Env = append(os.Environ(), "RIPGREP_CONFIG_PATH=")
-	out, err := cmd.Output()
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() > 2 {
-			t.Fatalf("rg %q: %v", args, err)
-		}
+	col := &Collector{Mode: q.Mode}
+	if _, err := (RawRipgrep{Path: rg}).Search(context.Background(), q, col); err != nil {
+		t.Fatalf("rg: %v", err)
 	}
-	seen := map[string]bool{}
-	files := []string{}
-	if q.Mode == backends.ModeCount {
-		col := &Collector{Mode: q.Mode}
-		if err := emitCounts(col, out); err != nil {
-			t.Fatal(err)
-		}
-		return col.Files()
-	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 8<<20)
-	for sc.Scan() {
-		var rec struct {
-			Type string `json:"type"`
-			Data struct {
-				Path rgText `json:"path"`
-			} `json:"data"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			t.Fatalf("rg output: %v", err)
-		}
-		if rec.Type != "match" {
-			continue
-		}
-		p := strings.TrimPrefix(rec.Data.Path.String(), "./")
-		if !seen[p] {
-			seen[p] = true
-			files = append(files, p)
-		}
-	}
-	sort.Strings(files)
-	return files
+	return col.Files()
 }
 
 func buildCorpus(t *testing.T) Corpus {
