@@ -171,7 +171,11 @@ func (r *Resolver) overridePath() string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	return getenv(EnvPrefix(r.AppName) + "_RG_PATH")
+	key := "RGKIT_RG_PATH" // the common case, without allocating
+	if r.AppName != "" && r.AppName != "rgkit" {
+		key = EnvPrefix(r.AppName) + "_RG_PATH"
+	}
+	return getenv(key)
 }
 
 // truthy reads a boolean environment variable: 1, true, yes, on.
