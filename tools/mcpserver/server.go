@@ -116,16 +116,17 @@ func handler(t tools.Tool, log *slog.Logger) mcp.ToolHandler {
 	}
 }
 
+// drainWait bounds how long Serve keeps answering after the input ends.
+const drainWait = time.Minute
+
 // Serve runs s on the given streams (newline-delimited JSON-RPC, as on
-// stdio) until the client disconnects or ctx ends.
+// stdio) until the client disconnects or ctx ends. When the input ends,
+// requests already read are answered first (for at most a minute).
 func Serve(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer) error {
-	err := s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	d := newDrain(ctx, in, out, drainWait)
+	err := s.Run(ctx, &mcp.IOTransport{Reader: d, Writer: d})
 	if ctx.Err() != nil {
 		return nil
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
