@@ -364,3 +364,37 @@ func TestFailureNamesRefusedCandidates(t *testing.T) {
 		t.Fatalf("err = %v, want it to name %s and why it was refused", err, old)
 	}
 }
+
+// Working from / or from the home directory does not refuse every rg below
+// it: /usr/bin/rg and ~/.cargo/bin/rg are the user's own.
+func TestWorkDirGuardExemptions(t *testing.T) {
+	skipIfNoShell(t)
+	e := newTestEnv(t)
+	cargo := filepath.Join(e.home, ".cargo", "bin")
+	os.MkdirAll(cargo, 0o755)
+	rg := writeFakeRg(t, cargo, "14.1.1")
+	tests := []struct {
+		name, workDir string
+		want          Source
+	}{
+		{"workdir is the home directory", e.home, SourceSystem},
+		{"workdir is the filesystem root", "/", SourceSystem},
+		{"workdir is a project inside home", filepath.Join(e.home, ".cargo"), SourceNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := e.resolver()
+			r.LookPath, r.WorkDir, r.NoDownload = lookPathTo(rg), tt.workDir, true
+			res, err := r.Resolve(context.Background())
+			if tt.want == SourceNone {
+				if !errors.Is(err, ErrNotInstalled) {
+					t.Fatalf("Resolve = %+v, %v; want the rg inside the project refused", res, err)
+				}
+				return
+			}
+			if err != nil || res.Source != tt.want {
+				t.Fatalf("Resolve = %+v, %v; want %v", res, err, tt.want)
+			}
+		})
+	}
+}

@@ -31,6 +31,7 @@ type settings struct {
 	minVersion       string
 	target           platforms.Target
 	workDir          string
+	home             string
 	lookPath         func(string) (string, error)
 	getenv           func(string) string
 	sleep            func(context.Context, time.Duration) error
@@ -85,14 +86,17 @@ func (r *Resolver) settings() settings {
 	if s.binDir == "" {
 		s.binDir = env("BIN_DIR")
 	}
+	home := r.Home
+	if home == nil {
+		home = os.UserHomeDir
+	}
+	h, homeErr := home()
+	if homeErr == nil {
+		s.home = h
+	}
 	if s.binDir == "" {
-		home := r.Home
-		if home == nil {
-			home = os.UserHomeDir
-		}
-		h, err := home()
-		if err != nil || h == "" {
-			s.binDirErr = err
+		if homeErr != nil || h == "" {
+			s.binDirErr = homeErr
 		} else {
 			s.binDir = filepath.Join(h, "."+s.app, "bin")
 		}

@@ -93,7 +93,7 @@ func (r *Resolver) trySystem(ctx context.Context, s settings, tr *Trace) (Resolv
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	if inside(path, s.workDir) {
+	if guardsWorkDir(s.workDir, s.home) && inside(path, s.workDir) {
 		return reject(VerdictRejected, path, "", fmt.Sprintf("lives inside the working directory %s; refused (PATH hijack guard)", s.workDir))
 	}
 	v, err := rgVersion(ctx, path, s.versionTimeout, s.sleep)
@@ -111,6 +111,32 @@ func (r *Resolver) trySystem(ctx context.Context, s settings, tr *Trace) (Resolv
 	tr.add(Step{Source: SourceSystem, Verdict: VerdictChosen, Path: path, Version: v,
 		Reason: fmt.Sprintf("on PATH, version %s >= minimum %s", v, s.minVersion)})
 	return Resolved{Path: path, Version: v, Source: SourceSystem}, true
+}
+
+// guardsWorkDir reports whether the working directory is a place where a
+// planted rg is a threat. Working from / or from the home directory itself
+// is not: whoever can write there already owns the account, and refusing
+// everything below them would refuse /usr/bin/rg or ~/.cargo/bin/rg.
+func guardsWorkDir(workDir, home string) bool {
+	if workDir == "" {
+		return false
+	}
+	clean := filepath.Clean(workDir)
+	if clean == filepath.VolumeName(clean)+string(filepath.Separator) {
+		return false
+	}
+	return home == "" || !sameDir(clean, home)
+}
+
+// sameDir compares two directories by their real paths.
+func sameDir(a, b string) bool {
+	if ra, err := filepath.EvalSymlinks(a); err == nil {
+		a = ra
+	}
+	if rb, err := filepath.EvalSymlinks(b); err == nil {
+		b = rb
+	}
+	return filepath.Clean(a) == filepath.Clean(b)
 }
 
 // inside reports whether path is dir or below it, comparing real paths.
