@@ -62,32 +62,36 @@ func (r *grepRun) finish(g *grepFile) error {
 	return r.push(g.file.Path, lines, count)
 }
 
-// grepLines converts records, computing spans with the Go matcher. ok is
-// false when grep and the Go matcher disagree on a line (a translation
-// gap), or a line could read as a BOM to the matcher.
+// grepLines converts records, computing spans with the Go matcher. All the
+// file's reported lines are matched in one buffer, one per line, as they
+// end in the file (with '\n', or without for a final line that has none),
+// so the matcher runs once per file, not once per line. ok is false when
+// grep and the Go matcher disagree on a line (a translation gap), or a line
+// could read as a BOM to the matcher.
 func (r *grepRun) grepLines(g *grepFile, lastLine int) (lines []Line, count int, ok bool) {
-	max := r.q.MaxCountPerFile
-	var scratch []byte
+	var buf []byte
 	for _, rec := range g.records {
 		if hasBOM(rec.text) {
 			return nil, 0, false
 		}
-		// Each line is matched as it ends in the file: with its '\n', or
-		// without one when it is a final line that has none.
-		scratch = append(scratch[:0], rec.text...)
+		buf = append(buf, rec.text...)
 		if rec.number != lastLine {
-			scratch = append(scratch, '\n')
+			buf = append(buf, '\n')
 		}
-		var got *Line
-		if _, err := r.m.Search(scratch, native.SearchOptions{MaxCount: 1}, func(l native.Line) error {
-			if !l.Context && got == nil {
-				cl := lineFromNative(g.file.Path, l)
-				got = &cl
-			}
-			return nil
-		}); err != nil {
-			return nil, 0, false
+	}
+	matched := make([]*Line, len(g.records))
+	if _, err := r.m.Search(buf, native.SearchOptions{}, func(l native.Line) error {
+		if i := l.Number - 1; !l.Context && i >= 0 && i < len(matched) {
+			ml := lineFromNative(g.file.Path, l)
+			matched[i] = &ml
 		}
+		return nil
+	}); err != nil {
+		return nil, 0, false
+	}
+	max := r.q.MaxCountPerFile
+	for i, rec := range g.records {
+		got := matched[i]
 		switch {
 		case !rec.context && got == nil:
 			return nil, 0, false // grep matched, Go does not
