@@ -322,3 +322,32 @@ func TestInstallWhileOldRgRuns(t *testing.T) {
 		t.Fatal("the running old rg did not finish its work")
 	}
 }
+
+// Debian's own ripgrep package (apt's cache, or RGFETCH_TEST_DEB=path)
+// installs through InstallArchive: the real ar + data.tar.xz layout.
+func TestInstallRealDebianPackage(t *testing.T) {
+	deb := os.Getenv("RGFETCH_TEST_DEB")
+	if deb == "" {
+		found, _ := filepath.Glob("/var/cache/apt/archives/ripgrep_*_amd64.deb")
+		if len(found) == 0 {
+			t.Skip("no ripgrep .deb in apt's cache; set RGFETCH_TEST_DEB to one")
+		}
+		deb = found[0]
+	}
+	data, err := os.ReadFile(deb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := debAssetRE.FindStringSubmatch(filepath.Base(deb))
+	if m == nil {
+		t.Skipf("%s is not named like a ripgrep .deb", deb)
+	}
+	e := newTestEnv(t)
+	r := e.resolver()
+	r.SHA256 = sha256Hex(data)
+	res, err := r.InstallArchive(context.Background(), deb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertWorks(t, res, m[1])
+}
