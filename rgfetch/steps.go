@@ -164,11 +164,11 @@ func (r *Resolver) tryManaged(ctx context.Context, s settings, tr *Trace) (Resol
 	}
 	res, err := verifyManaged(s.binDir, s.target.ExeName(), s.version)
 	if err != nil {
-		v := VerdictRejected
-		if errors.Is(err, fs.ErrNotExist) {
-			v = VerdictMissing
+		v, reason := VerdictRejected, err.Error()+"; it will be reinstalled"
+		if _, serr := os.Lstat(path); errors.Is(serr, fs.ErrNotExist) {
+			v, reason = VerdictMissing, "not installed"
 		}
-		tr.add(Step{Source: SourceManaged, Verdict: v, Path: path, Reason: err.Error()})
+		tr.add(Step{Source: SourceManaged, Verdict: v, Path: path, Reason: reason})
 		return Resolved{}, false
 	}
 	tr.add(Step{Source: SourceManaged, Verdict: VerdictChosen, Path: path, Version: res.Version,
