@@ -12,10 +12,10 @@ import (
 //go:embed schema/*.json
 var schemaFS embed.FS
 
-// mustSchema returns an embedded schema. The files are compiled in and
+// schemaFile returns an embedded schema. The files are compiled in and
 // checked by the tests, so a missing one is a build mistake; it yields an
 // empty object schema rather than a panic.
-func mustSchema(name string) json.RawMessage {
+func schemaFile(name string) json.RawMessage {
 	b, err := schemaFS.ReadFile("schema/" + name)
 	if err != nil {
 		return json.RawMessage(`{"type":"object"}`)

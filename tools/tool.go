@@ -62,8 +62,8 @@ func makeTool[In any](kind Kind, name, description, schema string, run func(cont
 		Kind:         kind,
 		Name:         name,
 		Description:  description,
-		InputSchema:  mustSchema(schema + ".input.json"),
-		OutputSchema: mustSchema(schema + ".output.json"),
+		InputSchema:  schemaFile(schema + ".input.json"),
+		OutputSchema: schemaFile(schema + ".output.json"),
 		call: func(ctx context.Context, raw json.RawMessage) (Output, error) {
 			var in In
 			if err := decodeArgs(name, raw, &in); err != nil {
