@@ -552,3 +552,50 @@ func TestUnreadableFileIsCountedAndTheSearchGoesOn(t *testing.T) {
 		}
 	}
 }
+
+// TestConformancePagingAcrossEngines: the Chain applies Limit, Offset and
+// MaxColumns over a deterministic order, so a page is the same whichever
+// engine filled it.
+func TestConformancePagingAcrossEngines(t *testing.T) {
+	c, engines, ref := conformanceSetup(t)
+	pick := map[string]bool{"select/default": true, "context/both-overlap": true, "mode/files": true,
+		"mode/count": true, "dialect/lazy": true, "select/long-line": true}
+	for _, cs := range conformance.SearchCases(conformance.Queries()) {
+		if !pick[cs.Name] {
+			continue
+		}
+		for _, page := range []struct{ limit, offset, cols int }{{5, 0, 0}, {7, 3, 20}, {0, 2, 8}} {
+			q := c.Query(cs)
+			q.Limit, q.Offset, q.MaxColumns = page.limit, page.offset, page.cols
+			var want []string
+			for _, e := range engines {
+				if e.informational {
+					continue
+				}
+				chain := &backends.Chain{Backends: []backends.Backend{e.b}}
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				col := &conformance.Collector{Mode: q.Mode}
+				_, err := chain.Search(ctx, q, col)
+				cancel()
+				if errors.Is(err, backends.ErrUnsupported) || errors.Is(err, backends.ErrUnavailable) {
+					continue
+				}
+				if err != nil {
+					t.Errorf("%s %+v: %s: %v", cs.Name, page, e.b.Name(), err)
+					continue
+				}
+				got := col.Render()
+				if e.b.Name() == ref {
+					want = got
+					if len(got) == 0 && page.offset == 0 {
+						t.Errorf("%s %+v: the reference page is empty", cs.Name, page)
+					}
+					continue
+				}
+				if d := conformance.Diff(want, got); len(d) > 0 {
+					t.Errorf("%s %+v: %s's page differs from %s's (- %s, + %s):\n%s", cs.Name, page, e.b.Name(), ref, ref, e.b.Name(), head(d, 20))
+				}
+			}
+		}
+	}
+}
