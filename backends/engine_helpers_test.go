@@ -116,3 +116,10 @@ func itoa(n int) string { return fmt.Sprint(n) }
 func spansString(s []Span) string { return fmt.Sprint(s) }
 
 func quote(b []byte) string { return fmt.Sprintf("%q", b) }
+
+// countingSink counts the lines it receives.
+type countingSink struct{ n *int }
+
+func (c countingSink) Begin(string) error    { return nil }
+func (c countingSink) Line(Line) error       { *c.n++; return nil }
+func (c countingSink) End(FileSummary) error { return nil }

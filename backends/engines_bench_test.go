@@ -92,3 +92,35 @@ func benchGit(b *testing.B, dir string, args ...string) {
 		b.Fatalf("git %v: %v %s", args, err, out)
 	}
 }
+
+// BenchmarkEngineBroadMatch measures decoding cost when nearly every line
+// matches (rg's JSON output is then large): ripgrep vs native on
+// $GOROOT/src/net. Run with:
+//
+//	go test ./backends -run '^$' -bench EngineBroadMatch -benchtime 5x
+func BenchmarkEngineBroadMatch(b *testing.B) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skip("go env GOROOT failed")
+	}
+	root := filepath.Join(strings.TrimSpace(string(out)), "src", "net")
+	for _, e := range []Backend{NewRipgrep(nil), NewNative()} {
+		if _, err := e.Available(context.Background()); err != nil {
+			continue
+		}
+		b.Run(e.Name(), func(b *testing.B) {
+			q, err := Normalize(Query{Root: root, Pattern: "e", NoIgnore: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var lines int
+			for b.Loop() {
+				lines = 0
+				if _, err := e.Search(context.Background(), q, countingSink{&lines}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(lines), "lines")
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -113,6 +114,11 @@ func runProc(ctx context.Context, spec procSpec, stdout func(io.Reader) error) (
 		pw.Close()
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, exec.ErrNotFound) {
 			return res, fmt.Errorf("%w: start %s: %w", ErrUnavailable, spec.Path, err)
+		}
+		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.ENOMEM) {
+			// Out of processes or memory (reliability.md E8): the Chain
+			// falls back to an in-process engine rather than retry.
+			return res, fmt.Errorf("%w: cannot start %s now: %w", ErrUnavailable, spec.Path, err)
 		}
 		return res, fmt.Errorf("start %s: %w", spec.Path, err)
 	}

@@ -118,9 +118,3 @@ func TestRipgrepExit2KeepsResultsAndCountsUnreadable(t *testing.T) {
 		t.Errorf("results lost:\n%s", log)
 	}
 }
-
-type countingSink struct{ n *int }
-
-func (c countingSink) Begin(string) error    { return nil }
-func (c countingSink) Line(Line) error       { *c.n++; return nil }
-func (c countingSink) End(FileSummary) error { return nil }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -72,6 +71,7 @@ var errRgJSON = errors.New("rg json: malformed record")
 func decodeRgJSON(r io.Reader, fn func(*rgRecord) error) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	var line []byte
+	var v rgRecord
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -83,8 +83,7 @@ func decodeRgJSON(r io.Reader, fn func(*rgRecord) error) error {
 			chunk = line
 		}
 		if rec := bytes.TrimSpace(chunk); len(rec) > 0 {
-			var v rgRecord
-			if jerr := json.Unmarshal(rec, &v); jerr != nil {
+			if jerr := parseRgRecord(rec, &v); jerr != nil {
 				return fmt.Errorf("%w: %v", errRgJSON, jerr)
 			}
 			if ferr := fn(&v); ferr != nil {
