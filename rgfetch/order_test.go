@@ -128,71 +128,55 @@ func TestManagedCopyReusedWithoutNetwork(t *testing.T) {
 	assertWorks(t, res, "15.1.0")
 }
 
-// Regression for opencode/NovaClaw: a pin bump must upgrade an existing
-// managed copy instead of reusing it.
-func TestPinnedVersionBumpReinstalls(t *testing.T) {
+// A managed copy that no longer verifies is reinstalled, never trusted and
+// never left failing for ever. Regressions: opencode/NovaClaw kept an old
+// binary across a pin bump; wave-agent's 0644 copy "never self-heals".
+func TestBrokenManagedCopyReinstalled(t *testing.T) {
 	skipIfNoShell(t)
-	e := newTestEnv(t)
-	_, d1 := e.serveFake("15.1.0")
-	name2, d2 := e.serveFake("15.2.0")
-	r := e.resolver()
-	r.SHA256 = d1
-	if _, err := r.Resolve(context.Background()); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name    string
+		version string // the version asked for the second time
+		breakIt func(t *testing.T, rg, binDir string)
+	}{
+		{"pinned version bump", "15.2.0", func(*testing.T, string, string) {}},
+		{"one byte flipped after install", "15.1.0", func(t *testing.T, rg, _ string) {
+			data, _ := os.ReadFile(rg)
+			data[len(data)-2] ^= 1
+			os.WriteFile(rg, data, 0o755)
+		}},
+		{"exec bit lost", "15.1.0", func(t *testing.T, rg, _ string) { os.Chmod(rg, 0o644) }},
+		{"stamp deleted", "15.1.0", func(t *testing.T, _, dir string) { os.Remove(stampPath(dir, "rg")) }},
+		{"stamp garbled", "15.1.0", func(t *testing.T, _, dir string) { os.WriteFile(stampPath(dir, "rg"), []byte("{"), 0o644) }},
+		{"replaced by a symlink", "15.1.0", func(t *testing.T, rg, _ string) {
+			os.Remove(rg)
+			os.Symlink("/bin/sh", rg)
+		}},
 	}
-	r2 := e.resolver()
-	r2.Version, r2.SHA256 = "15.2.0", d2
-	res, err := r2.Resolve(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Source != SourceDownloaded || e.srv.count(name2) != 1 {
-		t.Fatalf("Resolved = %+v, want 15.2.0 downloaded", res)
-	}
-	assertWorks(t, res, "15.2.0")
-}
-
-// A managed rg changed after install (one byte flipped) is not trusted:
-// it is reinstalled.
-func TestTamperedManagedCopyReinstalled(t *testing.T) {
-	skipIfNoShell(t)
-	e := newTestEnv(t)
-	name, d := e.serveFake("15.1.0")
-	r := e.resolver()
-	r.SHA256 = d
-	res, err := r.Resolve(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(res.Path)
-	data[len(data)-2] ^= 1
-	os.WriteFile(res.Path, data, 0o755)
-	r2 := e.resolver()
-	r2.SHA256 = d
-	res2, err := r2.Resolve(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res2.Source != SourceDownloaded || e.srv.count(name) != 2 {
-		t.Fatalf("Resolved = %+v; want a reinstall", res2)
-	}
-	assertWorks(t, res2, "15.1.0")
-}
-
-// A managed rg whose exec bit was lost (the wave-agent 0644 bug) is
-// reinstalled instead of failing with EACCES for ever.
-func TestManagedCopyWithoutExecBitReinstalled(t *testing.T) {
-	skipIfNoShell(t)
-	e := newTestEnv(t)
-	name, d := e.serveFake("15.1.0")
-	r := e.resolver()
-	r.SHA256 = d
-	res, _ := r.Resolve(context.Background())
-	os.Chmod(res.Path, 0o644)
-	r2 := e.resolver()
-	r2.SHA256 = d
-	if res2, err := r2.Resolve(context.Background()); err != nil || res2.Source != SourceDownloaded || e.srv.count(name) != 2 {
-		t.Fatalf("Resolved = %+v, %v; want a reinstall", res2, err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newTestEnv(t)
+			_, d1 := e.serveFake("15.1.0")
+			_, d2 := e.serveFake("15.2.0")
+			digest := map[string]string{"15.1.0": d1, "15.2.0": d2}
+			r := e.resolver()
+			r.SHA256 = d1
+			res, err := r.Resolve(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.breakIt(t, res.Path, e.binDir)
+			before := e.srv.total()
+			r2 := e.resolver() // the next process
+			r2.Version, r2.SHA256 = tt.version, digest[tt.version]
+			res2, err := r2.Resolve(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res2.Source != SourceDownloaded || e.srv.total() != before+1 {
+				t.Fatalf("Resolved = %+v after %d requests; want one reinstall", res2, e.srv.total()-before)
+			}
+			assertWorks(t, res2, tt.version)
+		})
 	}
 }
 
