@@ -79,6 +79,11 @@ func compileGlob(src string, literalSep bool) (*glob, error) {
 	}
 	g := &glob{src: src, literalSep: literalSep, alts: expandAlternates(p.stack[0])}
 	g.fast, g.lit = classifyGlob(g.alts, literalSep)
+	if top := p.stack[0]; len(top) == 1 && top[0].kind == tokRecPrefix {
+		// globset's special case: the glob "**" alone matches everything.
+		// ("**/{}" is not it: its empty group still counts as a token.)
+		g.fast = fastAll
+	}
 	return g, nil
 }
 

@@ -60,8 +60,6 @@ func classifyGlob(alts [][]globToken, literalSep bool) (globFast, string) {
 	}
 	t := alts[0]
 	switch {
-	case len(t) == 1 && t[0].kind == tokRecPrefix:
-		return fastAll, ""
 	case len(t) == 1 && t[0].kind == tokLiteral:
 		return fastExact, t[0].lit
 	case len(t) == 0:
@@ -107,9 +105,6 @@ func (g *glob) match(s string) bool {
 		return s == g.lit || (strings.HasSuffix(s, g.lit) && s[len(s)-len(g.lit)-1] == '/')
 	}
 	for _, seq := range g.alts {
-		if len(seq) == 1 && seq[0].kind == tokRecPrefix {
-			return true // "**" alone matches everything (globset's special case)
-		}
 		if matchTokens(seq, s, g.literalSep) {
 			return true
 		}
