@@ -274,3 +274,23 @@ func FuzzParseGitNulList(f *testing.F) {
 		}
 	})
 }
+
+// TestGitGrepDubiousOwnershipFallsBack: git refuses a repository owned by
+// someone else; the engine reports ErrUnavailable (the Chain moves on) and
+// never overrides safe.directory (reliability.md case 48).
+func TestGitGrepDubiousOwnershipFallsBack(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give the repository to another user")
+	}
+	root := gitCorpus(t)
+	if out, err := exec.Command("chown", "-R", "65534:65534", root).CombinedOutput(); err != nil {
+		t.Skipf("chown: %v %s", err, out)
+	}
+	log, _, err := runEngine(t, NewGitGrep(), Query{Pattern: "needle", Root: root})
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "dubious ownership") {
+		t.Errorf("err = %v, want ErrUnavailable naming the dubious ownership", err)
+	}
+	if log.String() != "" {
+		t.Errorf("emitted results:\n%s", log)
+	}
+}

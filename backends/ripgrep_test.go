@@ -226,3 +226,38 @@ func TestRipgrepRefusesBinaryInsideRoot(t *testing.T) {
 		t.Errorf("err = %v, want ErrUnavailable for an rg inside the root", err)
 	}
 }
+
+// TestRipgrepSinkStopEndsTheSearch: ErrStop from the sink stops rg at once
+// and is not an error.
+func TestRipgrepSinkStopEndsTheSearch(t *testing.T) {
+	rg := realRipgrep(t)
+	files := map[string]string{}
+	for i := range 200 {
+		files[filepath.Join("d", strings.Repeat("x", i%7+1), "f"+strings.Repeat("y", i%5)+string(rune('a'+i%26))+".txt")] = "needle\nneedle\n"
+	}
+	root := writeTree(t, files)
+	q, err := Normalize(Query{Pattern: "needle", Root: root})
+	must(t, err)
+	s := &rgStopAfter{n: 3}
+	if _, err := rg.Search(context.Background(), q, s); err != nil {
+		t.Fatalf("err = %v, want nil", err)
+	}
+	if s.calls != 3 {
+		t.Errorf("the sink was called %d times after asking to stop at 3", s.calls)
+	}
+}
+
+type rgStopAfter struct{ n, calls int }
+
+func (s *rgStopAfter) Begin(string) error { return s.tick() }
+func (s *rgStopAfter) Line(Line) error    { return s.tick() }
+func (s *rgStopAfter) End(FileSummary) error {
+	return s.tick()
+}
+func (s *rgStopAfter) tick() error {
+	s.calls++
+	if s.calls >= s.n {
+		return ErrStop
+	}
+	return nil
+}
