@@ -67,7 +67,18 @@ func TestRandomGlobsMatchRipgrep(t *testing.T) {
 			globs = append(globs, randomPattern(r))
 		}
 		o := WalkOptions{Root: root, Globs: globs, Hidden: r.IntN(4) == 0}
-		wantErr := rgFailsOnGlobs(t, rg, root, globs)
+		if r.IntN(3) == 0 {
+			// Type globs match file names, '*' crossing nothing special.
+			tg := randomPattern(r)
+			if !strings.ContainsAny(tg, ",:!") {
+				o.TypeGlobs = []string{tg}
+				if r.IntN(2) == 0 {
+					o.Globs = nil
+				}
+			}
+		}
+		globs = o.Globs
+		wantErr := rgFailsOnGlobs(t, rg, root, o)
 		if wantErr {
 			if _, err := Walk(t.Context(), o, func(File) error { return nil }); err == nil {
 				t.Errorf("globs %q: rg rejects them, Walk accepts them", globs)
@@ -77,7 +88,7 @@ func TestRandomGlobsMatchRipgrep(t *testing.T) {
 		want := rgFiles(t, o, home)
 		o.Getenv = func(string) string { return home }
 		var got []string
-		_, err := Walk(t.Context(), WalkOptions{Root: root, Globs: globs, Hidden: o.Hidden, Workers: 1}, func(f File) error {
+		_, err := Walk(t.Context(), WalkOptions{Root: root, Globs: globs, TypeGlobs: o.TypeGlobs, Hidden: o.Hidden, Workers: 1}, func(f File) error {
 			got = append(got, f.Path)
 			return nil
 		})
@@ -87,18 +98,21 @@ func TestRandomGlobsMatchRipgrep(t *testing.T) {
 		}
 		slices.Sort(got)
 		if !slices.Equal(got, want) {
-			t.Errorf("globs %q (hidden %v):\n walk: %q\n   rg: %q", globs, o.Hidden, got, want)
+			t.Errorf("globs %q types %q (hidden %v):\n walk: %q\n   rg: %q", globs, o.TypeGlobs, o.Hidden, got, want)
 		}
 	}
 }
 
 // rgFailsOnGlobs reports whether rg refuses the globs (exit 2 with a glob
 // error).
-func rgFailsOnGlobs(t *testing.T, rg, root string, globs []string) bool {
+func rgFailsOnGlobs(t *testing.T, rg, root string, o WalkOptions) bool {
 	t.Helper()
 	args := []string{"--files", "--no-config"}
-	for _, g := range globs {
+	for _, g := range o.Globs {
 		args = append(args, "--glob="+g)
+	}
+	for _, g := range o.TypeGlobs {
+		args = append(args, "--type-add=walktest:"+g, "--type=walktest")
 	}
 	cmd := exec.Command(rg, append(args, "--", root)...)
 	var stderr bytes.Buffer
