@@ -59,6 +59,7 @@ var DialectLines = []string{
 	"ÅNGSTRÖM ångström",
 	"end of dialect",
 	"Ωmega λambda",
+	"\u212A kelvin \u017Ftrong",
 }
 
 // ContextHits are the lines of context.txt (30 lines) that hold "hit":
