@@ -93,6 +93,7 @@ type fileSearch struct {
 	rev   []byte    // reused buffer for reversed line prefixes
 	dc    *dfaCache // this search's DFA states, from the Matcher's pool
 	ml    [][2]int  // reused multiline match buffer
+	all   [][]int   // multiline: the matches not yet consumed
 }
 
 func (s *fileSearch) release() {

@@ -62,7 +62,27 @@ func (s *fileSearch) runMultiline() error {
 }
 
 // nextMultiMatch finds the next match at or after pos in the whole buffer.
+// Without -w, all matches are found in one FindAllIndex over the buffer,
+// so ^, \A and \b see the real text before pos (a search restarted on
+// data[pos:] would take pos for the start of the text).
 func (s *fileSearch) nextMultiMatch(pos int) (int, int, bool) {
+	if !s.m.opts.Word {
+		if s.all == nil {
+			s.all = s.m.re.FindAllIndex(s.data, -1)
+			if s.all == nil {
+				s.all = [][]int{}
+			}
+		}
+		for len(s.all) > 0 && s.all[0][0] < pos {
+			s.all = s.all[1:]
+		}
+		if len(s.all) == 0 {
+			return 0, 0, false
+		}
+		m := s.all[0]
+		s.all = s.all[1:]
+		return m[0], m[1], true
+	}
 	if s.m.opts.Word {
 		re := s.m.wordMid
 		if pos == 0 {
@@ -74,11 +94,7 @@ func (s *fileSearch) nextMultiMatch(pos int) (int, int, bool) {
 		}
 		return pos + loc[2], pos + loc[3], true
 	}
-	loc := s.m.re.FindIndex(s.data[pos:])
-	if loc == nil {
-		return 0, 0, false
-	}
-	return pos + loc[0], pos + loc[1], true
+	return 0, 0, false
 }
 
 // closeBlock counts a finished block of lines [bs, be) holding the matches

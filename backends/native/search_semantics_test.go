@@ -45,6 +45,9 @@ func TestSearchMatchesRg(t *testing.T) {
 		{name: "multiline counts matches", files: map[string]string{"a.txt": "a\nb a\nb\nx\na\nb\n"}, match: MatchOptions{Pattern: `a\nb`, Multiline: true}},
 		{name: "multiline max count", files: map[string]string{"a.txt": "a\nb\nx\na\nb\n"}, match: MatchOptions{Pattern: `a\nb`, Multiline: true}, search: SearchOptions{MaxCount: 1}},
 		{name: "multiline word mode", files: map[string]string{"a.txt": "foo foo\nfoox\n"}, match: MatchOptions{Pattern: "foo", Multiline: true, Word: true}},
+		// (rg 13 panics and hangs on `\Afoo|foo\nfoo|^o` with -U: not a case here.)
+		{name: "multiline text anchor sees the whole file", files: map[string]string{"a.txt": "fooxfoox\nfoox\n"}, match: MatchOptions{Pattern: `\Afoo(?:\n|x)`, Multiline: true}},
+		{name: "multiline line anchor sees the previous byte", files: map[string]string{"a.txt": "fooxfoox\nfoox\n"}, match: MatchOptions{Pattern: `(?:^|x)foo(?:\n|x)`, Multiline: true}},
 		{name: "multiline case insensitive", files: map[string]string{"a.txt": "FOO\nbar\n"}, match: MatchOptions{Pattern: `foo\nBAR`, Multiline: true, CaseInsensitive: true}},
 		{name: "no literal: word boundaries", files: map[string]string{"a.txt": "foo\nfoobar\n(foo)\nx_foo\n\u00e9foo\n"}, match: MatchOptions{Pattern: `\bfo+\b`}, rgPattern: `(?-u:\b)fo+(?-u:\b)`},
 		{name: "no literal: blank lines", files: map[string]string{"a.txt": "a\n\n  \n\t\nb\n\r\n"}, match: MatchOptions{Pattern: `^\s*$`}},
