@@ -599,3 +599,72 @@ func TestConformancePagingAcrossEngines(t *testing.T) {
 		}
 	}
 }
+
+// TestConformanceGlobalGitExcludes: rg also applies the user's global git
+// excludes ($XDG_CONFIG_HOME/git/ignore, or core.excludesFile in
+// ~/.gitconfig), so every engine must: here each one lists a different file,
+// and the engines must agree with rg on both.
+func TestConformanceGlobalGitExcludes(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg not installed")
+	}
+	c, engines, ref := conformanceSetup(t)
+	home, xdg := t.TempDir(), t.TempDir()
+	write := func(p, s string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(xdg, "git", "ignore"), "untracked.txt\n")
+	write(filepath.Join(home, "excludes"), "script.py\n")
+	write(filepath.Join(home, ".gitconfig"), "[core]\n\texcludesFile = "+filepath.Join(home, "excludes")+"\n")
+	for _, env := range []struct{ name, home, xdg, gone string }{
+		{"xdg-ignore", t.TempDir(), xdg, "untracked.txt"},
+		{"core.excludesFile", home, t.TempDir(), "script.py"},
+	} {
+		t.Run(env.name, func(t *testing.T) {
+			t.Setenv("HOME", env.home)
+			t.Setenv("XDG_CONFIG_HOME", env.xdg)
+			q, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "needle"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := runEngine(t, conformance.RawRipgrep{Path: rg}, q, "")
+			for _, f := range raw.files {
+				if f == env.gone {
+					t.Fatalf("control: rg itself still searches %s; the global excludes file was not picked up", env.gone)
+				}
+			}
+			want := runEngine(t, byName(engines, ref), q, "")
+			if d := conformance.Diff(raw.render, want.render); len(d) > 0 {
+				t.Errorf("%s differs from rg itself (- rg, + %s):\n%s", ref, ref, head(d, 20))
+			}
+			for _, e := range engines {
+				if e.informational || e.b.Name() == ref {
+					continue
+				}
+				got := runEngine(t, e.b, q, "")
+				if got.status != "ok" {
+					t.Logf("%s: %s %v", e.b.Name(), got.status, got.err)
+					continue
+				}
+				if d := conformance.Diff(want.render, got.render); len(d) > 0 {
+					t.Errorf("%s differs from %s (- %s, + %s):\n%s", e.b.Name(), ref, ref, e.b.Name(), head(d, 20))
+				}
+			}
+		})
+	}
+}
+
+func byName(engines []engineUnderTest, name string) backends.Backend {
+	for _, e := range engines {
+		if e.b.Name() == name {
+			return e.b
+		}
+	}
+	return nil
+}
