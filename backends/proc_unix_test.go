@@ -117,12 +117,17 @@ func assertGroupGone(t *testing.T, pgid int) {
 func TestRunProcTimeoutDeliversPartialOutputAndKillsGroup(t *testing.T) {
 	for _, script := range []string{"print-then-hang", "print-then-hang-ignore-term"} {
 		t.Run(script, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-			defer cancel()
+			// The deadline "expires" once the stand-in has printed, whatever
+			// the machine's load: cancelled with DeadlineExceeded as cause.
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
 			var lines []string
+			collect := collectLines(&lines)
 			res, err := runProc(ctx, procSpec{
 				Path: fakeEngine(t, script), Env: fakeEnv, Grace: 200 * time.Millisecond,
-			}, collectLines(&lines))
+			}, func(r io.Reader) error {
+				return collect(&cancelAfter{r: r, want: "line one\n", cancel: func() { cancel(context.DeadlineExceeded) }})
+			})
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("err = %v, want one wrapping context.DeadlineExceeded", err)
 			}
@@ -135,6 +140,27 @@ func TestRunProcTimeoutDeliversPartialOutputAndKillsGroup(t *testing.T) {
 			assertGroupGone(t, pidFrom(t, lines))
 		})
 	}
+}
+
+// cancelAfter calls cancel once the text read so far contains want.
+type cancelAfter struct {
+	r      io.Reader
+	seen   []byte
+	want   string
+	cancel func()
+	done   bool
+}
+
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if !c.done {
+		c.seen = append(c.seen, p[:n]...)
+		if bytes.Contains(c.seen, []byte(c.want)) {
+			c.done = true
+			c.cancel()
+		}
+	}
+	return n, err
 }
 
 func TestRunProcGrandchildHoldingStdoutDoesNotBlock(t *testing.T) {

@@ -38,10 +38,12 @@ func TestRipgrepTimeoutKeepsPartialResultsAndLeavesNoOrphan(t *testing.T) {
 	root := t.TempDir()
 	q, err := Normalize(Query{Pattern: "foo", Root: root})
 	must(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
+	// The deadline "expires" as soon as the first line has arrived, whatever
+	// the machine's load.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
 	log := newResultLog()
-	_, err = fakeRipgrep(t, "rg-hang").Search(ctx, q, log)
+	_, err = fakeRipgrep(t, "rg-hang").Search(ctx, q, expireOnLine{log, func() { cancel(context.DeadlineExceeded) }})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want one wrapping context.DeadlineExceeded (the Chain marks it Partial)", err)
 	}
@@ -49,6 +51,19 @@ func TestRipgrepTimeoutKeepsPartialResultsAndLeavesNoOrphan(t *testing.T) {
 		t.Errorf("the match printed before the hang was lost:\n%s", log)
 	}
 	assertGroupGone(t, readPid(t, root))
+}
+
+// expireOnLine passes everything to a resultLog and calls expire on the
+// first line.
+type expireOnLine struct {
+	*resultLog
+	expire func()
+}
+
+func (e expireOnLine) Line(l Line) error {
+	err := e.resultLog.Line(l)
+	e.expire()
+	return err
 }
 
 func TestRipgrepGrandchildHoldingStdout(t *testing.T) {
