@@ -27,12 +27,14 @@ type Line struct {
 // FileResult summarises one file search.
 type FileResult struct {
 	// MatchedLines is what rg -c prints: matching lines, or in multiline mode
-	// blocks of lines joined by matches. In content mode it also counts the
-	// matching lines rg prints inside the after-context of the last counted
-	// match when MaxCount is hit.
+	// (a pattern that can match '\n') matches. In content mode it also counts
+	// the matching lines rg prints inside the after-context of the last
+	// counted match when MaxCount is hit. A CountOnly search of a file rg
+	// stops at a NUL reports 0, as rg -c prints nothing for it.
 	MatchedLines int
-	// Binary reports a NUL byte: the search stopped before it (rg's rule for
-	// recursive search), reporting only what was found earlier.
+	// Binary reports a NUL byte. In a recursive search (the default) the
+	// search stopped where rg stops, reporting only what was found earlier;
+	// with BinaryConvert it went on to the end.
 	Binary bool
 	// Bytes is how many bytes were searched (after transcoding).
 	Bytes int64
