@@ -81,7 +81,7 @@ var gitVersionRE = regexp.MustCompile(`^git version (\d+\.\d+(?:\.\d+)?)`)
 // the path form or fall back to --no-index (reliability.md E4).
 var hardenedGit = []string{
 	"-c", "core.fsmonitor=false",
-	"-c", "core.hooksPath=/dev/null",
+	"-c", "core.hooksPath=" + os.DevNull,
 	"-c", "core.pager=cat",
 	"-c", "diff.external=",
 	"-c", "core.untrackedCache=false",
