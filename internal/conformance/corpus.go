@@ -221,6 +221,17 @@ func Build(dir string) (Corpus, error) {
 			return Corpus{}, err
 		}
 	}
+	// A nested repository inside the work tree (untracked by the outer one):
+	// rg applies its own .gitignore but none of the outer repo's rules
+	// (*.log, *.tmp), and git grep does not descend into it at all.
+	for _, f := range subrepoFiles() {
+		if err := b.writeFile("repo/subrepo/"+f.path, f.data, f.note); err != nil {
+			return Corpus{}, err
+		}
+	}
+	if _, err := Git(ctx, filepath.Join(c.Repo, "subrepo"), "init", "-q", "-b", "main"); err != nil {
+		return Corpus{}, err
+	}
 	for _, f := range noGitFiles() {
 		if err := b.writeFile("nogit/"+f.path, f.data, f.note); err != nil {
 			return Corpus{}, err

@@ -195,6 +195,17 @@ func untrackedFiles() []file {
 	}
 }
 
+// subrepoFiles are repo/subrepo/*, a nested git repository.
+func subrepoFiles() []file {
+	return []file{
+		text(".gitignore", "inner_ignored.txt\n", "the nested repo's own rules"),
+		text("inner.txt", "needle in a nested repo\n", "nested repo"),
+		text("n.log", "needle nested log\n", "the outer *.log does not reach into a nested repo"),
+		text("n.tmp", "needle nested tmp\n", "the outer *.tmp does not reach into a nested repo"),
+		text("inner_ignored.txt", "needle inner ignored\n", "ignored by the nested .gitignore"),
+	}
+}
+
 // ManyFiles is how many files nogit/many/ holds: with their 199-byte names,
 // enough that an engine passing file lists on a command line must batch
 // them (over 1024 files and over 256 KiB of absolute paths), and few enough

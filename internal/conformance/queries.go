@@ -18,7 +18,8 @@ var needleDefault = []string{
 	"nofinal.txt", "prec.txt", "script.py",
 	"src/anchored.txt", "src/build", "src/important.tmp", "src/keep.gen.go", "src/lib.py",
 	"src/main.go", "src/nested/local.txt", "src/util/helper.go",
-	"sub/a.ts", "sub/b.tsx", "sub/inner/c.ts", "top.ts", "untracked.txt", unreadableName, "utf16.txt",
+	"sub/a.ts", "sub/b.tsx", "sub/inner/c.ts", "subrepo/inner.txt", "subrepo/n.log", "subrepo/n.tmp",
+	"top.ts", "untracked.txt", unreadableName, "utf16.txt",
 }
 
 // needleHidden are the hidden files holding "needle".
@@ -28,7 +29,7 @@ var needleHidden = []string{".hfile.txt", ".hidden/h.txt", "src/.dotfile"}
 var needleIgnored = []string{
 	"a.log", "anchored.txt", "build/out.txt", "docs/notes.draft", "dotignore.txt", "excluded.txt",
 	"ignored.txt", "node_modules/pkg/index.js", "rgignore.txt", "src/deep/d.txt", "src/local.txt",
-	"src/other.tmp", "src/x.gen.go", "tracked_ignored.txt", "x.tmp",
+	"src/other.tmp", "src/x.gen.go", "subrepo/inner_ignored.txt", "tracked_ignored.txt", "x.tmp",
 }
 
 // needleSrcOverride is every file under src/ holding "needle": the positive
@@ -86,6 +87,9 @@ func selectionCases() []Case {
 		{Name: "select/many-files", Tree: TreeNoGit, Query: backends.Query{Pattern: "needle", Paths: []string{"many"}}, WantFiles: manyWant(),
 			Why: "1100 files with 199-byte names: file lists on a command line must be batched"},
 		{Name: "select/many-files-count", Tree: TreeNoGit, Query: backends.Query{Pattern: "needle|file 1", Mode: backends.ModeCount, Paths: []string{"many"}}},
+		{Name: "select/nested-repo", Query: backends.Query{Pattern: "needle", Paths: []string{"subrepo"}},
+			WantFiles: []string{"subrepo/inner.txt", "subrepo/n.log", "subrepo/n.tmp"},
+			Why: "a nested git repository: its own .gitignore applies, the outer repo's *.log and *.tmp do not; git grep skips it"},
 		{Name: "select/max-filesize", Query: backends.Query{Pattern: "needle", MaxFileSize: 1000},
 			WantFiles: minus(needleDefault, "bin_late.dat")},
 		{Name: "select/binary", Query: backends.Query{Pattern: "needle", Globs: []string{"*.dat"}},
@@ -218,7 +222,7 @@ func globAndTypeCases() []Case {
 			Why: "later globs take precedence over earlier ones"},
 		{Name: "glob/exclude-then-include-order", Query: g("src/main.go", "!src/**"), WantFiles: []string{}},
 		{Name: "glob/with-no-ignore", Query: backends.Query{Pattern: "needle", NoIgnore: true, Globs: []string{"*.log", "*.tmp"}},
-			WantFiles: []string{"a.log", "keep.log", "src/important.tmp", "src/other.tmp", "x.tmp"}},
+			WantFiles: []string{"a.log", "keep.log", "src/important.tmp", "src/other.tmp", "subrepo/n.log", "subrepo/n.tmp", "x.tmp"}},
 		{Name: "glob/positive-on-ignored-file", Query: g("ignored.txt"), WantFiles: []string{"ignored.txt"},
 			Why: "a positive glob overrides the ignore rules for a file"},
 		{Name: "glob/positive-into-ignored-dir", Query: g("*.js"), WantFiles: []string{},
@@ -234,7 +238,7 @@ func globAndTypeCases() []Case {
 			WantFiles: []string{"-dash.txt", ".hfile.txt", "anchored.txt", "crlf.txt", "dotignore.txt", "excluded.txt",
 				"ignored.txt", "latin1.txt", "names/-leading.txt", "names/colon:name.txt", "names/with space.txt", nonUTF8Name, newlineName,
 				"nofinal.txt", "prec.txt", "rgignore.txt", "src/anchored.txt", "src/local.txt", "src/nested/local.txt",
-				"tracked_ignored.txt", unreadableName, "untracked.txt", "utf16.txt"},
+				"subrepo/inner.txt", "subrepo/inner_ignored.txt", "tracked_ignored.txt", unreadableName, "untracked.txt", "utf16.txt"},
 			Why: "files matching a positive glob skip the hidden and ignore checks; directories do not (.hidden/, src/deep/)"},
 		{Name: "glob/exclude-dir", Query: g("!src", "!names"), WantFiles: minus(needleDefault, "src/anchored.txt", "src/build", "src/important.tmp",
 			"src/keep.gen.go", "src/lib.py", "src/main.go", "src/nested/local.txt", "src/util/helper.go",
