@@ -89,7 +89,7 @@ func selectionCases() []Case {
 		{Name: "select/many-files-count", Tree: TreeNoGit, Query: backends.Query{Pattern: "needle|file 1", Mode: backends.ModeCount, Paths: []string{"many"}}},
 		{Name: "select/nested-repo", Query: backends.Query{Pattern: "needle", Paths: []string{"subrepo"}},
 			WantFiles: []string{"subrepo/inner.txt", "subrepo/n.log", "subrepo/n.tmp"},
-			Why: "a nested git repository: its own .gitignore applies, the outer repo's *.log and *.tmp do not; git grep skips it"},
+			Why:       "a nested git repository: its own .gitignore applies, the outer repo's *.log and *.tmp do not; git grep skips it"},
 		{Name: "select/max-filesize", Query: backends.Query{Pattern: "needle", MaxFileSize: 1000},
 			WantFiles: minus(needleDefault, "bin_late.dat")},
 		{Name: "select/binary", Query: backends.Query{Pattern: "needle", Globs: []string{"*.dat"}},
