@@ -157,6 +157,15 @@ func (r *Ripgrep) version(ctx context.Context, path string) (Info, error) {
 	return v.info, v.err
 }
 
+// rgWordIsRg13 reports whether rg's -w is rg 13's (every release before 14).
+func rgWordIsRg13(version string) bool {
+	var major int
+	if _, err := fmt.Sscanf(version, "%d.", &major); err != nil {
+		return false
+	}
+	return major < 14
+}
+
 func versionLess(a, b [3]int) bool {
 	for i := range a {
 		if a[i] != b[i] {
@@ -289,6 +298,11 @@ func (r *Ripgrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 	tr, err := translate(q, dialectRust)
 	if err != nil {
 		return Stats{}, err
+	}
+	if tr.Word && !rgWordIsRg13(info.Version) {
+		// rg 14 rebuilt -w on \b{start-half}/\b{end-half}; rgkit's -w is
+		// rg 13's (?:^|\W)(PAT)(?:\W|$), which the native engine copies.
+		return Stats{}, fmt.Errorf("%w: ripgrep %s's -w differs from rg 13's", ErrUnsupported, info.Version)
 	}
 	run := &rgRun{q: q, sink: sink}
 	for attempt := 0; ; attempt++ {

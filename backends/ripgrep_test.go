@@ -261,3 +261,11 @@ func (s *rgStopAfter) tick() error {
 	}
 	return nil
 }
+
+func TestRgWordIsRg13(t *testing.T) {
+	for v, want := range map[string]bool{"13.0.0": true, "0.10.0": true, "12.1.1": true, "14.0.0": false, "15.1.0": false, "": false} {
+		if got := rgWordIsRg13(v); got != want {
+			t.Errorf("rgWordIsRg13(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
