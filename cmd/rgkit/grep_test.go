@@ -287,6 +287,16 @@ func TestGrepFindsRgThroughRgfetch(t *testing.T) {
 	}
 }
 
+// --backend fastest runs the in-process engine first on a small tree.
+func TestGrepFastestUsesNativeOnASmallTree(t *testing.T) {
+	grepTree(t)
+	availableEngines(t)
+	out, errOut, code := grep(t, "--backend", "fastest", "--stats", "again")
+	if code != 0 || out != "sub/b.txt:2:foo again\n" || !strings.HasPrefix(errOut, "backend: native\n") {
+		t.Errorf("exit %d, stdout %q, stats %q; want native to run", code, out, errOut)
+	}
+}
+
 func TestGrepStats(t *testing.T) {
 	grepTree(t)
 	availableEngines(t)
