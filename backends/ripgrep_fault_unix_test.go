@@ -133,3 +133,25 @@ func TestRipgrepExit2KeepsResultsAndCountsUnreadable(t *testing.T) {
 		t.Errorf("results lost:\n%s", log)
 	}
 }
+
+// TestRipgrep15RefusesWord: with an rg whose -w is not rg 13's, a Word
+// query is refused before rg runs, so the Chain moves on.
+func TestRipgrep15RefusesWord(t *testing.T) {
+	dir := t.TempDir()
+	ran := filepath.Join(dir, "ran")
+	script := filepath.Join(dir, "rg")
+	must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep 15.1.0 (rev abc)'; exit 0; }\ntouch "+ran+"\n"), 0o755))
+	rg := NewRipgrep(func(context.Context) (string, error) { return script, nil })
+	info, err := rg.Available(context.Background())
+	if err != nil || info.Version != "15.1.0" {
+		t.Fatalf("Available = %+v, %v", info, err)
+	}
+	root := t.TempDir()
+	log, _, err := runEngine(t, rg, Query{Pattern: "foo", Root: root, Word: true})
+	if !errors.Is(err, ErrUnsupported) || log.String() != "" {
+		t.Errorf("err = %v, output %q; want ErrUnsupported and nothing", err, log)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("rg ran for a query it cannot honour")
+	}
+}
