@@ -44,6 +44,10 @@ const (
 	// TreeNoGit is a tree with a .gitignore and a .ignore but no git
 	// repository: rg ignores the .gitignore there and honours the .ignore.
 	TreeNoGit
+	// TreeParentIgnore is parent/tree, outside git, whose parent directory
+	// holds a .ignore (applied below it, as rg reads parent ignore files)
+	// and a .gitignore (not applied: no git).
+	TreeParentIgnore
 )
 
 // Corpus describes a built corpus.
@@ -101,6 +105,8 @@ func (c Corpus) Root(t Tree) string {
 		return filepath.Join(c.Repo, "src")
 	case TreeNoGit:
 		return c.NoGit
+	case TreeParentIgnore:
+		return filepath.Join(c.Dir, "parent", "tree")
 	default:
 		return c.Repo
 	}
@@ -237,6 +243,11 @@ func Build(dir string) (Corpus, error) {
 			return Corpus{}, err
 		}
 	}
+	for _, f := range parentIgnoreFiles() {
+		if err := b.writeFile("parent/"+f.path, f.data, f.note); err != nil {
+			return Corpus{}, err
+		}
+	}
 	if err := b.writeFile("outside/secret.txt", []byte("needle outside the root\n"), "target of an escaping symlink"); err != nil {
 		return Corpus{}, err
 	}
@@ -251,7 +262,7 @@ func Build(dir string) (Corpus, error) {
 	}
 	var entries []Entry
 	for _, e := range b.entries {
-		if strings.HasPrefix(e.Path, "outside/") || strings.HasPrefix(e.Path, "repo/.git/") {
+		if strings.HasPrefix(e.Path, "outside/") || strings.HasPrefix(e.Path, "repo/.git/") || strings.HasPrefix(e.Path, "parent/") {
 			continue
 		}
 		e.Tracked = set[e.Path]

@@ -195,6 +195,19 @@ func untrackedFiles() []file {
 	}
 }
 
+// parentIgnoreFiles are parent/*: ignore files above the search root
+// parent/tree, outside any git repository.
+func parentIgnoreFiles() []file {
+	return []file{
+		text(".ignore", "p.txt\n", "a .ignore above the root applies"),
+		text(".gitignore", "q.txt\n", "a .gitignore above the root, outside git, does not"),
+		text("tree/p.txt", "needle p\n", "ignored by the parent .ignore"),
+		text("tree/q.txt", "needle q\n", "searched"),
+		text("tree/r.txt", "needle r\n", "searched"),
+		text("tree/sub/p.txt", "needle sub p\n", "ignored by the parent .ignore at any depth"),
+	}
+}
+
 // subrepoFiles are repo/subrepo/*, a nested git repository.
 func subrepoFiles() []file {
 	return []file{

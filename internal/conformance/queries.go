@@ -87,6 +87,8 @@ func selectionCases() []Case {
 		{Name: "select/many-files", Tree: TreeNoGit, Query: backends.Query{Pattern: "needle", Paths: []string{"many"}}, WantFiles: manyWant(),
 			Why: "1100 files with 199-byte names: file lists on a command line must be batched"},
 		{Name: "select/many-files-count", Tree: TreeNoGit, Query: backends.Query{Pattern: "needle|file 1", Mode: backends.ModeCount, Paths: []string{"many"}}},
+		{Name: "select/parent-dot-ignore", Tree: TreeParentIgnore, Query: needle(), WantFiles: []string{"q.txt", "r.txt"},
+			Why: "a .ignore in a directory above the root applies; a .gitignore there does not (no git)"},
 		{Name: "select/nested-repo", Query: backends.Query{Pattern: "needle", Paths: []string{"subrepo"}},
 			WantFiles: []string{"subrepo/inner.txt", "subrepo/n.log", "subrepo/n.tmp"},
 			Why:       "a nested git repository: its own .gitignore applies, the outer repo's *.log and *.tmp do not; git grep skips it"},
