@@ -214,13 +214,6 @@ func TestTranslationsSelectWhatGoSelects(t *testing.T) {
 	for _, q := range translationPatterns {
 		want := referenceLines(t, q, data)
 		for _, tl := range tools {
-			if strings.Contains(q.Pattern, `\A`) {
-				// rg reads \A and \z as line anchors in a line-by-line
-				// search (so do the translations); the native engine
-				// matches them at the start and end of the file: a native
-				// bug, reported to the lead.
-				continue
-			}
 			if q.Pattern == "^$" && tl.d == dialectERE && strings.HasSuffix(tl.bin, "git") {
 				// git grep -E reports a phantom empty line after the final
 				// '\n'; the engine filters it (TestGitGrepPhantomEmptyLastLine).
