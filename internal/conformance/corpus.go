@@ -190,7 +190,7 @@ func Build(dir string) (Corpus, error) {
 		return Corpus{}, err
 	}
 	// Committed content first.
-	for _, f := range repoFiles() {
+	for _, f := range append(repoFiles(), gitignoreSyntaxFiles()...) {
 		if err := b.writeFile("repo/"+f.path, f.data, f.note); err != nil {
 			return Corpus{}, err
 		}

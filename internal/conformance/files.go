@@ -117,6 +117,43 @@ func utf16BOM() []byte {
 	return b
 }
 
+// giGitignore exercises gitignore syntax: escaped '#' and '!', trailing
+// spaces, '**' at the start, middle and end, classes, '?', a negation that
+// cannot re-include a file in an ignored directory, and single-level '*'.
+const giGitignore = `\#hash.txt
+\!bang.txt
+trail.txt  
+**/deepdir/**
+x/**/y.txt
+[abc]class.txt
+?q.txt
+ign_dir/
+!ign_dir/keep.txt
+*.bak
+!important.bak
+/rooted.txt
+doc/*.txt
+nodot*
+!nodot_keep
+`
+
+// GitignoreSyntaxKept are the files under gi/ that the rules keep (as
+// rg and git status agree).
+var GitignoreSyntaxKept = []string{
+	"gi/12q.txt", "gi/dclass.txt", "gi/doc/sub/b.txt", "gi/important.bak", "gi/keep-me.txt", "gi/nodot_keep", "gi/sub/rooted.txt",
+}
+
+// gitignoreSyntaxFiles are gi/*, each holding "probe".
+func gitignoreSyntaxFiles() []file {
+	out := []file{text("gi/.gitignore", giGitignore, "gitignore syntax")}
+	for _, p := range []string{"#hash.txt", "!bang.txt", "trail.txt", "deepdir/a.txt", "m/deepdir/b.txt", "x/y.txt",
+		"x/p/q/y.txt", "aclass.txt", "dclass.txt", "1q.txt", "12q.txt", "ign_dir/keep.txt", "a.bak", "important.bak",
+		"rooted.txt", "sub/rooted.txt", "doc/a.txt", "doc/sub/b.txt", "keep-me.txt", "nodot_x", "nodot_keep"} {
+		out = append(out, text("gi/"+p, "probe "+p+"\n", "gitignore syntax"))
+	}
+	return out
+}
+
 // repoFiles is the git work tree's content written before the commit. Files
 // that the ignore rules exclude are written too (they stay untracked).
 func repoFiles() []file {
