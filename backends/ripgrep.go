@@ -510,13 +510,11 @@ func (run *rgRun) finish(res procResult, err error) (Stats, error) {
 		if run.stats.Unreadable > 0 || run.emitted {
 			return run.stats, nil // some files could not be read; the rest is complete
 		}
-		msg := strings.TrimSpace(string(res.Stderr))
-		if strings.Contains(msg, "regex") {
-			// e.g. "compiled regex exceeds size limit": rg cannot run this
-			// translation, another engine may.
-			return run.stats, fmt.Errorf("%w: rg: %s", ErrUnsupported, msg)
-		}
-		return run.stats, fmt.Errorf("rg failed: %s", msg)
+		// rg refused the search before reading any file: a regex it cannot
+		// compile ("compiled regex exceeds size limit"), or a pattern or flag
+		// another rg version reads differently (rg 14 refuses a pattern that
+		// can match NUL). Another engine may run it.
+		return run.stats, fmt.Errorf("%w: rg: %s", ErrUnsupported, strings.TrimSpace(string(res.Stderr)))
 	}
 	return run.stats, fmt.Errorf("rg exited with status %d: %s", res.ExitCode, strings.TrimSpace(string(res.Stderr)))
 }

@@ -155,3 +155,18 @@ func TestRipgrep15RefusesWord(t *testing.T) {
 		t.Error("rg ran for a query it cannot honour")
 	}
 }
+
+// TestRipgrepRefusalBeforeSearchingIsUnsupported: rg exiting 2 before
+// reading any file (a regex over its size limit, a pattern a newer rg
+// refuses) lets the Chain try the next engine.
+func TestRipgrepRefusalBeforeSearchingIsUnsupported(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "rg")
+	must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep 14.1.1'; exit 0; }\n"+
+		"echo 'rg: compiled regex exceeds size limit of 10485760' >&2\nexit 2\n"), 0o755))
+	rg := NewRipgrep(func(context.Context) (string, error) { return script, nil })
+	_, _, err := runEngine(t, rg, Query{Pattern: "foo", Root: t.TempDir()})
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "size limit") {
+		t.Errorf("err = %v, want ErrUnsupported carrying rg's message", err)
+	}
+}
