@@ -137,15 +137,21 @@ nodot*
 !nodot_keep
 `
 
-// GitignoreSyntaxKept are the files under gi/ that the rules keep (as
-// rg and git status agree).
+// GitignoreSyntaxKept are the files under gi/ that the rules keep, as rg
+// does (git status agrees on the .gitignore part).
 var GitignoreSyntaxKept = []string{
-	"gi/12q.txt", "gi/dclass.txt", "gi/doc/sub/b.txt", "gi/important.bak", "gi/keep-me.txt", "gi/nodot_keep", "gi/sub/rooted.txt",
+	"gi/12q.txt", "gi/a.bak", "gi/dclass.txt", "gi/doc/sub/b.txt", "gi/ign_dir/keep.txt", "gi/important.bak", "gi/nodot_keep", "gi/sub/rooted.txt",
 }
 
 // gitignoreSyntaxFiles are gi/*, each holding "probe".
 func gitignoreSyntaxFiles() []file {
-	out := []file{text("gi/.gitignore", giGitignore, "gitignore syntax")}
+	out := []file{
+		text("gi/.gitignore", giGitignore, "gitignore syntax"),
+		// .ignore beats .gitignore: it re-includes a.bak and the ignored
+		// directory ign_dir/; .rgignore beats both.
+		text("gi/.ignore", "!a.bak\n!ign_dir/\n", ".ignore re-includes what .gitignore excludes"),
+		text("gi/.rgignore", "keep-me.txt\n", ".rgignore excludes"),
+	}
 	for _, p := range []string{"#hash.txt", "!bang.txt", "trail.txt", "deepdir/a.txt", "m/deepdir/b.txt", "x/y.txt",
 		"x/p/q/y.txt", "aclass.txt", "dclass.txt", "1q.txt", "12q.txt", "ign_dir/keep.txt", "a.bak", "important.bak",
 		"rooted.txt", "sub/rooted.txt", "doc/a.txt", "doc/sub/b.txt", "keep-me.txt", "nodot_x", "nodot_keep"} {
