@@ -356,8 +356,7 @@ type rgRun struct {
 	stats   Stats
 	emitted bool // something reached the sink (no retry after that)
 	open    string
-	summary bool // rg's summary record arrived
-	dropped int  // invalid submatches
+	dropped int // submatches with offsets outside their line, dropped (reliability F2)
 	sinkErr error
 }
 
@@ -437,7 +436,6 @@ func (run *rgRun) record(rec *rgRecord) error {
 		return run.sinkCall(run.sink.End(FileSummary{Path: run.open, MatchedLines: int(count)}))
 	case "summary":
 		st := rec.Data.Stats
-		run.summary = true
 		run.stats.FilesSearched = st.Searches
 		run.stats.BytesSearched = st.BytesSearched
 	}
