@@ -371,6 +371,8 @@ func invalidCases() []Case {
 		bad("backreference", `(foo)\1`),
 		bad("extended-flag", `(?x) foo`),
 		bad("unclosed", `foo(`),
+		bad("newline-outside-multiline", `begin\nmiddle`),
+		{Name: "invalid/fixed-newline-outside-multiline", Query: backends.Query{Pattern: "begin\nmiddle", Fixed: true, Paths: []string{"multi.txt"}}, Invalid: true},
 	}
 }
 
