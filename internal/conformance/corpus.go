@@ -57,8 +57,9 @@ type Corpus struct {
 	NoGit   string // the tree without git, Dir/nogit
 	Outside string // a directory outside Repo that a symlink points into, Dir/outside
 
-	// Entries lists everything Build created under Repo and NoGit, sorted by
-	// path (slash-separated, relative to Dir).
+	// Entries lists everything Build created under Repo, NoGit and
+	// Dir/parent (not .git/ or outside/), sorted by path (slash-separated,
+	// relative to Dir).
 	Entries []Entry
 
 	// Features says which platform-dependent entries exist, and why not.
@@ -262,7 +263,7 @@ func Build(dir string) (Corpus, error) {
 	}
 	var entries []Entry
 	for _, e := range b.entries {
-		if strings.HasPrefix(e.Path, "outside/") || strings.HasPrefix(e.Path, "repo/.git/") || strings.HasPrefix(e.Path, "parent/") {
+		if strings.HasPrefix(e.Path, "outside/") || strings.HasPrefix(e.Path, "repo/.git/") {
 			continue
 		}
 		e.Tracked = set[e.Path]
