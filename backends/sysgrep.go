@@ -34,7 +34,13 @@ type SystemGrep struct {
 
 	mu    sync.Mutex
 	probe *grepProbe // cached Available result
+	// checked remembers the flag sets grep accepted (see checkPattern), so
+	// an agent repeating a search pays for the dry run once.
+	checked map[string]bool
 }
+
+// maxChecked bounds the accepted-pattern cache.
+const maxChecked = 256
 
 var _ Backend = (*SystemGrep)(nil)
 
@@ -164,6 +170,28 @@ var errGrepPattern = errors.New("grep rejected the translated pattern")
 
 // checkPattern runs grep once on empty input, so a pattern grep cannot
 // compile is found before anything is emitted and reported as unsupported.
+// Accepted flag sets are remembered.
+func (g *SystemGrep) checkPattern(ctx context.Context, path string, args []string) error {
+	key := path + "\x00" + strings.Join(args, "\x00")
+	g.mu.Lock()
+	ok := g.checked[key]
+	g.mu.Unlock()
+	if ok {
+		return nil
+	}
+	if err := checkGrepPattern(ctx, path, args); err != nil {
+		return err
+	}
+	g.mu.Lock()
+	if g.checked == nil || len(g.checked) >= maxChecked {
+		g.checked = map[string]bool{}
+	}
+	g.checked[key] = true
+	g.mu.Unlock()
+	return nil
+}
+
+// checkGrepPattern is one dry run of grep with args on empty input.
 func checkGrepPattern(ctx context.Context, path string, args []string) error {
 	res, err := runProc(ctx, procSpec{Path: path, Args: args, Env: grepEnv, MaxStdout: 1 << 10},
 		func(r io.Reader) error { _, err := io.Copy(io.Discard, r); return err })

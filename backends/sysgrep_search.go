@@ -44,7 +44,7 @@ func (g *SystemGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, err
 		return Stats{}, fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
 	args := grepArgs(q, t)
-	if err := checkGrepPattern(ctx, info.Path, args); err != nil {
+	if err := g.checkPattern(ctx, info.Path, args); err != nil {
 		return Stats{}, err
 	}
 	reader := &native.Reader{}

@@ -233,3 +233,54 @@ func TestSystemGrepCancelled(t *testing.T) {
 		t.Errorf("Search = %v, want context.Canceled", err)
 	}
 }
+
+// fakeGrep writes a script that answers --version like GNU grep and fails
+// every search with exit 2 and a message, counting its runs in a file.
+func fakeGrep(t *testing.T) (path, runs string) {
+	t.Helper()
+	dir := t.TempDir()
+	path, runs = filepath.Join(dir, "grep"), filepath.Join(dir, "runs")
+	script := "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'grep (GNU grep) 3.8'; exit 0; fi\n" +
+		"echo x >> " + runs + "\necho 'grep: Unmatched [' >&2\nexit 2\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path, runs
+}
+
+// A pattern grep cannot compile (a translation gap) is refused before
+// anything is emitted, so the Chain moves on; a refused pattern is checked
+// again next time, an accepted one is not.
+func TestSystemGrepRefusesWhatGrepRejects(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh for the fake grep")
+	}
+	path, runs := fakeGrep(t)
+	g := &SystemGrep{LookPath: func(string) (string, error) { return path, nil }}
+	root := writeTree(t, map[string]string{"a": "needle\n"})
+	for range 2 {
+		log, _, err := runEngine(t, g, Query{Pattern: "needle", Root: root})
+		if !errors.Is(err, ErrUnsupported) || log.String() != "" {
+			t.Fatalf("Search = %v, log %q; want ErrUnsupported and nothing emitted", err, log.String())
+		}
+	}
+	data, _ := os.ReadFile(runs)
+	if n := strings.Count(string(data), "x"); n != 2 {
+		t.Errorf("grep ran %d times for two refused searches, want 2 (refusals are not cached)", n)
+	}
+}
+
+func TestSystemGrepCachesAcceptedPatterns(t *testing.T) {
+	g := requireGrep(t)
+	root := writeTree(t, map[string]string{"a": "needle\n"})
+	q := Query{Pattern: "needle", Root: root}
+	if _, _, err := runEngine(t, g, q); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.checked) != 1 {
+		t.Fatalf("checked = %v, want the accepted flag set remembered", g.checked)
+	}
+	if _, _, err := runEngine(t, g, q); err != nil || len(g.checked) != 1 {
+		t.Errorf("second search: %v, checked %d", err, len(g.checked))
+	}
+}
