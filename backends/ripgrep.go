@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rgkit/rgkit/backends/native"
 )
 
 // Ripgrep is the engine that runs rg. rg does the walking (ignore rules,
@@ -295,6 +297,7 @@ func (r *Ripgrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 	if inside(q.Root, info.Path) {
 		return Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", ErrUnavailable, info.Path)
 	}
+	run := &rgRun{q: q, sink: sink}
 	tr, err := translate(q, dialectRust)
 	if err != nil {
 		return Stats{}, err
@@ -302,9 +305,20 @@ func (r *Ripgrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 	if tr.Word && !rgWordIsRg13(info.Version) {
 		// rg 14 rebuilt -w on \b{start-half}/\b{end-half}; rgkit's -w is
 		// rg 13's (?:^|\W)(PAT)(?:\W|$), which the native engine copies.
-		return Stats{}, fmt.Errorf("%w: ripgrep %s's -w differs from rg 13's", ErrUnsupported, info.Version)
+		// So rg gets that wrapper spelled out, selects the lines, and the
+		// native matcher finds the words' spans in each.
+		if q.Multiline {
+			return Stats{}, fmt.Errorf("%w: ripgrep %s's -w differs from rg 13's (multiline)", ErrUnsupported, info.Version)
+		}
+		if tr, err = translateWith(q, dialectRust, true); err != nil {
+			return Stats{}, err
+		}
+		if run.respan, err = native.Compile(native.MatchOptions{
+			Pattern: q.Pattern, Fixed: q.Fixed, Word: true, CaseInsensitive: q.Case == CaseInsensitive,
+		}); err != nil {
+			return Stats{}, fmt.Errorf("%w: native matcher: %w", ErrUnsupported, err)
+		}
 	}
-	run := &rgRun{q: q, sink: sink}
 	for attempt := 0; ; attempt++ {
 		threads := 0
 		if attempt > 0 {
@@ -357,6 +371,9 @@ type rgRun struct {
 	emitted bool // something reached the sink (no retry after that)
 	open    string
 	dropped int // submatches with offsets outside their line, dropped (reliability F2)
+	// respan, when set, recomputes each match line's spans (rg ran the -w
+	// wrapper, whose matches include the non-word characters around words).
+	respan  *native.Matcher
 	sinkErr error
 }
 
@@ -417,7 +434,16 @@ func (run *rgRun) record(rec *rgRecord) error {
 		if rec.Type == "context" {
 			kind = KindContext
 		}
+		var spans []Span
+		var column int
+		if run.respan != nil && kind == KindMatch {
+			// Line mode: the record is one line, with its terminator.
+			spans, column = wordSpans(run.respan, lines, rec.Data.LineNumber > 1)
+		}
 		dropped, err := splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, kind, func(l Line) error {
+			if run.respan != nil && l.Kind == KindMatch {
+				l.Submatches, l.Column = spans, column
+			}
 			return run.sinkCall(run.sink.Line(l))
 		})
 		run.dropped += dropped
@@ -440,6 +466,33 @@ func (run *rgRun) record(rec *rgRecord) error {
 		run.stats.BytesSearched = st.BytesSearched
 	}
 	return nil
+}
+
+// wordSpans returns the native matcher's spans (and column) for one line,
+// given with its terminator as rg printed it. rg 13's -w, which the native
+// engine copies, lets the line breaks around a line serve as the non-word
+// characters next to a word, so a line after the first is searched with the
+// line break before it.
+func wordSpans(m *native.Matcher, line []byte, afterLineBreak bool) ([]Span, int) {
+	data, want := line, 1
+	if afterLineBreak {
+		data, want = append([]byte{'\n'}, line...), 2
+	}
+	var spans []Span
+	_, _ = m.Search(data, native.SearchOptions{BinaryConvert: true}, func(l native.Line) error {
+		if l.Context || l.Number != want {
+			return nil
+		}
+		spans = make([]Span, 0, len(l.Submatches))
+		for _, s := range l.Submatches {
+			spans = append(spans, Span{Start: s[0], End: s[1]})
+		}
+		return nil
+	})
+	if len(spans) == 0 {
+		return nil, 0
+	}
+	return spans, spans[0].Start + 1
 }
 
 // consumeNull reads rg -l --null ("path\0") or rg -c --null

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -134,25 +135,54 @@ func TestRipgrepExit2KeepsResultsAndCountsUnreadable(t *testing.T) {
 	}
 }
 
-// TestRipgrep15RefusesWord: with an rg whose -w is not rg 13's, a Word
-// query is refused before rg runs, so the Chain moves on.
-func TestRipgrep15RefusesWord(t *testing.T) {
+// TestRipgrep15WordUsesRg13Semantics: with an rg whose -w is not rg 13's,
+// rg runs rg 13's wrapper and the native matcher places the spans, so the
+// answer is the native engine's; a multiline Word query is refused before
+// rg runs. The stand-in reports 15.1.0 and runs the real rg underneath.
+func TestRipgrep15WordUsesRg13Semantics(t *testing.T) {
+	real, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg not installed")
+	}
 	dir := t.TempDir()
 	ran := filepath.Join(dir, "ran")
 	script := filepath.Join(dir, "rg")
-	must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep 15.1.0 (rev abc)'; exit 0; }\ntouch "+ran+"\n"), 0o755))
+	must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep 15.1.0 (rev abc)'; exit 0; }\n"+
+		"for a; do [ \"$a\" = --word-regexp ] && echo used-w >> "+ran+"; done\nexec "+real+" \"$@\"\n"), 0o755))
 	rg := NewRipgrep(func(context.Context) (string, error) { return script, nil })
 	info, err := rg.Available(context.Background())
 	if err != nil || info.Version != "15.1.0" {
 		t.Fatalf("Available = %+v, %v", info, err)
 	}
-	root := t.TempDir()
-	log, _, err := runEngine(t, rg, Query{Pattern: "foo", Root: root, Word: true})
-	if !errors.Is(err, ErrUnsupported) || log.String() != "" {
-		t.Errorf("err = %v, output %q; want ErrUnsupported and nothing", err, log)
+	root := writeTree(t, rgCorpus)
+	for _, q := range []Query{
+		{Pattern: "foo", Word: true},
+		{Pattern: "foo", Word: true, Case: CaseInsensitive, Before: 1},
+		{Pattern: `\w+o`, Word: true},
+		{Pattern: "é", Word: true},
+		{Pattern: "foo", Word: true, Mode: ModeCount},
+		{Pattern: `\w[a-z]\w*`, Word: true},
+		{Pattern: `-bar|_bar`, Word: true},
+		{Pattern: `o*`, Word: true},
+		{Pattern: "FOO", Word: true, Fixed: true, Case: CaseInsensitive, MaxCountPerFile: 1, After: 1},
+	} {
+		q.Root = root
+		want, _, err := runEngine(t, NewNative(), q)
+		must(t, err)
+		got, _, err := runEngine(t, rg, q)
+		if err != nil {
+			t.Fatalf("%+v: %v", q, err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%q: rg 15 stand-in\n%s\nnative\n%s", q.Pattern, got, want)
+		}
 	}
 	if _, err := os.Stat(ran); err == nil {
-		t.Error("rg ran for a query it cannot honour")
+		t.Error("rg 15 was given --word-regexp")
+	}
+	log, _, err := runEngine(t, rg, Query{Pattern: "foo", Root: root, Word: true, Multiline: true})
+	if !errors.Is(err, ErrUnsupported) || log.String() != "" {
+		t.Errorf("multiline: err = %v, output %q; want ErrUnsupported and nothing", err, log)
 	}
 }
 

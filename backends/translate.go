@@ -67,8 +67,15 @@ type translation struct {
 // engine uses it.
 const rgNonWord = `[^\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}]`
 
-// translate re-emits q's pattern (q already normalised) for d.
+// translate re-emits q's pattern (q already normalised) for d. For rg, -w
+// stays rg's own flag; the other dialects get the wrapper spelled out.
 func translate(q Query, d dialect) (translation, error) {
+	return translateWith(q, d, d != dialectRust)
+}
+
+// translateWith is translate with the choice of spelling out -w as rg 13's
+// wrapper (wrapWord) or leaving it to the engine's -w (rg only).
+func translateWith(q Query, d dialect, wrapWord bool) (translation, error) {
 	if q.Multiline && d != dialectRust {
 		return translation{}, fmt.Errorf("%w: multiline matching in %v (a line-by-line engine)", ErrUnsupported, d)
 	}
@@ -80,8 +87,8 @@ func translate(q Query, d dialect) (translation, error) {
 		!strings.ContainsRune(q.Pattern, 0) && q.Pattern != "" {
 		return translation{Pattern: q.Pattern, Fixed: true}, nil
 	}
-	t := translation{Word: q.Word && d == dialectRust}
-	if q.Word && d != dialectRust {
+	t := translation{Word: q.Word && !wrapWord}
+	if q.Word && wrapWord {
 		if re, err = wordWrap(re, q.Multiline); err != nil {
 			return translation{}, err
 		}
