@@ -43,10 +43,11 @@ type WalkOptions struct {
 	// TypeGlobs are rg --type globs (matched against file names); when
 	// non-empty a file must match one.
 	TypeGlobs []string
-	// NoStat leaves File.Size and File.ModTime zero unless a stat is needed
-	// anyway (MaxFileSize, following a link). Listing then costs one system
-	// call per directory instead of one per file, like rg --files; a caller
-	// that opens the file can fstat it itself.
+	// NoStat skips the per-file stat unless one is needed anyway
+	// (MaxFileSize, following a link): File.Size is then -1 (unknown) and
+	// File.ModTime zero. Listing costs one system call per directory
+	// instead of one per file, like rg --files; a caller that opens the
+	// file can fstat it itself.
 	NoStat bool
 	// Workers bounds the goroutines listing directories and calling fn;
 	// 0 means GOMAXPROCS.
@@ -60,7 +61,7 @@ type WalkOptions struct {
 type File struct {
 	Path    string // relative to Root, forward slashes
 	Abs     string // absolute path
-	Size    int64
+	Size    int64  // -1 when not stat'ed (NoStat)
 	ModTime time.Time
 }
 

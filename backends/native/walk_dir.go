@@ -105,7 +105,11 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 		w.skipped.Add(1) // FIFOs, sockets, devices: never opened
 		return
 	}
-	if !haveMeta && (!w.o.NoStat || w.o.MaxFileSize > 0) {
+	switch {
+	case haveMeta:
+	case w.o.NoStat && w.o.MaxFileSize <= 0:
+		meta.size = -1 // unknown: not stat'ed
+	default:
 		var err error
 		if meta, err = l.stat(e); err != nil {
 			w.unreadable.Add(1)

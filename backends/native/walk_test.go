@@ -194,3 +194,24 @@ func TestWalkDirectorySwappedForLinkMidWalk(t *testing.T) {
 		})
 	}
 }
+
+func TestWalkNoStatLeavesSizeUnknown(t *testing.T) {
+	root := t.TempDir()
+	fixture{"f": "hello"}.build(t, root)
+	for _, tc := range []struct {
+		o    WalkOptions
+		size int64
+	}{
+		{WalkOptions{Root: root, NoStat: true}, -1},
+		{WalkOptions{Root: root, NoStat: true, MaxFileSize: 100}, 5}, // the size is needed: stat'ed
+		{WalkOptions{Root: root}, 5},
+	} {
+		var got []File
+		if _, err := Walk(context.Background(), tc.o, func(f File) error { got = append(got, f); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[0].Size != tc.size {
+			t.Errorf("%+v: files %+v, want one of size %d", tc.o, got, tc.size)
+		}
+	}
+}
