@@ -32,8 +32,16 @@ func (m *Matcher) compileWord(inner string) error {
 	return err
 }
 
-// wordSpans appends the spans of rg -w matches in one line, as rg reports
-// them: each search restarts at the end of the previous match's word.
+// wordSpans appends the spans of rg -w matches in one line: capture group
+// 1 of the wrapper, each search restarting at the end of the previous word
+// (grep-regex's WordMatcher::find_at, slow path).
+//
+// rg 13 first tries a fast path that drops the wrapper match's first and
+// last character, taken to be the \W guards; when the wrapper matched at a
+// line start through ^ and the pattern itself can start with a non-word
+// character ([^a-z]+ on "(FOO-"), rg sometimes reports the word one
+// character short, depending on where the line sits in its buffer. We
+// report the full word; the matching lines are the same.
 func (m *Matcher) wordSpans(line []byte, spans [][2]int) [][2]int {
 	at := 0
 	for at <= len(line) {

@@ -1,6 +1,9 @@
 package native
 
-import "bytes"
+import (
+	"bytes"
+	"errors"
+)
 
 // SearchOptions says what one file search reports.
 type SearchOptions struct {
@@ -54,6 +57,9 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	if o.BinaryConvert {
 		data, binary = convertNUL(data)
 		end = len(data)
+	} else if m.multi {
+		end, binary = multilineBinaryCut(data)
+		data = data[:end]
 	} else {
 		end, binary = binaryCut(data, peek)
 		data = data[:end]
@@ -63,9 +69,13 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	var err error
 	if m.multi {
 		err = s.runMultiline()
+		if errors.Is(err, errBinaryStop) {
+			err = nil
+		}
 	} else {
 		err = s.runLines()
 	}
+	binary = binary || s.binary
 	if binary && !o.BinaryConvert && o.CountOnly && !s.limitReached() {
 		// rg's summary printer squashes the count of a file it stopped
 		// reading at a NUL (rg -c prints nothing for it).
@@ -81,8 +91,9 @@ type fileSearch struct {
 	o    SearchOptions
 	emit func(Line) error
 
-	count  int // what rg -c counts: matching lines, or matches in multiline mode
-	blocks int // multiline blocks so far (what MaxCount limits in multiline mode)
+	binary bool // multiline: a reported range held a NUL, so the search stopped there
+	count  int  // what rg -c counts: matching lines, or matches in multiline mode
+	blocks int  // multiline blocks so far (what MaxCount limits in multiline mode)
 
 	// numPos/numLine: the line starting at numPos is line numLine; moved
 	// forward only, so counting newlines costs one pass over the data.
@@ -98,6 +109,23 @@ type fileSearch struct {
 	all   [][]int   // multiline: the matches not yet consumed
 }
 
+// nulIn reports, in multiline mode, a NUL in [from, to) plus its line
+// terminator: rg checks each range it is about to report there (the rest of
+// the file was only checked in its first 64 KiB), and stops at one.
+func (s *fileSearch) nulIn(from, to int) bool {
+	if !s.m.multi || s.o.BinaryConvert {
+		return false
+	}
+	if to < len(s.data) {
+		to++
+	}
+	if bytes.IndexByte(s.data[from:to], 0) >= 0 {
+		s.binary = true
+		return true
+	}
+	return false
+}
+
 func (s *fileSearch) release() {
 	if s.dc != nil {
 		s.m.dfa.put(s.dc)
@@ -105,9 +133,12 @@ func (s *fileSearch) release() {
 	}
 }
 
+// limitReached applies MaxCount. In multiline mode rg's printers differ:
+// the content printers count blocks, the count printer (-c) counts matches,
+// adding a whole block's matches before it checks the limit.
 func (s *fileSearch) limitReached() bool {
 	n := s.count
-	if s.m.multi {
+	if s.m.multi && !s.o.CountOnly {
 		n = s.blocks
 	}
 	return s.o.MaxCount > 0 && n >= s.o.MaxCount
@@ -315,9 +346,15 @@ func (s *fileSearch) contextBefore(ls, n int) error {
 	return nil
 }
 
+// errBinaryStop ends a multiline search at a range holding a NUL.
+var errBinaryStop = errors.New("binary data")
+
 // emitContext emits the line starting at ls, numbered n, as context.
 func (s *fileSearch) emitContext(ls, n int) error {
 	le := lineEnd(s.data, ls)
+	if s.nulIn(ls, le) {
+		return errBinaryStop
+	}
 	s.doneEnd, s.doneLine = le+1, n
 	return s.emit(Line{Number: n, Text: trimCR(s.data, ls, le), Context: true})
 }

@@ -60,3 +60,14 @@ func convertNUL(data []byte) ([]byte, bool) {
 	}
 	return out, true
 }
+
+// multilineBinaryCut is rg's binary rule in multiline mode, where it reads
+// the whole file at once and looks for a NUL in the first 64 KiB only: a NUL
+// there means the file is skipped (nothing searched); a later NUL is
+// searched through like any byte, and the file is not binary.
+func multilineBinaryCut(data []byte) (int, bool) {
+	if bytes.IndexByte(data[:min(len(data), rgBufferSize)], 0) >= 0 {
+		return 0, true
+	}
+	return len(data), false
+}

@@ -32,7 +32,7 @@ func (s *fileSearch) runMultiline() error {
 			last = me - 1
 		}
 		end := lineEnd(data, last) + 1
-		if blockStart >= 0 && first < blockEnd {
+		if blockStart >= 0 && first <= blockEnd {
 			blockEnd = max(blockEnd, end)
 		} else {
 			if blockStart >= 0 {
@@ -100,6 +100,9 @@ func (s *fileSearch) nextMultiMatch(pos int) (int, int, bool) {
 // closeBlock counts a finished block of lines [bs, be) holding the matches
 // in s.ml and emits it. done reports that the search should stop.
 func (s *fileSearch) closeBlock(bs, be int) (done bool, err error) {
+	if s.nulIn(bs, be-1) {
+		return true, nil
+	}
 	s.blocks++
 	s.count += len(s.ml)
 	if s.o.FilesOnly {

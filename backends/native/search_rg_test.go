@@ -287,7 +287,7 @@ func checkAgainstRg(t *testing.T, cases []rgCase) {
 			}
 			wantN, gotN := runRgCount(t, rg, dir, c), runNativeCount(t, dir, c)
 			if !reflect.DeepEqual(wantN, gotN) {
-				t.Errorf("counts differ from rg -c: rg %v, native %v", wantN, gotN)
+				t.Errorf("counts differ from rg -c: rg %v, native %v\nfiles %q", wantN, gotN, c.files)
 			}
 		})
 	}

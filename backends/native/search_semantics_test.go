@@ -29,6 +29,7 @@ func TestSearchMatchesRg(t *testing.T) {
 		{name: "word mode", files: map[string]string{"a.txt": "foo foo foo\nfoofoo foo_x\n(foo)\nfoo-bar\n"}, match: MatchOptions{Pattern: "foo", Word: true}},
 		{name: "word mode is Unicode aware", files: map[string]string{"a.txt": "\u00e9foo\nfoo\u00e9\n\u2603foo\u2603\nfoo\xff\n"}, match: MatchOptions{Pattern: "foo", Word: true}},
 		{name: "word mode with punctuation in pattern", files: map[string]string{"a.txt": "-2\nx-2\n a-2b\n"}, match: MatchOptions{Pattern: "-2", Word: true}},
+		{name: "word mode with a pattern starting with a non-word character", files: map[string]string{"a.txt": "x\n)FOO-x\n"}, match: MatchOptions{Pattern: "[^a-z]+", Word: true}},
 		{name: "word mode regex", files: map[string]string{"a.txt": "ab abc abcd\nabcabc\n"}, match: MatchOptions{Pattern: "ab(c|cd)?", Word: true}},
 		{name: "context groups", files: map[string]string{"a.txt": "1\n2\nm3\n4\n5\n6\n7\nm8\n9\nm10\n11\n12\n13\n"}, match: MatchOptions{Pattern: "m"}, search: SearchOptions{Before: 2, After: 1}},
 		{name: "context at file edges", files: map[string]string{"a.txt": "m1\n2\nm3"}, match: MatchOptions{Pattern: "m"}, search: SearchOptions{Before: 3, After: 3}},
@@ -44,6 +45,7 @@ func TestSearchMatchesRg(t *testing.T) {
 		{name: "multiline flag with a pattern that cannot match a newline is line mode", files: map[string]string{"a.txt": "foo foo\nx\nfoo\n"}, match: MatchOptions{Pattern: "foo", Multiline: true}},
 		{name: "multiline counts matches", files: map[string]string{"a.txt": "a\nb a\nb\nx\na\nb\n"}, match: MatchOptions{Pattern: `a\nb`, Multiline: true}},
 		{name: "multiline max count", files: map[string]string{"a.txt": "a\nb\nx\na\nb\n"}, match: MatchOptions{Pattern: `a\nb`, Multiline: true}, search: SearchOptions{MaxCount: 1}},
+		{name: "multiline max count: -c adds a whole block's matches", files: map[string]string{"a.txt": "x1 = 2x1 = 2\nab\nx1 = 2\n"}, match: MatchOptions{Pattern: `[a-z]\d\s*=\s*\d`, Multiline: true}, search: SearchOptions{MaxCount: 1}},
 		{name: "multiline word mode", files: map[string]string{"a.txt": "foo foo\nfoox\n"}, match: MatchOptions{Pattern: "foo", Multiline: true, Word: true}},
 		// (rg 13 panics and hangs on `\Afoo|foo\nfoo|^o` with -U: not a case here.)
 		{name: "multiline text anchor sees the whole file", files: map[string]string{"a.txt": "fooxfoox\nfoox\n"}, match: MatchOptions{Pattern: `\Afoo(?:\n|x)`, Multiline: true}},
@@ -75,6 +77,8 @@ func TestBinaryRuleMatchesRg(t *testing.T) {
 		{name: "NUL after many lines", files: map[string]string{"b5": many + "foo\x00\nfoo\n"}, match: MatchOptions{Pattern: "foo"}},
 		{name: "NUL near the first fill boundary", files: map[string]string{"b6": strings.Repeat(line, 4095) + "foo\x00"}, match: MatchOptions{Pattern: "foo"}},
 		{name: "NUL just after the first fill", files: map[string]string{"b7": strings.Repeat(line, 4096) + "foo\x00"}, match: MatchOptions{Pattern: "foo"}},
+		{name: "multiline: NUL in the first 64 KiB skips the file", files: map[string]string{"m1": "foo\nbar\nzzz\x00baz\n"}, match: MatchOptions{Pattern: `foo\nbar`, Multiline: true}},
+		{name: "multiline: a later NUL is searched through", files: map[string]string{"m2": "foo\nbar\n" + strings.Repeat("x\n", 40000) + "\x00\nfoo\nbar\x00\n"}, match: MatchOptions{Pattern: `foo\nbar`, Multiline: true}},
 	})
 }
 
