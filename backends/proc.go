@@ -123,6 +123,7 @@ func runProc(ctx context.Context, spec procSpec, stdout func(io.Reader) error) (
 		return res, fmt.Errorf("start %s: %w", spec.Path, err)
 	}
 	pgid := cmd.Process.Pid
+	stopRSS := watchPeakRSS(cmd.Process.Pid)
 
 	cbDone := make(chan error, 1)
 	go func() {
@@ -137,6 +138,7 @@ func runProc(ctx context.Context, spec procSpec, stdout func(io.Reader) error) (
 	}()
 
 	waitErr := cmd.Wait()
+	sampledRSS, sampled := stopRSS()
 	// Whatever is left of the group (a grandchild holding a pipe, a child
 	// that ignored SIGTERM) goes now; ESRCH when nothing is left.
 	killLeftovers(pgid)
@@ -155,6 +157,9 @@ func runProc(ctx context.Context, spec procSpec, stdout func(io.Reader) error) (
 		res.ExitCode = ps.ExitCode()
 		res.CPU = ps.UserTime() + ps.SystemTime()
 		res.PeakRSS = peakRSS(ps)
+		if sampled {
+			res.PeakRSS = sampledRSS
+		}
 	}
 	switch {
 	case ctx.Err() != nil:

@@ -5,6 +5,7 @@ package bench
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -14,14 +15,20 @@ import (
 )
 
 // defaultMeter reads getrusage for CPU time (this process plus the children it
-// waited for) and, on Linux, resets and reads this process's peak resident
-// set (VmHWM) so an in-process engine's memory is measured per run.
+// waited for). Peak memory is the child's own, as the engine reports it, for
+// external engines; for in-process ones it is this whole process's peak
+// resident set during the run (VmHWM, reset on Linux after returning freed
+// heap to the OS), which includes the benchmark's own baseline.
 type defaultMeter struct{}
 
 type unixMeasurement struct{ self, children syscall.Rusage }
 
 func (defaultMeter) Start() Measurement {
 	var m unixMeasurement
+	// Return the heap left by earlier runs to the OS first, so an
+	// in-process engine's peak is its own and not what ran before it.
+	runtime.GC()
+	debug.FreeOSMemory()
 	resetPeakRSS()
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &m.self)
 	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &m.children)
