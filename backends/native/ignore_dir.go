@@ -17,8 +17,8 @@ type ignoreDir struct {
 	rel   string
 	above bool
 	up    string
-	// start is the length of the walk start's path relative to Root, used to
-	// strip it from entry paths when matching above-start files.
+	// startRel is the walk start's path relative to Root, stripped from
+	// entry paths when matching the files of directories above the start.
 	startRel string
 
 	hasGit bool // the directory holds a .git entry (a repository root)

@@ -116,7 +116,7 @@ type walker struct {
 	roots   []*os.Root // closed when the walk ends
 
 	stopped  atomic.Bool
-	errOnce  sync.Once
+	errMu    sync.Mutex
 	firstErr error
 }
 
@@ -147,20 +147,20 @@ func newWalker(ctx context.Context, o WalkOptions, fn func(File) error) (*walker
 // stop ends the walk; the first non-nil err is the walk's result.
 func (w *walker) stop(err error) {
 	if err != nil && !errors.Is(err, ErrStopWalk) {
-		w.errOnce.Do(func() { w.firstErr = err })
+		w.errMu.Lock()
+		if w.firstErr == nil {
+			w.firstErr = err
+		}
+		w.errMu.Unlock()
 	}
 	w.stopped.Store(true)
 	w.q.close()
 }
 
 func (w *walker) err() error {
-	if !w.stopped.Load() {
-		return nil
-	}
-	var err error
-	w.errOnce.Do(func() {})
-	err = w.firstErr
-	return err
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	return w.firstErr
 }
 
 // run walks every start path with a pool of workers.
