@@ -57,9 +57,9 @@ type Lister func(ctx context.Context, root string) (paths []string, usage backen
 type Options struct {
 	Root    string
 	Engines []Engine
-	Tasks   []Task
-	Runs    int // measured runs per (task, engine); default 10
-	Warmup  int // unmeasured runs per (task, engine) first; default 1
+	Tasks   []Task // queries are normalised by Run (backends.Normalize)
+	Runs    int    // measured runs per (task, engine); default 10
+	Warmup  int    // unmeasured runs per (task, engine) first; default 1
 	// Progress, when set, is told after every run how many of total are done.
 	Progress func(done, total int)
 	// Meter measures one run's resources; default is this OS's meter.
@@ -135,6 +135,23 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.Meter == nil {
 		o.Meter = defaultMeter{}
 	}
+	// Engines receive only normalised queries (the Backend contract); do it
+	// once here, outside every measured run, as the Chain would.
+	tasks := make([]Task, len(o.Tasks))
+	for i, t := range o.Tasks {
+		tasks[i] = t
+		if t.Listing {
+			continue
+		}
+		q := t.Query
+		q.Root = o.Root
+		nq, err := backends.Normalize(q)
+		if err != nil {
+			return nil, fmt.Errorf("bench: task %q: %w", t.Name, err)
+		}
+		tasks[i].Query = nq
+	}
+	o.Tasks = tasks
 	rep := &Report{
 		Machine: DescribeMachine(o.Engines),
 		Root:    o.Root,
@@ -224,9 +241,7 @@ func measure(ctx context.Context, o Options, t Task, e Engine) (Sample, error) {
 	if t.Listing {
 		_, usage, err = e.List(ctx, o.Root)
 	} else {
-		q := t.Query
-		q.Root = o.Root
-		usage, err = e.Backend.Search(ctx, q, countSink{})
+		usage, err = e.Backend.Search(ctx, t.Query, countSink{})
 	}
 	wall := time.Since(start)
 	s := m.Stop(usage)
@@ -255,13 +270,11 @@ func runOnce(ctx context.Context, o Options, t Task, e Engine, cell *Cell, recor
 		}
 		return files, nil
 	}
-	q := t.Query
-	q.Root = o.Root
 	var sink keySink
 	if record {
 		sink.keys = map[Key]struct{}{}
 	}
-	if _, err := e.Backend.Search(ctx, q, &sink); err != nil {
+	if _, err := e.Backend.Search(ctx, t.Query, &sink); err != nil {
 		return nil, err
 	}
 	cell.Matches, cell.Files = sink.lines, sink.files

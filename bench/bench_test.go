@@ -225,3 +225,17 @@ func TestMachineReadableFormatsCarryEveryCell(t *testing.T) {
 		t.Errorf("csv = %v, %v; want a header and 4 rows", records, err)
 	}
 }
+
+func TestRunRefusesAnInvalidPatternBeforeAnyEngineRuns(t *testing.T) {
+	var log []string
+	_, err := Run(context.Background(), Options{
+		Root:    t.TempDir(),
+		Engines: []Engine{engine(&scripted{name: "native", log: &log})},
+		Tasks:   []Task{{Name: "bad", Query: backends.Query{Pattern: "a("}}},
+		Meter:   nullMeter{},
+	})
+	var ipe *backends.InvalidPatternError
+	if !errors.As(err, &ipe) || len(log) != 0 {
+		t.Errorf("err %v, runs %v; want an *InvalidPatternError and no engine run", err, log)
+	}
+}

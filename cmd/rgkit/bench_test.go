@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/bench"
 )
 
 // benchTree is a small tree every engine can search.
@@ -82,5 +85,17 @@ func TestBenchRefusesBadInputWithExitTwo(t *testing.T) {
 		if code := run(context.Background(), c.args, nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut.String(), c.want)
 		}
+	}
+}
+
+func TestBenchExitsThreeWhenEnginesDisagree(t *testing.T) {
+	agree := &bench.Report{}
+	if err := disagreementExit(agree); err != nil {
+		t.Errorf("agreeing engines: %v, want exit 0", err)
+	}
+	differ := &bench.Report{Disagreements: []bench.Disagreement{{Task: "t", Engine: "grep", Reference: "ripgrep", MissingCount: 1}}}
+	var ee *exitError
+	if err := disagreementExit(differ); !errors.As(err, &ee) || ee.code != 3 || !errors.Is(err, bench.ErrDisagree) {
+		t.Errorf("disagreeing engines: %v, want exit 3 wrapping ErrDisagree", err)
 	}
 }
