@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/backends"
 )
@@ -18,6 +19,13 @@ import (
 // that is not the first submatch, lines in a non-content mode.
 type Collector struct {
 	Mode backends.OutputMode
+	// DropMidRuneEmptySpans leaves out of Render the zero-width submatches
+	// that fall inside a multi-byte UTF-8 character: rg 13 reports them, Go's
+	// regexp does not (the documented dialect/empty-pattern exception).
+	DropMidRuneEmptySpans bool
+	// DropSpans leaves columns and submatches out of Render, keeping which
+	// lines matched and their text.
+	DropSpans bool
 
 	mu         sync.Mutex
 	files      map[string]*fileRecord
@@ -139,6 +147,12 @@ func (c *Collector) Render() []string {
 		}
 		out = append(out, qp+" "+end)
 		for _, l := range f.lines {
+			if c.DropMidRuneEmptySpans {
+				l = dropMidRuneEmptySpans(l)
+			}
+			if c.DropSpans {
+				l.Column, l.Submatches = 0, nil
+			}
 			out = append(out, qp+" "+renderLine(l))
 		}
 	}
@@ -234,4 +248,16 @@ func Diff(want, got []string) []string {
 		return out[i] < out[j]
 	})
 	return out
+}
+
+func dropMidRuneEmptySpans(l backends.Line) backends.Line {
+	var keep []backends.Span
+	for _, s := range l.Submatches {
+		if s.Start == s.End && s.Start > 0 && s.Start < len(l.Text) && !utf8.RuneStart(l.Text[s.Start]) {
+			continue
+		}
+		keep = append(keep, s)
+	}
+	l.Submatches = keep
+	return l
 }

@@ -214,6 +214,12 @@ func caseModeCases() []Case {
 		{Name: "word/unicode-neighbour", Query: backends.Query{Pattern: "na", Word: true, Paths: []string{"dialect.txt"}},
 			Why: "naïve: is ï a word character next to na?"},
 		{Name: "word/insensitive", Query: backends.Query{Pattern: "HELLO", Word: true, Case: backends.CaseInsensitive, Paths: []string{"dialect.txt"}}, WantLines: []int{10, 11}},
+		{Name: "word/rg13-submatch-offsets", Query: backends.Query{Pattern: `\w[a-z]\w*`, Word: true, Paths: []string{"dialect.txt"}},
+			Why: "rg 13's -w reports some submatches one character late (Hello -> ello; ripgrep#2574, #2623): every engine must report rg 13's spans"},
+		{Name: "word/rg13-submatch-offsets-context", Query: backends.Query{Pattern: `\w[a-z]\w*`, Word: true, Paths: []string{"context.txt"}},
+			Why: "the same rg 13 -w span bug on \"line 10\" (rg: ine)"},
+		{Name: "word/rg13-empty-match", Query: backends.Query{Pattern: `(World[[:punct:]]+|[^ ]?){1,2}`, Word: true, Case: backends.CaseInsensitive, Paths: []string{"dialect.txt"}},
+			Why: "-w with a pattern that can match empty: rg 13 reports empty or shifted spans"},
 		{Name: "word/fixed", Query: backends.Query{Pattern: "foo_bar", Word: true, Fixed: true, Paths: []string{"dialect.txt"}}, WantLines: []int{5}},
 	}
 }
