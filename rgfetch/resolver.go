@@ -232,6 +232,18 @@ func (r *Resolver) Resolve(ctx context.Context) (Resolved, error) {
 	}
 }
 
+// Locate is Resolve reduced to the path, so a Resolver plugs in wherever a
+// locator func(ctx) (string, error) is wanted (backends.NewRipgrep(r.Locate)).
+// The error is Resolve's: with NoDownload or Offline, a missing rg matches
+// ErrNotInstalled, which search engines read as "unavailable".
+func (r *Resolver) Locate(ctx context.Context) (string, error) {
+	res, err := r.Resolve(ctx)
+	if err != nil {
+		return "", err
+	}
+	return res.Path, nil
+}
+
 // run performs a shared resolution and publishes its outcome.
 func (r *Resolver) run(ctx context.Context, f *flight, s settings) {
 	res, err := r.resolve(ctx, s, nil)
