@@ -46,6 +46,9 @@ func globRipgrep(ctx context.Context, rg string, q GlobQuery) ([]GlobFile, error
 	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
 		prefix += string(filepath.Separator)
 	}
+	if inside(q.Root, rg) {
+		return nil, fmt.Errorf("%w: refusing to run %s from inside the glob root", ErrUnavailable, rg)
+	}
 	var paths []string
 	res, err := runProc(ctx, procSpec{
 		Path:      rg,

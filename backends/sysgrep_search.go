@@ -26,6 +26,10 @@ func (g *SystemGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, err
 	if q.Multiline {
 		return Stats{}, fmt.Errorf("%w: grep searches line by line (multiline)", ErrUnsupported)
 	}
+	if inside(q.Root, info.Path) {
+		// A grep planted in the tree being searched is never run.
+		return Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", ErrUnavailable, info.Path)
+	}
 	t, err := translate(q, dialectERE)
 	if err != nil {
 		return Stats{}, err
@@ -152,6 +156,7 @@ type grepRun struct {
 	stopped  atomic.Bool // the sink asked to stop: not an error
 
 	searched, matched, lines, bytes, binary, unreadable atomic.Int64
+	cpu, peakRSS                                        atomic.Int64 // grep's, over every batch
 }
 
 func (r *grepRun) stats() Stats {
@@ -162,6 +167,9 @@ func (r *grepRun) stats() Stats {
 		BytesSearched: r.bytes.Load(),
 		Binary:        r.binary.Load(),
 		Unreadable:    r.unreadable.Load(),
+
+		ProcessCPU:     time.Duration(r.cpu.Load()),
+		ProcessPeakRSS: r.peakRSS.Load(),
 	}
 }
 
@@ -214,9 +222,15 @@ func (r *grepRun) batch(files []native.File) error {
 			})
 		}
 	}
-	res, err := runProc(r.ctx, procSpec{Path: r.path, Args: args, Dir: r.q.Root, Env: grepEnv}, out)
+	res, err := runProc(r.ctx, procSpec{Path: r.path, Args: args, Dir: r.q.Root, Env: grepEnv, MaxStdout: DefaultEngineMaxStdout}, out)
+	r.cpu.Add(int64(res.CPU))
+	for old := r.peakRSS.Load(); res.PeakRSS > old && !r.peakRSS.CompareAndSwap(old, res.PeakRSS); old = r.peakRSS.Load() {
+	}
 	if err != nil {
 		return err
+	}
+	if res.StdoutCapped {
+		return fmt.Errorf("grep printed more than %d bytes; narrow the search", DefaultEngineMaxStdout)
 	}
 	if res.ExitCode > 1 && len(strings.TrimSpace(string(res.Stderr))) > 0 {
 		// With -s grep is silent about unreadable files (exit 2, counted

@@ -133,7 +133,7 @@ func (o globOptions) query(ctx context.Context, args []string) (backends.GlobQue
 	}
 	switch o.backend {
 	case "auto", "", "ripgrep":
-		rg, err := backends.DefaultChain(backends.DefaultOptions{}).ByName("ripgrep")
+		rg, err := backends.DefaultChain(backends.DefaultOptions{Locate: locateRg()}).ByName("ripgrep")
 		if err == nil {
 			q.Ripgrep = rg
 		}
