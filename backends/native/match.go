@@ -42,6 +42,7 @@ type Matcher struct {
 	// wordFirst and wordMid implement rg -w (see word.go): the pattern
 	// wrapped in non-word guards, with and without the start-of-line branch.
 	wordFirst, wordMid *regexp.Regexp
+	wordWhole          *regexp.Regexp // the pattern anchored at both ends: rg 13's fast-path check
 	// pre finds candidate positions cheaply; nil when the pattern has no
 	// usable required literal.
 	pre *prefilter

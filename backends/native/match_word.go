@@ -3,6 +3,7 @@ package native
 import (
 	"regexp"
 	"regexp/syntax"
+	"unicode/utf8"
 )
 
 // rgNonWord is rg's \W in the word-mode wrapper. rg builds that wrapper in
@@ -28,22 +29,29 @@ func (m *Matcher) compileWord(inner string) error {
 	if m.wordFirst, err = regexp.Compile(`(?m)(?:^|` + w + `)(` + inner + `)(?:` + w + `|$)`); err != nil {
 		return err
 	}
-	m.wordMid, err = regexp.Compile(`(?m)` + w + `(` + inner + `)(?:` + w + `|$)`)
+	if m.wordMid, err = regexp.Compile(`(?m)` + w + `(` + inner + `)(?:` + w + `|$)`); err != nil {
+		return err
+	}
+	m.wordWhole, err = regexp.Compile(`\A(?:` + inner + `)\z`)
 	return err
 }
 
-// wordSpans appends the spans of rg -w matches in one line: capture group
-// 1 of the wrapper, each search restarting at the end of the previous word
-// (grep-regex's WordMatcher::find_at, slow path).
+// wordSpans appends the spans of rg -w matches in one line, exactly as rg
+// 13 reports them (grep-regex's WordMatcher::find_at, driven by
+// grep-matcher's find_iter), bugs included: the conformance suite pins
+// rg 13's spans for every engine.
 //
-// rg 13 first tries a fast path that drops the wrapper match's first and
-// last character, taken to be the \W guards; when the wrapper matched at a
-// line start through ^ and the pattern itself can start with a non-word
-// character ([^a-z]+ on "(FOO-"), rg sometimes reports the word one
-// character short, depending on where the line sits in its buffer. We
-// report the full word; the matching lines are the same.
-func (m *Matcher) wordSpans(line []byte, spans [][2]int) [][2]int {
-	at := 0
+// rg 13 first tries a fast path: unless the wrapper's match starts at the
+// start of rg's buffer or ends at the end of the line, it drops the match's
+// first and last character, taken to be the \W guards, and keeps the middle
+// when the pattern matches all of it; otherwise it takes capture group 1.
+// When the wrapper matched at a line start through ^, the first character
+// was no guard, and rg reports the word one character short ("line 10"
+// with \w[a-z]\w* gives "ine"; ripgrep#2574, #2623, fixed in rg 14).
+// bufStart says the line starts rg's buffer (see fillStarts), where the
+// fast path is not taken.
+func (m *Matcher) wordSpans(line []byte, spans [][2]int, bufStart bool) [][2]int {
+	at, lastEnd := 0, -1
 	for at <= len(line) {
 		re := m.wordMid
 		if at == 0 {
@@ -54,12 +62,23 @@ func (m *Matcher) wordSpans(line []byte, spans [][2]int) [][2]int {
 			break
 		}
 		s, e := at+loc[2], at+loc[3]
-		spans = append(spans, [2]int{s, e})
-		if e > at {
-			at = e
-		} else {
-			at++
+		if ms, me := at+loc[0], at+loc[1]; !(ms == 0 && bufStart) && me != len(line) {
+			_, slen := utf8.DecodeRune(line[ms:me])
+			_, elen := utf8.DecodeLastRune(line[ms:me])
+			if ns, ne := ms+slen, me-elen; ns <= ne && m.wordWhole.Match(line[ns:ne]) {
+				s, e = ns, ne
+			}
 		}
+		if s == e { // an empty match: step past it, and skip one right after a match
+			at = e + 1
+			if e == lastEnd {
+				continue
+			}
+		} else {
+			at = e
+		}
+		lastEnd = e
+		spans = append(spans, [2]int{s, e})
 	}
 	return spans
 }

@@ -64,7 +64,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 		end, binary = binaryCut(data, peek)
 		data = data[:end]
 	}
-	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
+	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1, peek: peek, lastWordEnd: -1}
 	defer s.release()
 	var err error
 	if m.multi {
@@ -102,11 +102,15 @@ type fileSearch struct {
 	doneEnd, doneLine int
 	afterLeft         int // after-context lines still owed to the last match
 
-	spans [][2]int  // reused submatch buffer
-	rev   []byte    // reused buffer for reversed line prefixes
-	dc    *dfaCache // this search's DFA states, from the Matcher's pool
-	ml    [][2]int  // reused multiline match buffer
-	all   [][]int   // multiline: the matches not yet consumed
+	spans       [][2]int  // reused submatch buffer
+	rev         []byte    // reused buffer for reversed line prefixes
+	peek        int       // rg's first read size (see binaryCut)
+	fills       []int     // word mode: where rg's buffers start (see fillStarts); nil until needed
+	filli       int       // cursor into fills
+	lastWordEnd int       // multiline -w: end of the previous match, -1 before the first
+	dc          *dfaCache // this search's DFA states, from the Matcher's pool
+	ml          [][2]int  // reused multiline match buffer
+	all         [][]int   // multiline: the matches not yet consumed
 }
 
 // nulIn reports, in multiline mode, a NUL in [from, to) plus its line
@@ -124,6 +128,21 @@ func (s *fileSearch) nulIn(from, to int) bool {
 		return true
 	}
 	return false
+}
+
+// atFillStart reports whether the line starting at ls is the first line
+// of one of rg's buffers. Lines are asked for in increasing order.
+func (s *fileSearch) atFillStart(ls int) bool {
+	if s.m.multi {
+		return ls == 0 // rg reads a whole file at once for -U
+	}
+	if s.fills == nil {
+		s.fills = fillStarts(s.data, s.peek)
+	}
+	for s.filli < len(s.fills) && s.fills[s.filli] < ls {
+		s.filli++
+	}
+	return s.filli < len(s.fills) && s.fills[s.filli] == ls
 }
 
 func (s *fileSearch) release() {
@@ -291,7 +310,7 @@ func (s *fileSearch) lineSpans(ls, le int) [][2]int {
 	line := s.data[ls:le]
 	s.spans = s.spans[:0]
 	if s.m.opts.Word {
-		s.spans = s.m.wordSpans(line, s.spans)
+		s.spans = s.m.wordSpans(line, s.spans, s.atFillStart(ls))
 	} else {
 		for _, loc := range s.m.re.FindAllIndex(line, -1) {
 			s.spans = append(s.spans, [2]int{loc[0], loc[1]})

@@ -1,6 +1,9 @@
 package native
 
-import "bytes"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // runMultiline searches with rg -U semantics, for a pattern that can match
 // '\n': a match may span lines. Each physical line a match touches is
@@ -84,15 +87,7 @@ func (s *fileSearch) nextMultiMatch(pos int) (int, int, bool) {
 		return m[0], m[1], true
 	}
 	if s.m.opts.Word {
-		re := s.m.wordMid
-		if pos == 0 {
-			re = s.m.wordFirst
-		}
-		loc := re.FindSubmatchIndex(s.data[pos:])
-		if loc == nil || loc[2] < 0 {
-			return 0, 0, false
-		}
-		return pos + loc[2], pos + loc[3], true
+		return s.nextMultiWord(pos)
 	}
 	return 0, 0, false
 }
@@ -130,4 +125,38 @@ func (s *fileSearch) closeBlock(bs, be int) (done bool, err error) {
 		ls = le + 1
 	}
 	return false, nil
+}
+
+// nextMultiWord is nextMultiMatch for rg -w: the wrapper's capture group 1,
+// or rg 13's fast-path guess (see Matcher.wordSpans), with the whole file as
+// rg's buffer. At a line start the wrapper's ^ may match; elsewhere only its
+// \W can.
+func (s *fileSearch) nextMultiWord(pos int) (int, int, bool) {
+	data := s.data
+	for pos <= len(data) {
+		re := s.m.wordMid
+		if pos == 0 || data[pos-1] == '\n' {
+			re = s.m.wordFirst
+		}
+		loc := re.FindSubmatchIndex(data[pos:])
+		if loc == nil || loc[2] < 0 {
+			return 0, 0, false
+		}
+		ms, me := pos+loc[0], pos+loc[1]
+		st, en := pos+loc[2], pos+loc[3]
+		if ms != 0 && me != len(data) {
+			_, slen := utf8.DecodeRune(data[ms:me])
+			_, elen := utf8.DecodeLastRune(data[ms:me])
+			if ns, ne := ms+slen, me-elen; ns <= ne && s.m.wordWhole.Match(data[ns:ne]) {
+				st, en = ns, ne
+			}
+		}
+		if st == en && en == s.lastWordEnd {
+			pos = en + 1 // rg skips an empty match right after a match
+			continue
+		}
+		s.lastWordEnd = en
+		return st, en, true
+	}
+	return 0, 0, false
 }
