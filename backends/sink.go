@@ -1,6 +1,9 @@
 package backends
 
-import "errors"
+import (
+	"errors"
+	"strconv"
+)
 
 // ErrStop is returned by a Sink to end a search early without an error.
 var ErrStop = errors.New("backends: stop requested by sink")
@@ -47,3 +50,7 @@ type Sink interface {
 	Line(l Line) error
 	End(s FileSummary) error
 }
+
+// CutMarker is the text that ends a line cut by a column cap, saying how
+// many bytes were removed; the CLI and the agent tools print the same one.
+func CutMarker(removed int) string { return "[... " + strconv.Itoa(removed) + " more bytes]" }

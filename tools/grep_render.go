@@ -104,7 +104,7 @@ func renderMatch(m GrepMatch, lineNumbers bool) string {
 		}
 		b.WriteString(text)
 		if cut > 0 {
-			b.WriteString(cutMarker(cut))
+			b.WriteString(backends.CutMarker(cut))
 		}
 		b.WriteByte('\n')
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/backends"
 )
 
 // ReadInput are Read's arguments.
@@ -195,13 +197,10 @@ func cutChars(text []byte, max, size int) (string, int) {
 	return string(text[:i]), size - i
 }
 
-// cutMarker is appended to a line that was cut; N counts the bytes left out.
-func cutMarker(n int) string { return "[... " + strconv.Itoa(n) + " more bytes]" }
-
 func formatReadLine(n int, text string, cut int) string {
 	s := strconv.Itoa(n) + "\t" + text
 	if cut > 0 {
-		s += cutMarker(cut)
+		s += backends.CutMarker(cut)
 	}
 	return s + "\n"
 }

@@ -93,7 +93,7 @@ func TestTextMarksACutLine(t *testing.T) {
 	l := match("min.js", 1, "abcd", backends.Span{Start: 0, End: 1})
 	l.Cut = 99996
 	feed(t, NewText(&out, Options{}), []backends.Line{l})
-	if want := "min.js:1:abcd [... +99996 bytes]\n"; out.String() != want {
+	if want := "min.js:1:abcd [... 99996 more bytes]\n"; out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
 }

@@ -1,7 +1,6 @@
 package printer
 
 import (
-	"fmt"
 	"io"
 	"strconv"
 
@@ -11,7 +10,7 @@ import (
 // Text prints lines the way `rg --no-heading -n` does: "path:line:text" for
 // a match, "path-line-text" for a context line, and "--" between groups
 // that are not contiguous (and between files) when context is on. A line
-// cut by Query.MaxColumns ends with a "[... +N bytes]" marker so the cut is
+// cut by Query.MaxColumns ends with backends.CutMarker ("[... N more bytes]") so the cut is
 // never silent. Text is written as raw bytes, like rg.
 type Text struct {
 	w    io.Writer
@@ -55,7 +54,7 @@ func (p *Text) Line(l backends.Line) error {
 	}
 	b = p.appendText(b, l)
 	if l.Cut > 0 {
-		b = fmt.Appendf(b, " [... +%d bytes]", l.Cut)
+		b = append(append(b, ' '), backends.CutMarker(l.Cut)...)
 	}
 	b = append(b, '\n')
 	p.buf = b

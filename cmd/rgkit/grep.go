@@ -84,7 +84,7 @@ pattern, an engine failure, or a search cut short by --timeout).`,
 	f.BoolVar(&o.column, "column", false, "print the 1-based byte column of the first match")
 	f.BoolVarP(&o.withFilename, "with-filename", "H", false, "print the path even when searching one file")
 	f.BoolVarP(&o.noFilename, "no-filename", "I", false, "never print the path")
-	f.IntVarP(&o.maxColumns, "max-columns", "M", 0, "cut lines after NUM bytes, with a [... +N bytes] marker")
+	f.IntVarP(&o.maxColumns, "max-columns", "M", 0, "cut lines after NUM bytes, with a [... N more bytes] marker")
 	f.StringVar(&o.sort, "sort", "path", "result order: path, modified (newest first) or none (stream)")
 	f.StringVar(&o.backend, "backend", "auto", "engine: auto, fastest, ripgrep, gitgrep, grep or native")
 	f.IntVar(&o.headLimit, "head-limit", 0, "at most NUM entries (matching lines, or files with -l/-c); 0 = all")

@@ -110,7 +110,7 @@ func TestGrepOutputAndExitStatus(t *testing.T) {
 		{"--column", []string{"--column", "bar"}, "a.txt:2:1:bar\na.txt:3:5:foo bar\n", 0, ""},
 		{"-C puts -- between groups and files", []string{"-C", "1", "again|^bar"},
 			"a.txt-1-foo\na.txt:2:bar\na.txt-3-foo bar\n--\nsub/b.txt-1-x\nsub/b.txt:2:foo again\n", 0, ""},
-		{"--max-columns marks the cut", []string{"-M", "5", "again"}, "sub/b.txt:2:foo a [... +4 bytes]\n", 0, ""},
+		{"--max-columns marks the cut", []string{"-M", "5", "again"}, "sub/b.txt:2:foo a [... 4 more bytes]\n", 0, ""},
 		{"--head-limit pages and says so on stderr", []string{"--head-limit", "1", "--offset", "1", "foo"},
 			"a.txt:3:foo bar\n", 0, "use --offset 2 for more"},
 		{"--offset past the end prints nothing but a match was found", []string{"--offset", "10", "foo"}, "", 0, ""},
