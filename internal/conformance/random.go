@@ -11,8 +11,9 @@ import (
 
 // RandomCases returns n generated queries over the corpus's text files,
 // deterministic for a seed: patterns built from the words, classes, anchors
-// and quantifiers the fixed matrix uses, with random case, word, fixed,
-// context, max-count and output-mode options. They find the combinations no
+// and quantifiers the fixed matrix uses (a line break in one query in eight,
+// in multiline mode), with random case, word, fixed, context, max-count and
+// output-mode options. They find the combinations no
 // one thought to write down; a failure prints the case, which then belongs
 // in Queries().
 func RandomCases(seed uint64, n int) []Case {
@@ -25,6 +26,12 @@ func RandomCases(seed uint64, n int) []Case {
 			q.Pattern = pick(r, randomWords)
 		} else {
 			q.Pattern = randomPattern(r, 0)
+		}
+		if r.IntN(8) == 0 {
+			q.Multiline = true
+			if !q.Fixed {
+				q.Pattern += `\n` + randomPattern(r, 1)
+			}
 		}
 		q.Case = backends.CaseMode(r.IntN(3))
 		q.Word = r.IntN(6) == 0
@@ -41,8 +48,8 @@ func RandomCases(seed uint64, n int) []Case {
 			q.Mode = backends.ModeCount
 		}
 		out = append(out, Case{Name: fmt.Sprintf("random/%d/%03d", seed, i), Query: q,
-			Why: fmt.Sprintf("pattern %q case=%d word=%v fixed=%v -B%d -A%d -m%d mode=%d",
-				q.Pattern, q.Case, q.Word, q.Fixed, q.Before, q.After, q.MaxCountPerFile, q.Mode)})
+			Why: fmt.Sprintf("pattern %q case=%d word=%v fixed=%v multiline=%v -B%d -A%d -m%d mode=%d",
+				q.Pattern, q.Case, q.Word, q.Fixed, q.Multiline, q.Before, q.After, q.MaxCountPerFile, q.Mode)})
 	}
 	return out
 }
