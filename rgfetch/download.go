@@ -217,7 +217,7 @@ func (f *fetcher) once(ctx context.Context, rawURL string, dst io.Writer, limit 
 		return "", 0, &SizeError{URL: rawURL, Limit: limit, Size: resp.ContentLength}
 	}
 	h := sha256.New()
-	w := io.MultiWriter(dst, h)
+	w := io.MultiWriter(localWriter{dst}, h)
 	if bar := f.bar(resp.ContentLength, rawURL); bar != nil {
 		defer bar.Finish()
 		w = io.MultiWriter(w, bar)
@@ -297,7 +297,7 @@ func copyLocal(path string, dst resettable, limit int64) (string, int64, error) 
 		return "", 0, &SizeError{URL: path, Limit: limit, Size: fi.Size()}
 	}
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(dst, h), io.LimitReader(src, limit+1))
+	n, err := io.Copy(io.MultiWriter(localWriter{dst}, h), io.LimitReader(src, limit+1))
 	if err != nil {
 		return "", n, fmt.Errorf("copy %s: %w", path, err)
 	}
@@ -305,6 +305,19 @@ func copyLocal(path string, dst resettable, limit int64) (string, int64, error) 
 		return "", n, &SizeError{URL: path, Limit: limit, Size: -1}
 	}
 	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// localWriter marks the download target's write errors as local: a full
+// disk or a failing device is not a network fault, and downloading again
+// would fail the same way after using the bandwidth.
+type localWriter struct{ w io.Writer }
+
+func (l localWriter) Write(p []byte) (int, error) {
+	n, err := l.w.Write(p)
+	if err != nil {
+		err = &WriteError{Err: err}
+	}
+	return n, err
 }
 
 // resettable is a download target that a retry can empty: an *os.File or

@@ -146,3 +146,13 @@ func (e *LockError) Error() string {
 }
 
 func (e *LockError) Unwrap() error { return e.Err }
+
+// WriteError is a failure to write a download to the local disk (ENOSPC,
+// EDQUOT, EIO). It is never retried.
+type WriteError struct {
+	Err error
+}
+
+func (e *WriteError) Error() string { return "writing to the local disk: " + e.Err.Error() }
+
+func (e *WriteError) Unwrap() error { return e.Err }

@@ -116,7 +116,7 @@ func (r *Resolver) install(ctx context.Context, s settings, p plan) (Resolved, e
 	}
 	cleanStaleTemps(s.binDir)
 
-	archiveFile, err := os.CreateTemp(s.binDir, tempPrefix+"archive-*"+tempSuffix)
+	archiveFile, err := s.createTemp(s.binDir, tempPrefix+"archive-*"+tempSuffix)
 	if err != nil {
 		return Resolved{}, diskErr("create temp archive", err)
 	}
@@ -144,7 +144,7 @@ func (r *Resolver) install(ctx context.Context, s settings, p plan) (Resolved, e
 	if err != nil {
 		return Resolved{}, err
 	}
-	tmp, err := os.CreateTemp(s.binDir, tempPrefix+"new-*"+tempSuffix)
+	tmp, err := s.createTemp(s.binDir, tempPrefix+"new-*"+tempSuffix)
 	if err != nil {
 		return Resolved{}, diskErr("create temp executable", err)
 	}
@@ -259,6 +259,28 @@ func cleanStaleTemps(dir string) {
 			os.Remove(filepath.Join(dir, n))
 		}
 	}
+}
+
+// tempFile is what the install writes its temp files through: the
+// downloaded archive (written, rewound for a retry, read back for
+// extraction) and the new executable. *os.File is one.
+type tempFile interface {
+	io.Writer
+	io.ReaderAt
+	Truncate(size int64) error
+	Seek(offset int64, whence int) (int64, error)
+	Sync() error
+	Close() error
+	Name() string
+}
+
+// createTempFile is the default Resolver.createTemp.
+func createTempFile(dir, pattern string) (tempFile, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err // not a typed nil inside the interface
+	}
+	return f, nil
 }
 
 // diskErr says "disk full" in words when that is what happened.

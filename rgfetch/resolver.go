@@ -151,6 +151,10 @@ type Resolver struct {
 	checkpoint func(name string)
 	// jitter returns a random number in [0, 1) for retry backoff.
 	jitter func() float64
+	// createTemp creates the install's temp files in the bin dir. Default
+	// os.CreateTemp; tests hand back files whose writes fail as on a full
+	// disk.
+	createTemp func(dir, pattern string) (tempFile, error)
 
 	detectOnce sync.Once
 	detected   platforms.Target

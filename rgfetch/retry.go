@@ -83,13 +83,14 @@ func retryable(err error) bool {
 		return he.temporary()
 	}
 	var se *SizeError
+	var we *WriteError
 	var ce *ChecksumError
 	var ua x509.UnknownAuthorityError
 	var hn x509.HostnameError
 	var cv *tls.CertificateVerificationError
 	var ci x509.CertificateInvalidError
 	switch {
-	case errors.As(err, &se), errors.As(err, &ce), errors.As(err, &ua), errors.As(err, &hn),
+	case errors.As(err, &se), errors.As(err, &we), errors.As(err, &ce), errors.As(err, &ua), errors.As(err, &hn),
 		errors.As(err, &cv), errors.As(err, &ci), errors.Is(err, errInsecureRedirect), errors.Is(err, errTooManyRedirects):
 		return false
 	}

@@ -45,6 +45,7 @@ type settings struct {
 	postInstall      func(context.Context, string) error
 	checkpoint       func(string)
 	jitter           func() float64
+	createTemp       func(dir, pattern string) (tempFile, error)
 	httpClient       *http.Client
 	progress, logOut io.Writer
 }
@@ -72,6 +73,7 @@ func (r *Resolver) settings() settings {
 		workDir: r.WorkDir, lookPath: r.LookPath, getenv: r.Getenv, sleep: r.Sleep, now: r.Now,
 		retries: r.Retries, maxSize: r.MaxSize, stall: r.StallTimeout, versionTimeout: r.VersionTimeout,
 		failureTTL: r.FailureTTL, failureMemory: r.FailureMemory, postInstall: r.PostInstall, checkpoint: r.checkpoint, jitter: r.jitter,
+		createTemp: r.createTemp,
 		httpClient: r.HTTPClient, progress: r.Progress, logOut: r.Log,
 	}
 	if s.app == "" {
@@ -161,6 +163,9 @@ func (r *Resolver) settings() settings {
 	}
 	if s.jitter == nil {
 		s.jitter = defaultJitter
+	}
+	if s.createTemp == nil {
+		s.createTemp = createTempFile
 	}
 	return s
 }
