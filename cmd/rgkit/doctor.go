@@ -1,22 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/rgkit/rgkit/backends"
 	"github.com/rgkit/rgkit/platforms"
 	"github.com/rgkit/rgkit/rgfetch"
 )
@@ -77,14 +71,15 @@ can be had, 2 on an error.`,
 	return cmd
 }
 
-// diagnose gathers the report. It runs each tool's --version and a -P probe
-// under a short timeout; it never touches the network.
+// diagnose gathers the report. The git and grep versions and flavours are
+// what the search engines themselves detect (their Available), plus a -P
+// probe under a short timeout; it never touches the network.
 func diagnose(ctx context.Context, r *rgfetch.Resolver, t platforms.Target) doctorReport {
 	rep := doctorReport{Platform: t.String(), PageSize: t.PageSize, Rg: r.Explain(ctx), Env: map[string]any{}}
 	if t.Translated {
 		rep.Platform += ", translated (Rosetta 2 / emulation)"
 	}
-	rep.Tools = []toolReport{probeGit(ctx), probeGrep(ctx)}
+	rep.Tools = []toolReport{probeGit(ctx, backends.NewGitGrep()), probeGrep(ctx, backends.NewSystemGrep())}
 	for _, k := range doctorEnv {
 		if v := os.Getenv(k); v != "" {
 			if k == "GITHUB_TOKEN" {
@@ -168,103 +163,4 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-// probeTimeout bounds each probe command.
-const probeTimeout = 5 * time.Second
-
-// runProbe runs a tool with no shell, LC_ALL=C, stdin from in, under the
-// probe timeout, and returns stdout+stderr and the exit code (-1 when it
-// did not run).
-func runProbe(ctx context.Context, dir string, in string, name string, args ...string) ([]byte, int) {
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-	cmd.Stdin = strings.NewReader(in)
-	cmd.WaitDelay = time.Second
-	out, err := cmd.CombinedOutput()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out, 0
-	case errors.As(err, &ee):
-		return out, ee.ExitCode()
-	}
-	return out, -1
-}
-
-var (
-	gitVersionRE  = regexp.MustCompile(`git version (\S+)`)
-	grepVersionRE = regexp.MustCompile(`(?m)^grep \(([^)]*)\) (\S+)`)
-)
-
-// probeGit reports git's version and whether git grep -P works (git built
-// with libpcre2).
-func probeGit(ctx context.Context) toolReport {
-	rep := toolReport{Name: "git"}
-	path, err := exec.LookPath("git")
-	if err != nil {
-		rep.Error = "not on PATH"
-		return rep
-	}
-	rep.Path = path
-	out, code := runProbe(ctx, "", "", path, "--version")
-	m := gitVersionRE.FindSubmatch(out)
-	if code != 0 || m == nil {
-		rep.Error = fmt.Sprintf("--version failed: %s", firstLine(out))
-		return rep
-	}
-	rep.Version = string(m[1])
-	dir, err := os.MkdirTemp("", "rgkit-doctor-")
-	if err != nil {
-		return rep
-	}
-	defer os.RemoveAll(dir)
-	if os.WriteFile(filepath.Join(dir, "probe.txt"), []byte("ab\n"), 0o644) == nil {
-		// A look-ahead exists only in PCRE; exit 0 means it matched.
-		_, code := runProbe(ctx, dir, "", path, "grep", "--no-index", "-P", "-e", "a(?=b)", "--", "probe.txt")
-		ok := code == 0
-		rep.PCRE = &ok
-	}
-	return rep
-}
-
-// probeGrep reports grep's version, flavour (GNU, BSD, BusyBox) and
-// whether -P works.
-func probeGrep(ctx context.Context) toolReport {
-	rep := toolReport{Name: "grep"}
-	path, err := exec.LookPath("grep")
-	if err != nil {
-		rep.Error = "not on PATH"
-		return rep
-	}
-	rep.Path = path
-	out, _ := runProbe(ctx, "", "", path, "--version")
-	rep.Version, rep.Flavour = grepFlavour(out)
-	_, code := runProbe(ctx, "", "ab\n", path, "-P", "-e", "a(?=b)")
-	ok := code == 0
-	rep.PCRE = &ok
-	return rep
-}
-
-// grepFlavour reads `grep --version` output.
-func grepFlavour(out []byte) (version, flavour string) {
-	switch m := grepVersionRE.FindSubmatch(out); {
-	case m != nil && bytes.Contains(m[1], []byte("GNU grep")):
-		return string(m[2]), "GNU"
-	case m != nil && bytes.Contains(m[1], []byte("BSD")):
-		return string(m[2]), "BSD"
-	case bytes.Contains(out, []byte("BusyBox")):
-		return "", "BusyBox"
-	case m != nil:
-		return string(m[2]), string(m[1])
-	}
-	return "", "unknown (" + firstLine(out) + ")"
-}
-
-func firstLine(b []byte) string {
-	line, _, _ := bytes.Cut(bytes.TrimSpace(b), []byte("\n"))
-	return string(line)
 }

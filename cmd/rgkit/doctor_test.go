@@ -12,20 +12,68 @@ import (
 	"github.com/rgkit/rgkit/rgfetch"
 )
 
-func TestGrepFlavour(t *testing.T) {
+// doctor reports git and grep exactly as the gitgrep and grep engines see
+// them (their Available): fake tools on PATH print real --version texts.
+func TestDoctorReportsToolsAsTheEnginesSee(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("fake tools are shell scripts")
+	}
 	tests := []struct {
-		out, version, flavour string
+		name     string
+		tool     string // "git" or "grep"
+		version  string // its --version output; "" = not installed
+		want     toolReport
+		errParts []string // when the tool is unavailable to rgkit
 	}{
-		{"grep (GNU grep) 3.8\nCopyright (C) 2022 Free Software Foundation, Inc.\n", "3.8", "GNU"},
-		{"grep (BSD grep, GNU compatible) 2.6.0-FreeBSD\n", "2.6.0-FreeBSD", "BSD"},
-		{"BusyBox v1.36.1 (2023-06-01) multi-call binary.\n", "", "BusyBox"},
-		{"something else\n", "", "unknown (something else)"},
+		{"GNU grep", "grep", "grep (GNU grep) 3.8\nCopyright (C) 2022 Free Software Foundation, Inc.",
+			toolReport{Version: "3.8", Flavour: "GNU"}, nil},
+		{"BSD grep", "grep", "grep (BSD grep, GNU compatible) 2.6.0-FreeBSD",
+			toolReport{Version: "2.6.0-FreeBSD", Flavour: "BSD"}, nil},
+		{"BusyBox grep is not one rgkit runs", "grep", "BusyBox v1.36.1 (2023-06-01) multi-call binary.",
+			toolReport{}, []string{"neither GNU nor BSD", "BusyBox v1.36.1"}},
+		{"no grep", "grep", "", toolReport{}, []string{"not on PATH"}},
+		{"git", "git", "git version 2.39.5", toolReport{Version: "2.39.5"}, nil},
+		{"git too old for gitgrep", "git", "git version 2.10.0", toolReport{}, []string{"2.10.0", "2.15"}},
+		{"no git", "git", "", toolReport{}, []string{"not on PATH"}},
 	}
 	for _, tt := range tests {
-		v, f := grepFlavour([]byte(tt.out))
-		if v != tt.version || f != tt.flavour {
-			t.Errorf("grepFlavour(%q) = %q, %q; want %q, %q", tt.out, v, f, tt.version, tt.flavour)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			isolateFetch(t)
+			t.Setenv("RGKIT_OFFLINE", "1")
+			bin := t.TempDir()
+			t.Setenv("PATH", bin)
+			path := filepath.Join(bin, tt.tool)
+			if tt.version != "" {
+				// --version prints the text; the -P probe fails (exit 1).
+				script := "#!/bin/sh\nif [ \"$1\" = --version ]; then printf '" + tt.version + "\\n'; exit 0; fi\nexit 1\n"
+				if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, errOut, _ := runCLI(t, "doctor", "--json")
+			var rep doctorReport
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("%v: %s %s", err, out, errOut)
+			}
+			var got toolReport
+			for _, tr := range rep.Tools {
+				if tr.Name == tt.tool {
+					got = tr
+				}
+			}
+			if tt.errParts != nil {
+				for _, part := range tt.errParts {
+					if !strings.Contains(got.Error, part) {
+						t.Errorf("%s report = %+v; want an error saying %q", tt.tool, got, part)
+					}
+				}
+				return
+			}
+			if got.Error != "" || got.Path != path || got.Version != tt.want.Version || got.Flavour != tt.want.Flavour ||
+				got.PCRE == nil || *got.PCRE {
+				t.Errorf("%s report = %+v; want %s %s (%s), -P no", tt.tool, got, path, tt.want.Version, tt.want.Flavour)
+			}
+		})
 	}
 }
 
