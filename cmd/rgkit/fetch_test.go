@@ -196,3 +196,46 @@ func TestFetchRealRgFromMirror(t *testing.T) {
 		t.Fatalf("installed rg search: %q, %v", got, err)
 	}
 }
+
+// Debian's own ripgrep package, as apt downloads it (apt's cache, or
+// RGFETCH_TEST_DEB=path, e.g. after `apt-get download ripgrep`), installs
+// with `rgkit fetch --archive` and searches.
+func TestFetchArchiveRealDebianPackage(t *testing.T) {
+	linuxAMD64Only(t)
+	isolateFetch(t)
+	deb := os.Getenv("RGFETCH_TEST_DEB")
+	if deb == "" {
+		found, _ := filepath.Glob("/var/cache/apt/archives/ripgrep_*_amd64.deb")
+		if len(found) == 0 {
+			t.Skip("no ripgrep .deb in apt's cache; set RGFETCH_TEST_DEB to one (apt-get download ripgrep)")
+		}
+		deb = found[0]
+	}
+	data, err := os.ReadFile(deb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	bin := t.TempDir()
+	res, errOut, code := fetchJSON(t, "--archive", deb, "--bin-dir", bin, "--sha256", hex.EncodeToString(sum[:]))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if res.Path != filepath.Join(bin, "rg") || res.Source != rgfetch.SourceDownloaded || !strings.HasPrefix(res.Triple, "deb-") {
+		t.Fatalf("fetch = %+v", res)
+	}
+	if !strings.HasPrefix(filepath.Base(deb), "ripgrep_"+res.Version) {
+		t.Errorf("version %s does not match the package %s", res.Version, filepath.Base(deb))
+	}
+	work := t.TempDir()
+	os.WriteFile(filepath.Join(work, "f.go"), []byte("package x\nfunc Needle() {}\n"), 0o644)
+	got, err := exec.Command(res.Path, "--no-config", "-n", "Needle", work).Output()
+	if err != nil || !strings.Contains(string(got), "2:func Needle") {
+		t.Fatalf("installed rg search: %q, %v", got, err)
+	}
+	// Without --sha256 a .deb has no pin and is refused.
+	_, errOut, code = runCLI(t, "fetch", "--archive", deb, "--bin-dir", t.TempDir())
+	if code != 2 || !strings.Contains(errOut, "--sha256") {
+		t.Errorf("unpinned .deb: exit %d, stderr %s; want a refusal naming --sha256", code, errOut)
+	}
+}
