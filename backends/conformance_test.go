@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -679,7 +680,11 @@ func byName(engines []engineUnderTest, name string) backends.Backend {
 func TestConformanceRandomQueries(t *testing.T) {
 	c, engines, ref := conformanceSetup(t)
 	invalid, compared := 0, 0
-	for _, seed := range []uint64{1, 2, 3} {
+	seeds := uint64(3)
+	if n, err := strconv.ParseUint(os.Getenv("RGKIT_CONFORMANCE_SEEDS"), 10, 64); err == nil && n > 0 {
+		seeds = n // a deeper, slower run: RGKIT_CONFORMANCE_SEEDS=50 go test -run RandomQueries
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
 		for _, cs := range conformance.RandomCases(seed, 100) {
 			q, err := backends.Normalize(c.Query(cs))
 			if err != nil {

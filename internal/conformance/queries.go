@@ -156,6 +156,10 @@ func dialectCases() []Case {
 			Why: "rg 13 looks for the next submatch in the rest of the line as if it began the text, so a leading \\B fails there (\"line 10\": rg in; Go in, e, 0)"},
 		{Name: "dialect/rg13-repeated-boundary", Query: inFile("dialect.txt", `(\s*\b|-flag){1,2}\D[^a-z]`),
 			Why: "rg 13 matches (\\s*\\b){1,2} at the start of ÅNGSTRÖM, where ASCII \\b cannot hold"},
+		{Name: "dialect/rg13-boundary-before-anchor", Query: backends.Query{Pattern: `\B^`, Paths: []string{"dialect.txt", "multi.txt"}},
+			Why: "\\B^ holds at the start of a line that starts with a non-word character (-flag, ÅNGSTRÖM, a tab); rg 13 matches ^\\B there but never \\B^"},
+		{Name: "dialect/empty-loop", Query: inFile("dialect.txt", `([[:upper:]]*?)*`),
+			Why: "a star over a lazy, empty-matching group: Rust takes \"H\" at the start of Hello, Go an empty match"},
 		{Name: "dialect/anchor-end-crlf", Query: backends.Query{Pattern: `end$`},
 			WantFiles: []string{"multi.txt"}, Why: "$ does not match before \\r (no --crlf)"},
 		{Name: "dialect/dot-invalid-utf8", Query: inFile("latin1.txt", `caf. needle`), WantLines: []int{},
@@ -224,6 +228,12 @@ func caseModeCases() []Case {
 			Why: "the same rg 13 -w span bug on \"line 10\" (rg: ine)"},
 		{Name: "word/rg13-empty-match", Query: backends.Query{Pattern: `(World[[:punct:]]+|[^ ]?){1,2}`, Word: true, Case: backends.CaseInsensitive, Paths: []string{"dialect.txt"}},
 			Why: "-w with a pattern that can match empty: rg 13 reports empty or shifted spans"},
+		{Name: "word/lazy-empty", Query: backends.Query{Pattern: `.*?`, Word: true, Paths: []string{"dialect.txt"}},
+			Why: "-w around a pattern that matches the empty string"},
+		{Name: "word/leading-space-class", Query: backends.Query{Pattern: `\s*\D+kelvin`, Word: true, Case: backends.CaseSmart, Paths: []string{"dialect.txt"}},
+			Why: "-w where the pattern itself may start with a non-word character"},
+		{Name: "word/star-non-space", Query: backends.Query{Pattern: `\S*`, Word: true, Case: backends.CaseInsensitive, Paths: []string{"edge/tabs.txt"}},
+			Why: "-w with \\S* next to \\t and \\v"},
 		{Name: "word/fixed", Query: backends.Query{Pattern: "foo_bar", Word: true, Fixed: true, Paths: []string{"dialect.txt"}}, WantLines: []int{5}},
 	}
 }
@@ -310,6 +320,8 @@ func contextCases() []Case {
 			WantLines: []int{1}},
 		{Name: "multiline/line-anchors", Query: backends.Query{Pattern: `^begin\n^middle$`, Multiline: true, Paths: []string{"multi.txt"}},
 			WantLines: []int{4, 5}, Why: "^ and $ stay line anchors in multiline mode"},
+		{Name: "multiline/count-lines-not-matches", Query: backends.Query{Pattern: "foo", Fixed: true, Multiline: true, Paths: []string{"dialect.txt"}},
+			Why: "the file's MatchedLines is rg -c's count of lines (1), not of matches (4), in multiline mode too"},
 		{Name: "multiline/context", Query: backends.Query{Pattern: `middle\nend`, Multiline: true, Before: 1, After: 1, Paths: []string{"multi.txt"}},
 			WantLines: []int{5, 6}},
 	}
