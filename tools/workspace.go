@@ -106,12 +106,5 @@ func (w *Workspace) Tool(name string) (Tool, bool) {
 // workspaceLocator finds rg without downloading it and refuses one that
 // lives inside the workspace root.
 func workspaceLocator(root string) func(ctx context.Context) (string, error) {
-	r := &rgfetch.Resolver{NoDownload: true, WorkDir: root}
-	return func(ctx context.Context) (string, error) {
-		res, err := r.Resolve(ctx)
-		if err != nil {
-			return "", err
-		}
-		return res.Path, nil
-	}
+	return (&rgfetch.Resolver{NoDownload: true, WorkDir: root}).Locate
 }

@@ -480,12 +480,5 @@ func commonDir(paths []string) string {
 // directory), then the managed copy in ~/.rgkit/bin. A search never
 // reaches the network; without rg the Chain moves on to the next engine.
 func locateRg() func(ctx context.Context) (string, error) {
-	r := &rgfetch.Resolver{NoDownload: true}
-	return func(ctx context.Context) (string, error) {
-		res, err := r.Resolve(ctx)
-		if err != nil {
-			return "", err
-		}
-		return res.Path, nil
-	}
+	return (&rgfetch.Resolver{NoDownload: true}).Locate
 }
