@@ -138,7 +138,7 @@ func (r *nativeRun) file(f native.File) error {
 		return err
 	}
 	explicit := slices.Contains(r.explicit, f.Path)
-	buf, err := r.src.Read(f, r.q.FollowSymlinks || explicit)
+	buf, err := r.src.Read(f, r.q.FollowSymlinks || explicit || r.underExplicit(f.Path))
 	if err != nil {
 		r.unreadable.Add(1)
 		return nil
@@ -162,6 +162,18 @@ func (r *nativeRun) file(f native.File) error {
 	r.matched.Add(1)
 	r.lines.Add(int64(res.MatchedLines))
 	return r.push(f.Path, fl.lines(f.Path), res.MatchedLines)
+}
+
+// underExplicit reports a file found below a directory named in
+// Query.Paths: rg follows such a path even when it is a symbolic link
+// (possibly to outside the root), so the file is opened by its path.
+func (r *nativeRun) underExplicit(path string) bool {
+	for _, p := range r.explicit {
+		if p != "." && len(path) > len(p) && path[len(p)] == '/' && path[:len(p)] == p {
+			return true
+		}
+	}
+	return false
 }
 
 // push sends one file's results to the sink; an ErrStop from the sink

@@ -41,8 +41,10 @@ func (s *sourceSys) read(rel string, buf []byte) ([]byte, bool, error) {
 		return buf, false, nil
 	}
 	fd, err := unix.Openat2(s.dirfd, rel, &unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOCTTY | unix.O_NONBLOCK,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		Flags: unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOCTTY | unix.O_NONBLOCK,
+		// BENEATH refuses any path (through a link or "..") that leaves the
+		// root; links inside the root are followed, as os.Root follows them.
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
 	})
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
 		s.off.Store(true)

@@ -50,8 +50,8 @@ func TestSourceReadsWholeFiles(t *testing.T) {
 }
 
 // TestSourceStaysBeneathRoot: without follow, a symbolic link on the path
-// (a directory swapped for a link during the walk) is refused, never
-// followed out of the root.
+// that leads out of the root (a directory swapped for a link during the
+// walk) is refused; a link that stays inside the root is followed.
 func TestSourceStaysBeneathRoot(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on Windows")
@@ -67,11 +67,23 @@ func TestSourceStaysBeneathRoot(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "secret"), filepath.Join(root, "link")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(root, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "real", "f"), []byte("inside\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real", filepath.Join(root, "inner")); err != nil {
+		t.Fatal(err)
+	}
 	src, err := (&Reader{}).Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
+	if buf, err := src.Read(File{Path: "inner/f", Size: 7}, false); err != nil || string(buf.Data) != "inside\n" {
+		t.Errorf("a link inside the root: %q, %v", buf.Data, err)
+	}
 	for _, rel := range []string{"dir/secret", "link", "../" + filepath.Base(outside) + "/secret"} {
 		if buf, err := src.Read(File{Path: rel, Size: 7}, false); err == nil {
 			t.Errorf("Read(%q) escaped the root and read %q", rel, buf.Data)
