@@ -10,13 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/rgfetch"
 )
 
 // Ripgrep is the engine that runs rg. rg does the walking (ignore rules,
@@ -110,8 +110,6 @@ func (r *Ripgrep) locate(ctx context.Context) (string, error) {
 	return path, nil
 }
 
-var rgVersionRE = regexp.MustCompile(`^ripgrep (\d+)\.(\d+)\.(\d+)`)
-
 func (r *Ripgrep) version(ctx context.Context, path string) (Info, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -129,18 +127,18 @@ func (r *Ripgrep) version(ctx context.Context, path string) (Info, error) {
 	var out bytes.Buffer
 	res, err := runProc(ctx, procSpec{Path: path, Args: []string{"--version"}, Env: r.env(), MaxStdout: 64 << 10, Grace: r.Grace},
 		func(rd io.Reader) error { _, err := io.Copy(&out, rd); return err })
-	m := rgVersionRE.FindStringSubmatch(out.String())
+	version, parseErr := rgfetch.ParseRgVersion(out.Bytes())
 	switch {
 	case err != nil:
 		v.err = fmt.Errorf("%w: %s --version: %w", ErrUnavailable, path, err)
-	case res.ExitCode != 0 || m == nil:
+	case res.ExitCode != 0 || parseErr != nil:
 		v.err = fmt.Errorf("%w: %s --version: exit %d, output %q", ErrUnavailable, path, res.ExitCode, firstLine(out.Bytes()))
 	default:
 		var ver [3]int
-		for i := range ver {
-			ver[i], _ = strconv.Atoi(m[i+1])
+		for i, part := range strings.SplitN(version, ".", 3) {
+			ver[i], _ = strconv.Atoi(part)
 		}
-		v.info.Version = fmt.Sprintf("%d.%d.%d", ver[0], ver[1], ver[2])
+		v.info.Version = version
 		if strings.Contains(out.String(), "+PCRE2") {
 			v.info.Flavor = "pcre2"
 		}
