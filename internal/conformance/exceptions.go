@@ -45,9 +45,6 @@ func Exceptions() []Exception {
 		{Engine: "gitgrep", Case: "word/star-non-space", Bug: true, Why: rgWordTranslatedClass},
 		{Engine: "native", Case: "multiline/count-lines-not-matches", Bug: true, Why: multilineCount},
 		{Engine: "gitgrep", Case: "multiline/count-lines-not-matches", Bug: true, Why: multilineCount},
-		{Engine: "native", Case: "paths/symlink-dir", Bug: true, Why: symlinkDirBug},
-		{Engine: "grep", Case: "paths/symlink-dir", Bug: true, Why: symlinkDirBug},
-		{Engine: "gitgrep", Case: "paths/symlink-dir", Bug: true, Why: symlinkDirBug},
 	}
 }
 
@@ -68,13 +65,6 @@ const (
 	rgWordTranslatedClass    = "BUG in the reference: -w with \\S* on \"\\tindented\\vvertical\": the ripgrep engine reports [2-18] (its translated \\S includes \\v, as Go's does, and rg 13's -w fast path then starts a character late); raw rg and native, grep, git grep report [10-18]. The lines are the same."
 	multilineCount           = "BUG in the reference: in multiline mode the ripgrep engine's FileSummary.MatchedLines counts matches (4 for foo on \"foo foobar barfoo foo_bar\"), not lines as rg -c does (1); native and git grep say 1. Output lines are the same."
 )
-
-// symlinkDirBug: backends/native/read_linux.go opens files with openat2 and
-// RESOLVE_NO_SYMLINKS, so a file reached through a symlinked directory named
-// in Paths cannot be opened and is counted as unreadable. The walker lists
-// the files (TestConformanceFileListing agrees with rg --files); the git
-// grep and system grep engines read the same way for their Go-side checks.
-const symlinkDirBug = "BUG: a symlinked directory named in Paths (link_dir -> src) is followed by rg, and the walker lists its files, but the native file reader (openat2 with RESOLVE_NO_SYMLINKS) refuses every path through the link and counts the files as unreadable, so native, grep and gitgrep report nothing. RESOLVE_BENEATH alone already keeps opens inside the root."
 
 // ExceptionFor returns the exception for (engine, case), if any.
 func ExceptionFor(engine, cs string) (Exception, bool) {
