@@ -158,6 +158,8 @@ func dialectCases() []Case {
 			Why: "rg 13 matches (\\s*\\b){1,2} at the start of ÅNGSTRÖM, where ASCII \\b cannot hold"},
 		{Name: "dialect/rg13-boundary-before-anchor", Query: backends.Query{Pattern: `\B^`, Paths: []string{"dialect.txt", "multi.txt"}},
 			Why: "\\B^ holds at the start of a line that starts with a non-word character (-flag, ÅNGSTRÖM, a tab); rg 13 matches ^\\B there but never \\B^"},
+		{Name: "dialect/rg13-word-boundary-before-anchor", Query: inFile("dialect.txt", `\b^`),
+			Why: "the same with \\b: it holds at the start of every line that starts with a word character"},
 		{Name: "dialect/empty-loop", Query: inFile("dialect.txt", `([[:upper:]]*?)*`),
 			Why: "a star over a lazy, empty-matching group: Rust takes \"H\" at the start of Hello, Go an empty match"},
 		{Name: "dialect/anchor-end-crlf", Query: backends.Query{Pattern: `end$`},
