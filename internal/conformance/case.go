@@ -65,7 +65,7 @@ const (
 	unreadableName = "unreadable.txt"
 )
 
-// Search cases count the cases that run engines (not Invalid ones).
+// SearchCases returns the cases that run engines (not the Invalid ones).
 func SearchCases(cases []Case) []Case {
 	var out []Case
 	for _, c := range cases {

@@ -70,10 +70,10 @@ type Corpus struct {
 type EntryKind int
 
 const (
-	KindFile EntryKind = iota
-	KindDir
-	KindSymlink
-	KindFIFO
+	KindFile    EntryKind = iota // a regular file
+	KindDir                      // a directory
+	KindSymlink                  // a symbolic link (not followed when listed)
+	KindFIFO                     // a named pipe
 )
 
 // Entry is one created file system object.
