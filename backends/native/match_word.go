@@ -83,6 +83,22 @@ func (m *Matcher) wordSpans(line []byte, spans [][2]int, bufStart bool) [][2]int
 	return spans
 }
 
+// WordSpans returns the spans rg 13 reports for -w in one line, for a
+// caller that has the line but not the whole file (an engine re-spanning
+// another tool's output). The Matcher must be compiled with Word. line is
+// the line without its '\n' (keep a '\r' before it: rg sees it).
+// atBufferStart says whether rg's read buffer began at this line: for a
+// file under 64 KiB that is the file's first line, or a line starting in
+// the file's first 3 bytes that is the last line to start there (rg's
+// first read is the BOM sniffer's 3 bytes). Every other line of such a file
+// is not at a buffer start.
+func (m *Matcher) WordSpans(line []byte, atBufferStart bool) [][2]int {
+	if m.wordFirst == nil {
+		return nil
+	}
+	return m.wordSpans(line, nil, atBufferStart)
+}
+
 // wordMatch reports whether a line holds an rg -w match.
 func (m *Matcher) wordMatch(line []byte) bool {
 	return m.wordFirst.Match(line)

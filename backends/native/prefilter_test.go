@@ -158,3 +158,26 @@ func TestFinderAgreesWithReference(t *testing.T) {
 }
 
 func lit2(s string, fold bool) lit { return lit{s: s, fold: fold} }
+
+// TestWordSpansAtAndAfterABufferStart pins rg 13's -w span bug
+// (ripgrep#2574): past a buffer start, a word at the line start followed by
+// a non-word character is reported one character short.
+func TestWordSpansAtAndAfterABufferStart(t *testing.T) {
+	m, err := Compile(MatchOptions{Pattern: `\w[a-z]\w*`, Word: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		line  string
+		start bool
+		want  string
+	}{
+		{"line 10", true, "[[0 4]]"},
+		{"line 10", false, "[[1 4]]"},
+		{"a line", false, "[[2 6]]"}, // the word ends the line: rg's slow path
+	} {
+		if got := fmt.Sprint(m.WordSpans([]byte(c.line), c.start)); got != c.want {
+			t.Errorf("WordSpans(%q, %v) = %s, want %s", c.line, c.start, got, c.want)
+		}
+	}
+}
