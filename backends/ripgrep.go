@@ -436,7 +436,7 @@ func (run *rgRun) record(rec *rgRecord) error {
 		var column int
 		if run.respan != nil && kind == KindMatch {
 			// Line mode: the record is one line, with its terminator.
-			spans, column = wordSpans(run.respan, lines, rec.Data.LineNumber > 1)
+			spans, column = wordSpans(run.respan, lines, rec.Data.AbsoluteOffset)
 		}
 		dropped, err := splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, kind, func(l Line) error {
 			if run.respan != nil && l.Kind == KindMatch {
@@ -466,29 +466,23 @@ func (run *rgRun) record(rec *rgRecord) error {
 	return nil
 }
 
-// wordSpans returns the native matcher's spans (and column) for one line,
-// given with its terminator as rg printed it. rg 13's -w, which the native
-// engine copies, lets the line breaks around a line serve as the non-word
-// characters next to a word, so a line after the first is searched with the
-// line break before it.
-func wordSpans(m *native.Matcher, line []byte, afterLineBreak bool) ([]Span, int) {
-	data, want := line, 1
-	if afterLineBreak {
-		data, want = append([]byte{'\n'}, line...), 2
-	}
-	var spans []Span
-	_, _ = m.Search(data, native.SearchOptions{BinaryConvert: true}, func(l native.Line) error {
-		if l.Context || l.Number != want {
-			return nil
-		}
-		spans = make([]Span, 0, len(l.Submatches))
-		for _, s := range l.Submatches {
-			spans = append(spans, Span{Start: s[0], End: s[1]})
-		}
-		return nil
-	})
-	if len(spans) == 0 {
+// wordSpans returns the native matcher's spans (and column) for one line
+// (with its terminator) at byte offset off of its file: rg 13's -w spans,
+// which depend on whether rg's read buffer began at the line (ripgrep#2574).
+// rg's first read is its BOM sniffer's 3 bytes, so in a file under 64 KiB a
+// buffer begins at offset 0 and at the last line starting within those 3
+// bytes; larger files have more buffer starts, which are not known here, so
+// their spans can differ from rg 13's by a character (the lines are right).
+func wordSpans(m *native.Matcher, line []byte, off int64) ([]Span, int) {
+	text := bytes.TrimSuffix(line, []byte("\n"))
+	atBufferStart := off == 0 || (off <= 3 && off+int64(len(line)) > 3)
+	got := m.WordSpans(text, atBufferStart)
+	if len(got) == 0 {
 		return nil, 0
+	}
+	spans := make([]Span, len(got))
+	for i, s := range got {
+		spans[i] = Span{Start: s[0], End: s[1]}
 	}
 	return spans, spans[0].Start + 1
 }

@@ -16,12 +16,14 @@ import (
 type rgRecord struct {
 	Type string `json:"type"`
 	Data struct {
-		Path         rgData       `json:"path"`
-		Lines        rgData       `json:"lines"`
-		LineNumber   int          `json:"line_number"`
-		Submatches   []rgSubmatch `json:"submatches"`
-		BinaryOffset *int64       `json:"binary_offset"`
-		Stats        rgStats      `json:"stats"`
+		Path       rgData `json:"path"`
+		Lines      rgData `json:"lines"`
+		LineNumber int    `json:"line_number"`
+		// AbsoluteOffset is the byte offset of the line in the file.
+		AbsoluteOffset int64        `json:"absolute_offset"`
+		Submatches     []rgSubmatch `json:"submatches"`
+		BinaryOffset   *int64       `json:"binary_offset"`
+		Stats          rgStats      `json:"stats"`
 	} `json:"data"`
 }
 

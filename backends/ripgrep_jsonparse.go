@@ -56,6 +56,8 @@ func (p *jsonParser) dataField(k []byte, rec *rgRecord) error {
 		return p.nullOr(func() error { return p.rgData(&d.Lines) })
 	case keyIs(k, "line_number"):
 		return p.nullOr(func() error { return p.intInto(&d.LineNumber) })
+	case keyIs(k, "absolute_offset"):
+		return p.nullOr(func() error { return p.int64Into(&d.AbsoluteOffset) })
 	case keyIs(k, "submatches"):
 		return p.nullOrElse(func() error {
 			d.Submatches = d.Submatches[:0]
