@@ -290,7 +290,11 @@ func (e *emitter) emit(re *syntax.Regexp) error {
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
 		return e.repeat(re)
 	case syntax.OpConcat:
-		for _, s := range re.Sub {
+		subs := re.Sub
+		if e.d == dialectRust {
+			subs = beginAnchorsFirst(subs)
+		}
+		for _, s := range subs {
 			if err := e.emit(s); err != nil {
 				return err
 			}
@@ -310,6 +314,50 @@ func (e *emitter) emit(re *syntax.Regexp) error {
 		return e.unsupported(fmt.Sprintf("regexp op %v", re.Op))
 	}
 	return nil
+}
+
+// beginAnchorsFirst reorders each run of consecutive zero-width
+// assertions in a concatenation so that its begin anchors (^, \A) come
+// first. rg 13's regex engine never matches an assertion followed by a line
+// start, \B^ or \b^, except at the very start of the text, though it does
+// match ^\B and ^\b (the same condition: all hold at one position, so
+// their order never changes what matches). subs is not modified.
+func beginAnchorsFirst(subs []*syntax.Regexp) []*syntax.Regexp {
+	out := make([]*syntax.Regexp, 0, len(subs))
+	for i := 0; i < len(subs); {
+		if !isAssertion(subs[i]) {
+			out = append(out, subs[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(subs) && isAssertion(subs[j]) {
+			j++
+		}
+		for _, s := range subs[i:j] {
+			if s.Op == syntax.OpBeginLine || s.Op == syntax.OpBeginText {
+				out = append(out, s)
+			}
+		}
+		for _, s := range subs[i:j] {
+			if s.Op != syntax.OpBeginLine && s.Op != syntax.OpBeginText {
+				out = append(out, s)
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// isAssertion reports whether re is a zero-width assertion: an anchor or a
+// word boundary.
+func isAssertion(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpEndLine, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	}
+	return false
 }
 
 // noMatch writes something that never matches (rg 13 rejects an empty class).

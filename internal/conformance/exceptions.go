@@ -30,12 +30,6 @@ func Exceptions() []Exception {
 		{Engine: "native", Case: "dialect/rg13-repeated-boundary", Bug: true, Why: rg13Spans},
 		{Engine: "grep", Case: "dialect/rg13-repeated-boundary", Bug: true, Why: rg13Spans},
 		{Engine: "gitgrep", Case: "dialect/rg13-repeated-boundary", Bug: true, Why: rg13Spans},
-		{Engine: "native", Case: "dialect/rg13-boundary-before-anchor", Bug: true, Why: rg13BoundaryBeforeAnchor},
-		{Engine: "grep", Case: "dialect/rg13-boundary-before-anchor", Bug: true, Why: rg13BoundaryBeforeAnchor},
-		{Engine: "gitgrep", Case: "dialect/rg13-boundary-before-anchor", Bug: true, Why: rg13BoundaryBeforeAnchor},
-		{Engine: "native", Case: "dialect/rg13-word-boundary-before-anchor", Bug: true, Why: rg13BoundaryBeforeAnchor},
-		{Engine: "grep", Case: "dialect/rg13-word-boundary-before-anchor", Bug: true, Why: rg13BoundaryBeforeAnchor},
-		{Engine: "gitgrep", Case: "dialect/rg13-word-boundary-before-anchor", Bug: true, Why: rg13BoundaryBeforeAnchor},
 		{Engine: "native", Case: "dialect/empty-loop", Bug: false, Why: emptyLoop},
 		{Engine: "grep", Case: "dialect/empty-loop", Bug: false, Why: emptyLoop},
 		{Engine: "gitgrep", Case: "dialect/empty-loop", Bug: false, Why: emptyLoop},
@@ -61,12 +55,11 @@ const rg13Spans = "BUG in the reference: rg 13 places some submatch spans wrongl
 
 // Reasons shared by several rows.
 const (
-	rg13BoundaryBeforeAnchor = "BUG in the reference: \\B^ holds at the start of a line whose first character is not a word character (-flag, ÅNGSTRÖM, Ωmega, the Kelvin sign, a tab, '}'), as ^\\B does; rg 13's regex engine never matches \\B^ (it does match ^\\B), so the ripgrep engine reports no line and raw rg (Unicode \\B) only -flag. Native, grep and git grep select the lines Go does. This one changes which lines match."
-	emptyLoop                = "accepted: a star over a lazy group that can match empty, ([[:upper:]]*?)*: Rust's regex takes \"H\" at the start of \"Hello\", Go's an empty match, so the spans differ; the lines are the same."
-	wordLazyEmpty            = "BUG in native's replay of rg 13's -w (backends/native/match_word.go): with .*? (a pattern that matches empty) rg's -w spans are [2-6 7-7 ...] on \"-flag --pre=...\", native's [6-6 8-11 ...]; grep and git grep take native's spans. The lines are the same."
-	grepWordSpans            = "BUG in the system-grep engine (backends/sysgrep*.go): its -w spans do not follow native's replay of rg 13 (\\s*\\D+kelvin on \"K kelvin\": grep [0-10], native and rg [3-10]). The lines are the same."
-	rgWordTranslatedClass    = "BUG in the reference: -w with \\S* on \"\\tindented\\vvertical\": the ripgrep engine reports [2-18] (its translated \\S includes \\v, as Go's does, and rg 13's -w fast path then starts a character late); raw rg and native, grep, git grep report [10-18]. The lines are the same."
-	multilineCount           = "BUG in the reference: in multiline mode the ripgrep engine's FileSummary.MatchedLines counts matches (4 for foo on \"foo foobar barfoo foo_bar\"), not lines as rg -c does (1); native and git grep say 1. Output lines are the same."
+	emptyLoop             = "accepted: a star over a lazy group that can match empty, ([[:upper:]]*?)*: Rust's regex takes \"H\" at the start of \"Hello\", Go's an empty match, so the spans differ; the lines are the same."
+	wordLazyEmpty         = "BUG in native's replay of rg 13's -w (backends/native/match_word.go): with .*? (a pattern that matches empty) rg's -w spans are [2-6 7-7 ...] on \"-flag --pre=...\", native's [6-6 8-11 ...]; grep and git grep take native's spans. The lines are the same."
+	grepWordSpans         = "BUG in the system-grep engine (backends/sysgrep*.go): its -w spans do not follow native's replay of rg 13 (\\s*\\D+kelvin on \"K kelvin\": grep [0-10], native and rg [3-10]). The lines are the same."
+	rgWordTranslatedClass = "BUG in the reference: -w with \\S* on \"\\tindented\\vvertical\": the ripgrep engine reports [2-18] (its translated \\S includes \\v, as Go's does, and rg 13's -w fast path then starts a character late); raw rg and native, grep, git grep report [10-18]. The lines are the same."
+	multilineCount        = "BUG in the reference: in multiline mode the ripgrep engine's FileSummary.MatchedLines counts matches (4 for foo on \"foo foobar barfoo foo_bar\"), not lines as rg -c does (1); native and git grep say 1. Output lines are the same."
 )
 
 // ExceptionFor returns the exception for (engine, case), if any.
