@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/rgfetch"
 )
 
@@ -311,11 +310,9 @@ func (r *Ripgrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 		if tr, err = translateWith(q, dialectRust, true); err != nil {
 			return Stats{}, err
 		}
-		if run.respan, err = native.Compile(native.MatchOptions{
-			Pattern: q.Pattern, Fixed: q.Fixed, Word: true, CaseInsensitive: q.Case == CaseInsensitive,
-		}); err != nil {
-			return Stats{}, fmt.Errorf("%w: native matcher: %w", ErrUnsupported, err)
-		}
+	}
+	if run.respan, err = newRespanner(q); err != nil {
+		return Stats{}, err
 	}
 	for attempt := 0; ; attempt++ {
 		threads := 0
@@ -369,9 +366,9 @@ type rgRun struct {
 	emitted bool // something reached the sink (no retry after that)
 	open    string
 	dropped int // submatches with offsets outside their line, dropped (reliability F2)
-	// respan, when set, recomputes each match line's spans (rg ran the -w
-	// wrapper, whose matches include the non-word characters around words).
-	respan  *native.Matcher
+	// respan, when set, recomputes each match line's spans (see
+	// newRespanner: where rg's own spans are not rgkit's).
+	respan  respanner
 	sinkErr error
 }
 
@@ -433,14 +430,17 @@ func (run *rgRun) record(rec *rgRecord) error {
 			kind = KindContext
 		}
 		var spans []Span
-		var column int
 		if run.respan != nil && kind == KindMatch {
 			// Line mode: the record is one line, with its terminator.
-			spans, column = wordSpans(run.respan, lines, rec.Data.AbsoluteOffset)
+			spans = run.respan(lines, rec.Data.AbsoluteOffset)
 		}
 		dropped, err := splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, kind, func(l Line) error {
-			if run.respan != nil && l.Kind == KindMatch {
-				l.Submatches, l.Column = spans, column
+			if spans != nil && l.Kind == KindMatch {
+				l.Submatches = fitSpans(spans, len(l.Text), !bytes.HasSuffix(lines, []byte("\n")))
+				l.Column = 0
+				if len(l.Submatches) > 0 {
+					l.Column = l.Submatches[0].Start + 1
+				}
 			}
 			return run.sinkCall(run.sink.Line(l))
 		})
@@ -464,27 +464,6 @@ func (run *rgRun) record(rec *rgRecord) error {
 		run.stats.BytesSearched = st.BytesSearched
 	}
 	return nil
-}
-
-// wordSpans returns the native matcher's spans (and column) for one line
-// (with its terminator) at byte offset off of its file: rg 13's -w spans,
-// which depend on whether rg's read buffer began at the line (ripgrep#2574).
-// rg's first read is its BOM sniffer's 3 bytes, so in a file under 64 KiB a
-// buffer begins at offset 0 and at the last line starting within those 3
-// bytes; larger files have more buffer starts, which are not known here, so
-// their spans can differ from rg 13's by a character (the lines are right).
-func wordSpans(m *native.Matcher, line []byte, off int64) ([]Span, int) {
-	text := bytes.TrimSuffix(line, []byte("\n"))
-	atBufferStart := off == 0 || (off <= 3 && off+int64(len(line)) > 3)
-	got := m.WordSpans(text, atBufferStart)
-	if len(got) == 0 {
-		return nil, 0
-	}
-	spans := make([]Span, len(got))
-	for i, s := range got {
-		spans[i] = Span{Start: s[0], End: s[1]}
-	}
-	return spans, spans[0].Start + 1
 }
 
 // consumeNull reads rg -l --null ("path\0") or rg -c --null

@@ -24,42 +24,20 @@ func Exceptions() []Exception {
 			Why: "as for native: the system-grep engine computes spans in Go, so zero-width spans fall on character boundaries only."},
 		{Engine: "gitgrep", Case: "dialect/empty-pattern",
 			Why: "as for native: the git grep engine computes spans in Go, so zero-width spans fall on character boundaries only."},
-		{Engine: "native", Case: "dialect/rg13-boundary-after-a-match", Bug: true, Why: rg13Spans},
-		{Engine: "grep", Case: "dialect/rg13-boundary-after-a-match", Bug: true, Why: rg13Spans},
-		{Engine: "gitgrep", Case: "dialect/rg13-boundary-after-a-match", Bug: true, Why: rg13Spans},
-		{Engine: "native", Case: "dialect/rg13-repeated-boundary", Bug: true, Why: rg13Spans},
-		{Engine: "grep", Case: "dialect/rg13-repeated-boundary", Bug: true, Why: rg13Spans},
-		{Engine: "gitgrep", Case: "dialect/rg13-repeated-boundary", Bug: true, Why: rg13Spans},
 		{Engine: "native", Case: "dialect/empty-loop", Bug: false, Why: emptyLoop},
 		{Engine: "grep", Case: "dialect/empty-loop", Bug: false, Why: emptyLoop},
 		{Engine: "gitgrep", Case: "dialect/empty-loop", Bug: false, Why: emptyLoop},
-		{Engine: "native", Case: "word/lazy-empty", Bug: true, Why: wordLazyEmpty},
-		{Engine: "grep", Case: "word/lazy-empty", Bug: true, Why: wordLazyEmpty},
-		{Engine: "gitgrep", Case: "word/lazy-empty", Bug: true, Why: wordLazyEmpty},
 		{Engine: "grep", Case: "word/leading-space-class", Bug: true, Why: grepWordSpans},
-		{Engine: "native", Case: "word/star-non-space", Bug: true, Why: rgWordTranslatedClass},
-		{Engine: "grep", Case: "word/star-non-space", Bug: true, Why: rgWordTranslatedClass},
-		{Engine: "gitgrep", Case: "word/star-non-space", Bug: true, Why: rgWordTranslatedClass},
 		{Engine: "native", Case: "multiline/count-lines-not-matches", Bug: true, Why: multilineCount},
 		{Engine: "gitgrep", Case: "multiline/count-lines-not-matches", Bug: true, Why: multilineCount},
 	}
 }
 
-// rg13Spans is a defect of the reference itself: rg 13 finds each further
-// submatch of a line by searching the rest of the line as if it began the
-// text, so look-behind assertions (\b, \B) at that point see a text start,
-// and some repetitions of empty-matching assertion groups go wrong in its
-// regex engine. The matching lines are the same; the spans are not. The
-// native matcher searches the whole line and places them right.
-const rg13Spans = "BUG in the reference: rg 13 places some submatch spans wrongly when the pattern holds \\b or \\B: it looks for the next submatch in the rest of the line as if that began the text (\"line 10\" with \\B[^ ]+?\\p{L}? gives only \"in\"; Go also finds \"e\" and \"0\"), and matches (\\s*\\b|-flag){1,2}\\D[^a-z] at the start of \"ÅNGSTRÖM\", where ASCII \\b cannot hold. rgkit's ripgrep engine passes rg's spans on; native, grep and git grep report Go's. The matching lines are identical. Fix: take spans from the native matcher in the ripgrep engine whenever the pattern has an assertion (it already does for -w)."
-
 // Reasons shared by several rows.
 const (
-	emptyLoop             = "accepted: a star over a lazy group that can match empty, ([[:upper:]]*?)*: Rust's regex takes \"H\" at the start of \"Hello\", Go's an empty match, so the spans differ; the lines are the same."
-	wordLazyEmpty         = "BUG in native's replay of rg 13's -w (backends/native/match_word.go): with .*? (a pattern that matches empty) rg's -w spans are [2-6 7-7 ...] on \"-flag --pre=...\", native's [6-6 8-11 ...]; grep and git grep take native's spans. The lines are the same."
-	grepWordSpans         = "BUG in the system-grep engine (backends/sysgrep*.go): its -w spans do not follow native's replay of rg 13 (\\s*\\D+kelvin on \"K kelvin\": grep [0-10], native and rg [3-10]). The lines are the same."
-	rgWordTranslatedClass = "BUG in the reference: -w with \\S* on \"\\tindented\\vvertical\": the ripgrep engine reports [2-18] (its translated \\S includes \\v, as Go's does, and rg 13's -w fast path then starts a character late); raw rg and native, grep, git grep report [10-18]. The lines are the same."
-	multilineCount        = "BUG in the reference: in multiline mode the ripgrep engine's FileSummary.MatchedLines counts matches (4 for foo on \"foo foobar barfoo foo_bar\"), not lines as rg -c does (1); native and git grep say 1. Output lines are the same."
+	emptyLoop      = "accepted: a star over a lazy group that can match empty, ([[:upper:]]*?)*: Rust's regex takes \"H\" at the start of \"Hello\", Go's an empty match, so the spans differ; the lines are the same."
+	grepWordSpans  = "BUG in the system-grep engine (backends/sysgrep*.go): its -w spans do not follow native's replay of rg 13 (\\s*\\D+kelvin on \"K kelvin\": grep [0-10], native and rg [3-10]). The lines are the same."
+	multilineCount = "BUG in the reference: in multiline mode the ripgrep engine's FileSummary.MatchedLines counts matches (4 for foo on \"foo foobar barfoo foo_bar\"), not lines as rg -c does (1); native and git grep say 1. Output lines are the same."
 )
 
 // ExceptionFor returns the exception for (engine, case), if any.
