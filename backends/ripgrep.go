@@ -294,7 +294,7 @@ func (r *Ripgrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 	if inside(q.Root, info.Path) {
 		return Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", ErrUnavailable, info.Path)
 	}
-	run := &rgRun{q: q, sink: sink}
+	run := &rgRun{q: q, sink: sink, countMatches: rgCountsMatches(q)}
 	tr, err := translate(q, dialectRust)
 	if err != nil {
 		return Stats{}, err
@@ -368,8 +368,11 @@ type rgRun struct {
 	dropped int // submatches with offsets outside their line, dropped (reliability F2)
 	// respan, when set, recomputes each match line's spans (see
 	// newRespanner: where rg's own spans are not rgkit's).
-	respan  respanner
-	sinkErr error
+	respan respanner
+	// countMatches says a file's MatchedLines is rg's match count (see
+	// rgCountsMatches), not its matched lines.
+	countMatches bool
+	sinkErr      error
 }
 
 // consume is runProc's stdout callback.
@@ -452,8 +455,8 @@ func (run *rgRun) record(rec *rgRecord) error {
 			run.stats.Binary++
 		}
 		count := st.MatchedLines
-		if run.q.Multiline {
-			count = st.Matches // what rg -c prints in multiline mode
+		if run.countMatches {
+			count = st.Matches // what rg -c prints when it searches across lines
 		}
 		run.stats.FilesMatched++
 		run.stats.MatchedLines += count

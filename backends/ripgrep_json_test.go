@@ -18,7 +18,7 @@ func decodeInto(data []byte, q Query) (*resultLog, *rgRun, error) {
 	if q.Root == "" {
 		q.Root = "."
 	}
-	run := &rgRun{q: q, sink: log}
+	run := &rgRun{q: q, sink: log, countMatches: rgCountsMatches(q)}
 	err := decodeRgJSON(bytes.NewReader(data), run.record)
 	return log, run, err
 }
@@ -60,7 +60,7 @@ func TestDecodeRealRipgrepOutput(t *testing.T) {
 func TestDecodeMultilineRecordSplitsPhysicalLines(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "rg-json", "multiline.jsonl"))
 	must(t, err)
-	log, _, err := decodeInto(data, Query{Multiline: true})
+	log, _, err := decodeInto(data, Query{Pattern: `alpha\nbeta`, Multiline: true})
 	if err != nil {
 		t.Fatal(err)
 	}

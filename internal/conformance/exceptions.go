@@ -28,16 +28,13 @@ func Exceptions() []Exception {
 		{Engine: "grep", Case: "dialect/empty-loop", Bug: false, Why: emptyLoop},
 		{Engine: "gitgrep", Case: "dialect/empty-loop", Bug: false, Why: emptyLoop},
 		{Engine: "grep", Case: "word/leading-space-class", Bug: true, Why: grepWordSpans},
-		{Engine: "native", Case: "multiline/count-lines-not-matches", Bug: true, Why: multilineCount},
-		{Engine: "gitgrep", Case: "multiline/count-lines-not-matches", Bug: true, Why: multilineCount},
 	}
 }
 
 // Reasons shared by several rows.
 const (
-	emptyLoop      = "accepted: a star over a lazy group that can match empty, ([[:upper:]]*?)*: Rust's regex takes \"H\" at the start of \"Hello\", Go's an empty match, so the spans differ; the lines are the same."
-	grepWordSpans  = "BUG in the system-grep engine (backends/sysgrep*.go): its -w spans do not follow native's replay of rg 13 (\\s*\\D+kelvin on \"K kelvin\": grep [0-10], native and rg [3-10]). The lines are the same."
-	multilineCount = "BUG in the reference: in multiline mode the ripgrep engine's FileSummary.MatchedLines counts matches (4 for foo on \"foo foobar barfoo foo_bar\"), not lines as rg -c does (1); native and git grep say 1. Output lines are the same."
+	emptyLoop     = "accepted: a star over a lazy group that can match empty, ([[:upper:]]*?)*: Rust's regex takes \"H\" at the start of \"Hello\", Go's an empty match, so the spans differ; the lines are the same."
+	grepWordSpans = "BUG in the system-grep engine (backends/sysgrep*.go): its -w spans do not follow native's replay of rg 13 (\\s*\\D+kelvin on \"K kelvin\": grep [0-10], native and rg [3-10]). The lines are the same."
 )
 
 // ExceptionFor returns the exception for (engine, case), if any.
