@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/internal/runeclass"
 )
 
 // GitGrep is the engine that runs git grep inside a git work tree.
@@ -332,7 +333,7 @@ func lineModeEquivalent(q Query) bool {
 				return false
 			}
 		case syntax.OpCharClass:
-			if classHas(re.Rune, '\n') {
+			if runeclass.Has(re.Rune, '\n') {
 				return false
 			}
 		case syntax.OpAnyChar, syntax.OpBeginText, syntax.OpEndText:

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/runeclass"
 )
 
 // dialect is a regular-expression language an external engine reads.
@@ -147,51 +149,16 @@ func rgClasses(re *syntax.Regexp, multiline bool) {
 		return
 	}
 	if !multiline {
-		cls = withoutRune(cls, '\n')
+		cls = runeclass.Without(cls, '\n')
 	}
-	if n := classSize(cls); n > 1 && classHas(cls, utf8.RuneError) {
-		cls = withoutRune(cls, utf8.RuneError)
+	if n := runeclass.Size(cls); n > 1 && runeclass.Has(cls, utf8.RuneError) {
+		cls = runeclass.Without(cls, utf8.RuneError)
 	}
 	re.Op, re.Rune, re.Sub = syntax.OpCharClass, cls, nil
 	re.Flags &^= syntax.FoldCase
 	if len(cls) == 0 {
 		re.Op = syntax.OpNoMatch
 	}
-}
-
-func withoutRune(cls []rune, r rune) []rune {
-	out := make([]rune, 0, len(cls)+2)
-	for i := 0; i+1 < len(cls); i += 2 {
-		lo, hi := cls[i], cls[i+1]
-		if r < lo || r > hi {
-			out = append(out, lo, hi)
-			continue
-		}
-		if lo < r {
-			out = append(out, lo, r-1)
-		}
-		if r < hi {
-			out = append(out, r+1, hi)
-		}
-	}
-	return out
-}
-
-func classHas(cls []rune, r rune) bool {
-	for i := 0; i+1 < len(cls); i += 2 {
-		if cls[i] <= r && r <= cls[i+1] {
-			return true
-		}
-	}
-	return false
-}
-
-func classSize(cls []rune) int {
-	n := 0
-	for i := 0; i+1 < len(cls); i += 2 {
-		n += int(cls[i+1]-cls[i]) + 1
-	}
-	return n
 }
 
 // wordWrap builds rg 13's -w selection, (?:^|\W)(?:re)(?:\W|$) with rg's

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"regexp/syntax"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/runeclass"
 )
 
 // errLiteralNewline mirrors rg 13's refusal of a literal line terminator
@@ -31,20 +33,20 @@ func rewriteForRg(re *syntax.Regexp, multiline bool) error {
 			}
 		}
 	case syntax.OpAnyCharNotNL:
-		setClass(re, removeRune(removeRune(fullRange(), '\n'), utf8.RuneError))
+		setClass(re, runeclass.Without(runeclass.Without(fullRange(), '\n'), utf8.RuneError))
 	case syntax.OpAnyChar:
-		cls := removeRune(fullRange(), utf8.RuneError)
+		cls := runeclass.Without(fullRange(), utf8.RuneError)
 		if !multiline {
-			cls = removeRune(cls, '\n')
+			cls = runeclass.Without(cls, '\n')
 		}
 		setClass(re, cls)
 	case syntax.OpCharClass:
 		cls := re.Rune
 		if !multiline {
-			cls = removeRune(cls, '\n')
+			cls = runeclass.Without(cls, '\n')
 		}
-		if classCovers(cls, utf8.RuneError) && classSize(cls) > 1 {
-			cls = removeRune(cls, utf8.RuneError)
+		if runeclass.Has(cls, utf8.RuneError) && runeclass.Size(cls) > 1 {
+			cls = runeclass.Without(cls, utf8.RuneError)
 		}
 		setClass(re, cls)
 	}
@@ -71,42 +73,6 @@ func setClass(re *syntax.Regexp, ranges []rune) {
 
 func fullRange() []rune { return []rune{0, utf8.MaxRune} }
 
-// removeRune returns the sorted range list cls without r.
-func removeRune(cls []rune, r rune) []rune {
-	out := make([]rune, 0, len(cls)+2)
-	for i := 0; i+1 < len(cls); i += 2 {
-		lo, hi := cls[i], cls[i+1]
-		if r < lo || r > hi {
-			out = append(out, lo, hi)
-			continue
-		}
-		if lo < r {
-			out = append(out, lo, r-1)
-		}
-		if r < hi {
-			out = append(out, r+1, hi)
-		}
-	}
-	return out
-}
-
-func classCovers(cls []rune, r rune) bool {
-	for i := 0; i+1 < len(cls); i += 2 {
-		if cls[i] <= r && r <= cls[i+1] {
-			return true
-		}
-	}
-	return false
-}
-
-func classSize(cls []rune) int {
-	n := 0
-	for i := 0; i+1 < len(cls); i += 2 {
-		n += int(cls[i+1]-cls[i]) + 1
-	}
-	return n
-}
-
 // canMatchNewline reports whether some literal or class of re holds '\n'.
 func canMatchNewline(re *syntax.Regexp) bool {
 	switch re.Op {
@@ -117,7 +83,7 @@ func canMatchNewline(re *syntax.Regexp) bool {
 			}
 		}
 	case syntax.OpCharClass:
-		if classCovers(re.Rune, '\n') {
+		if runeclass.Has(re.Rune, '\n') {
 			return true
 		}
 	case syntax.OpAnyChar:

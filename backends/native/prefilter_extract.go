@@ -3,6 +3,8 @@ package native
 import (
 	"regexp/syntax"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/runeclass"
 )
 
 // lit is one literal a prefilter looks for. fold means ASCII letters compare
@@ -42,7 +44,7 @@ func analyze(re *syntax.Regexp) litInfo {
 		}
 		return litInfo{exact: []lit{l}}
 	case syntax.OpCharClass:
-		if classSize(re.Rune) > maxClass {
+		if runeclass.Size(re.Rune) > maxClass {
 			return litInfo{}
 		}
 		var out []lit
