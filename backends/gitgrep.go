@@ -460,10 +460,7 @@ type gitFileSearch struct {
 }
 
 func newFileSearch(ctx context.Context, q Query, sink Sink) (*gitFileSearch, error) {
-	m, err := native.Compile(native.MatchOptions{
-		Pattern: q.Pattern, Fixed: q.Fixed, Word: q.Word,
-		CaseInsensitive: q.Case == CaseInsensitive, Multiline: q.Multiline,
-	})
+	m, err := native.Compile(matchOptions(q))
 	if err != nil {
 		return nil, fmt.Errorf("%w: native matcher: %w", ErrUnsupported, err)
 	}
@@ -471,19 +468,7 @@ func newFileSearch(ctx context.Context, q Query, sink Sink) (*gitFileSearch, err
 	if err != nil {
 		return nil, err
 	}
-	run := &nativeRun{ctx: ctx, q: q, m: m, sink: sink, src: src}
-	for _, p := range q.Paths {
-		run.explicit = append(run.explicit, filepath.ToSlash(p))
-	}
-	switch q.Mode {
-	case ModeFilesWithMatches:
-		run.opts.FilesOnly = true
-	case ModeCount:
-		run.opts.CountOnly = true
-		run.opts.MaxCount = q.MaxCountPerFile
-	default:
-		run.opts = native.SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
-	}
+	run := newNativeRun(ctx, q, m, sink, src)
 	return &gitFileSearch{run: run, src: src}, nil
 }
 

@@ -45,13 +45,7 @@ func (n *Native) Search(ctx context.Context, q Query, sink Sink) (Stats, error) 
 	if err != nil {
 		return Stats{}, err
 	}
-	m, err := native.Compile(native.MatchOptions{
-		Pattern:         q.Pattern,
-		Fixed:           q.Fixed,
-		Word:            q.Word,
-		CaseInsensitive: q.Case == CaseInsensitive,
-		Multiline:       q.Multiline,
-	})
+	m, err := native.Compile(matchOptions(q))
 	if err != nil {
 		var pe *native.PatternError
 		if errors.As(err, &pe) {
@@ -68,19 +62,7 @@ func (n *Native) Search(ctx context.Context, q Query, sink Sink) (Stats, error) 
 		return Stats{}, err
 	}
 	defer src.Close()
-	run := &nativeRun{ctx: ctx, q: q, m: m, sink: sink, src: src}
-	for _, p := range q.Paths {
-		run.explicit = append(run.explicit, filepath.ToSlash(p))
-	}
-	switch q.Mode {
-	case ModeFilesWithMatches:
-		run.opts.FilesOnly = true
-	case ModeCount:
-		run.opts.CountOnly = true
-		run.opts.MaxCount = q.MaxCountPerFile
-	default:
-		run.opts = native.SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
-	}
+	run := newNativeRun(ctx, q, m, sink, src)
 	ws, err := native.Walk(ctx, native.WalkOptions{
 		Root:           q.Root,
 		Paths:          q.Paths,
@@ -255,4 +237,35 @@ func convertLine(path string, l native.Line) Line {
 	var fl fileLines
 	fl.add(l)
 	return fl.lines(path)[0]
+}
+
+// matchOptions is the native matcher's view of q. Every engine that
+// searches or re-checks files with the native matcher compiles it from here.
+func matchOptions(q Query) native.MatchOptions {
+	return native.MatchOptions{
+		Pattern:         q.Pattern,
+		Fixed:           q.Fixed,
+		Word:            q.Word,
+		CaseInsensitive: q.Case == CaseInsensitive,
+		Multiline:       q.Multiline,
+	}
+}
+
+// newNativeRun prepares a search of q's files with m: the native engine's
+// per-file work, which git grep's candidates get too.
+func newNativeRun(ctx context.Context, q Query, m *native.Matcher, sink Sink, src *native.Source) *nativeRun {
+	run := &nativeRun{ctx: ctx, q: q, m: m, sink: sink, src: src}
+	for _, p := range q.Paths {
+		run.explicit = append(run.explicit, filepath.ToSlash(p))
+	}
+	switch q.Mode {
+	case ModeFilesWithMatches:
+		run.opts.FilesOnly = true
+	case ModeCount:
+		run.opts.CountOnly = true
+		run.opts.MaxCount = q.MaxCountPerFile
+	default:
+		run.opts = native.SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
+	}
+	return run
 }

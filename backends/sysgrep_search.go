@@ -38,12 +38,7 @@ func (g *SystemGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, err
 	if err != nil {
 		return Stats{}, err
 	}
-	m, err := native.Compile(native.MatchOptions{
-		Pattern:         q.Pattern,
-		Fixed:           q.Fixed,
-		Word:            q.Word,
-		CaseInsensitive: q.Case == CaseInsensitive,
-	})
+	m, err := native.Compile(matchOptions(q)) // q is not multiline here
 	if err != nil {
 		return Stats{}, fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
