@@ -413,10 +413,8 @@ func walkWithBOM(ctx context.Context, q Query, workers int) ([]native.File, map[
 	var mu sync.Mutex
 	var files []native.File
 	bom := map[string]bool{}
-	ws, err := native.Walk(ctx, native.WalkOptions{
-		Root: q.Root, Paths: q.Paths, Hidden: q.Hidden, NoIgnore: q.NoIgnore,
-		MaxFileSize: q.MaxFileSize, Globs: q.Globs, TypeGlobs: typeGlobs, Workers: workers,
-	}, func(f native.File) error {
+	// FollowSymlinks queries never get here: git grep refuses them.
+	ws, err := native.Walk(ctx, walkOptions(q, typeGlobs, workers), func(f native.File) error {
 		has := f.Size >= 2 && startsWithBOM(f.Abs)
 		mu.Lock()
 		files = append(files, f)

@@ -63,17 +63,7 @@ func (n *Native) Search(ctx context.Context, q Query, sink Sink) (Stats, error) 
 	}
 	defer src.Close()
 	run := newNativeRun(ctx, q, m, sink, src)
-	ws, err := native.Walk(ctx, native.WalkOptions{
-		Root:           q.Root,
-		Paths:          q.Paths,
-		Hidden:         q.Hidden,
-		NoIgnore:       q.NoIgnore,
-		FollowSymlinks: q.FollowSymlinks,
-		MaxFileSize:    q.MaxFileSize,
-		Globs:          q.Globs,
-		TypeGlobs:      typeGlobs,
-		Workers:        n.Workers,
-	}, run.file)
+	ws, err := native.Walk(ctx, walkOptions(q, typeGlobs, n.Workers), run.file)
 	st := run.stats()
 	st.Unreadable += ws.Unreadable
 	st.TooLarge = ws.TooLarge
@@ -268,4 +258,20 @@ func newNativeRun(ctx context.Context, q Query, m *native.Matcher, sink Sink, sr
 		run.opts = native.SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
 	}
 	return run
+}
+
+// walkOptions selects q's files the way rg would: every engine that walks
+// with the native walker (native, grep, git grep) takes its options from here.
+func walkOptions(q Query, typeGlobs []string, workers int) native.WalkOptions {
+	return native.WalkOptions{
+		Root:           q.Root,
+		Paths:          q.Paths,
+		Hidden:         q.Hidden,
+		NoIgnore:       q.NoIgnore,
+		FollowSymlinks: q.FollowSymlinks,
+		MaxFileSize:    q.MaxFileSize,
+		Globs:          q.Globs,
+		TypeGlobs:      typeGlobs,
+		Workers:        workers,
+	}
 }

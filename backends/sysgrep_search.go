@@ -91,16 +91,7 @@ func (g *SystemGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, err
 			return ctx.Err()
 		}
 	}
-	ws, walkErr := native.Walk(ctx, native.WalkOptions{
-		Root:           q.Root,
-		Paths:          q.Paths,
-		Hidden:         q.Hidden,
-		NoIgnore:       q.NoIgnore,
-		FollowSymlinks: q.FollowSymlinks,
-		MaxFileSize:    q.MaxFileSize,
-		Globs:          q.Globs,
-		TypeGlobs:      typeGlobs,
-	}, func(f native.File) error {
+	ws, walkErr := native.Walk(ctx, walkOptions(q, typeGlobs, 0), func(f native.File) error {
 		mu.Lock()
 		defer mu.Unlock()
 		cur = append(cur, f)
