@@ -1,4 +1,4 @@
-package backends
+package search
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 type Policy int
 
 const (
-	// PolicyFallback tries the engines in the order of Chain.Backends
+	// PolicyFallback tries the engines in the order of Chain.Engines
 	// (DefaultChain: ripgrep, gitgrep, grep, native).
 	PolicyFallback Policy = iota
 	// PolicyFastest runs the in-process native engine first when the tree is
@@ -38,9 +38,9 @@ const DefaultFastestMaxFiles = 500
 // then orders, pages and caps what that engine found, so the caller sees the
 // same answer whichever engine ran.
 type Chain struct {
-	// Backends are tried in this order.
-	Backends []Backend
-	// Policy may reorder Backends per query (PolicyFastest).
+	// Engines are tried in this order.
+	Engines []Engine
+	// Policy may reorder Engines per query (PolicyFastest).
 	Policy Policy
 	// MaxOutputBytes caps the path and text bytes the Chain holds (when it
 	// sorts) or passes on (when it streams); 0 = DefaultMaxOutputBytes,
@@ -119,7 +119,7 @@ func (c *Chain) Search(ctx context.Context, q Query, sink Sink) (Result, error) 
 // run searches with one available engine. done is false only when the
 // engine refused q (err wraps ErrUnavailable or ErrUnsupported) before
 // emitting anything, so the Chain may try the next one.
-func (c *Chain) run(ctx context.Context, b Backend, info Info, q Query, sink Sink, res *Result) (done bool, err error) {
+func (c *Chain) run(ctx context.Context, b Engine, info Info, q Query, sink Sink, res *Result) (done bool, err error) {
 	col := newCollector(q, sink, c.maxOutputBytes())
 	stats, err := b.Search(ctx, q, col)
 	if err != nil && skippable(err) && !col.outcome().received {
@@ -217,9 +217,9 @@ func (c *Chain) maxOutputBytes() int64 {
 }
 
 // ByName returns the Chain's engine called name (as used by --backend).
-func (c *Chain) ByName(name string) (Backend, error) {
+func (c *Chain) ByName(name string) (Engine, error) {
 	var names []string
-	for _, b := range c.Backends {
+	for _, b := range c.Engines {
 		if b.Name() == name {
 			return b, nil
 		}
@@ -229,18 +229,18 @@ func (c *Chain) ByName(name string) (Backend, error) {
 }
 
 // order is the engine order for q under c.Policy.
-func (c *Chain) order(ctx context.Context, q Query) []Backend {
+func (c *Chain) order(ctx context.Context, q Query) []Engine {
 	if c.Policy != PolicyFastest {
-		return c.Backends
+		return c.Engines
 	}
 	nativeAt := -1
-	for i, b := range c.Backends {
+	for i, b := range c.Engines {
 		if b.Name() == "native" {
 			nativeAt = i
 		}
 	}
 	if nativeAt <= 0 {
-		return c.Backends
+		return c.Engines
 	}
 	max := c.FastestMaxFiles
 	if max <= 0 {
@@ -251,12 +251,12 @@ func (c *Chain) order(ctx context.Context, q Query) []Backend {
 		count = countFilesBounded
 	}
 	if count(ctx, q, max) > max {
-		return c.Backends
+		return c.Engines
 	}
-	out := make([]Backend, 0, len(c.Backends))
-	out = append(out, c.Backends[nativeAt])
-	out = append(out, c.Backends[:nativeAt]...)
-	return append(out, c.Backends[nativeAt+1:]...)
+	out := make([]Engine, 0, len(c.Engines))
+	out = append(out, c.Engines[nativeAt])
+	out = append(out, c.Engines[:nativeAt]...)
+	return append(out, c.Engines[nativeAt+1:]...)
 }
 
 // countFilesBounded counts regular files under q's paths, stopping as soon

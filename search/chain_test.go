@@ -1,4 +1,4 @@
-package backends
+package search
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // ordering, paging, caps); the real engines are tested against the Chain in
 // chain_engines_test.go.
 
-// scriptedEngine is a Backend whose behaviour a test scripts.
+// scriptedEngine is a Engine whose behaviour a test scripts.
 type scriptedEngine struct {
 	name      string
 	availErr  error
@@ -148,7 +148,7 @@ func (r *eventRecorder) End(s FileSummary) error {
 func chainOf(engines ...*scriptedEngine) *Chain {
 	c := &Chain{}
 	for _, e := range engines {
-		c.Backends = append(c.Backends, e)
+		c.Engines = append(c.Engines, e)
 	}
 	return c
 }
@@ -165,7 +165,7 @@ func TestChainSkipsOnlyUnavailableAndUnsupported(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Backend != "three" || res.Info.Name != "three" {
-		t.Errorf("Backend = %q, Info = %+v; want three", res.Backend, res.Info)
+		t.Errorf("Engine = %q, Info = %+v; want three", res.Backend, res.Info)
 	}
 	if len(res.Skipped) != 2 || res.Skipped[0].Backend != "one" || !errors.Is(res.Skipped[0].Reason, ErrUnavailable) ||
 		res.Skipped[1].Backend != "two" || !errors.Is(res.Skipped[1].Reason, ErrUnsupported) {
@@ -192,7 +192,7 @@ func TestChainDoesNotFallBackOnRuntimeError(t *testing.T) {
 		t.Error("the next engine ran after a runtime error")
 	}
 	if !res.Partial || res.Backend != "one" {
-		t.Errorf("Partial = %v, Backend = %q; want true, one", res.Partial, res.Backend)
+		t.Errorf("Partial = %v, Engine = %q; want true, one", res.Partial, res.Backend)
 	}
 	if len(rec.events) != 3 {
 		t.Errorf("what was found before the error was not delivered: %q", rec.events)
@@ -341,7 +341,7 @@ func TestChainPolicyFastestPutsNativeFirstOnSmallTrees(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res.Backend != tt.want {
-				t.Errorf("Backend = %s, want %s", res.Backend, tt.want)
+				t.Errorf("Engine = %s, want %s", res.Backend, tt.want)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package backends
+package search
 
 import (
 	"errors"

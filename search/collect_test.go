@@ -1,4 +1,4 @@
-package backends
+package search
 
 import (
 	"context"
@@ -383,7 +383,7 @@ func BenchmarkCollector(b *testing.B) {
 		b.Run(v.name, func(b *testing.B) {
 			q := Query{Root: b.TempDir(), Sort: v.sort, Limit: v.limit}
 			for b.Loop() {
-				c := newCollector(q, discard{}, 0)
+				c := newCollector(q, Discard, 0)
 				for f := 299; f >= 0; f-- {
 					path := fmt.Sprintf("pkg%02d/f%05d.go", f%20, f)
 					_ = c.Begin(path)

@@ -1,4 +1,4 @@
-package backends
+package search
 
 import (
 	"context"
@@ -13,8 +13,8 @@ type Info struct {
 	Flavor  string // e.g. "gnu" or "bsd" for grep; "pcre" when -P works
 }
 
-// Backend is one search engine.
-type Backend interface {
+// Engine is one search engine.
+type Engine interface {
 	// Name is the engine's stable name, as used by --backend.
 	Name() string
 	// Available reports whether the engine can run here; an error wraps ErrUnavailable.

@@ -1,4 +1,4 @@
-package backends
+package search
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // call t.Fatal, hold locks or panic as in any loop. A Line's Text is valid
 // until the next iteration: copy it to keep it.
 //
-//	for l, err := range chain.Lines(ctx, backends.Query{Pattern: "TODO", Root: "."}) {
+//	for l, err := range chain.Lines(ctx, search.Query{Pattern: "TODO", Root: "."}) {
 //		if err != nil {
 //			return err
 //		}

@@ -1,4 +1,4 @@
-package backends
+package search
 
 import (
 	"errors"
@@ -310,7 +310,7 @@ func normalizePath(root, p string) (string, error) {
 		return "", fmt.Errorf("backends: path %q is not a regular file or directory (%v)", p, fi.Mode().Type())
 	}
 	if real, err := filepath.EvalSymlinks(full); err == nil {
-		if realRoot, err := filepath.EvalSymlinks(root); err == nil && real != realRoot && !inside(realRoot, real) {
+		if realRoot, err := filepath.EvalSymlinks(root); err == nil && real != realRoot && !Within(realRoot, real) {
 			return "", fmt.Errorf("backends: path %q is outside the root %s (it resolves to %s)", p, root, real)
 		}
 	}
@@ -490,4 +490,12 @@ func hexRune(h string) rune {
 		}
 	}
 	return r
+}
+
+// Within reports whether path lies strictly below dir (lexically, after
+// cleaning). External engines use it to refuse running a binary that sits
+// inside the tree being searched, which that tree's author could have planted.
+func Within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && filepath.IsLocal(rel)
 }

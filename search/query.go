@@ -6,7 +6,7 @@
 // validated once (Go RE2 syntax), each engine receives it and either honours it
 // exactly or returns ErrUnsupported before emitting anything, and the Chain
 // collects, orders and pages what the winning engine found.
-package backends
+package search
 
 import "time"
 

@@ -1,4 +1,4 @@
-package backends
+package search
 
 import (
 	"errors"
@@ -54,3 +54,51 @@ type Sink interface {
 // CutMarker is the text that ends a line cut by a column cap, saying how
 // many bytes were removed; the CLI and the agent tools print the same one.
 func CutMarker(removed int) string { return "[... " + strconv.Itoa(removed) + " more bytes]" }
+
+// Discard is a Sink that accepts everything and keeps nothing: for callers
+// that want only the Stats, such as benchmarks.
+var Discard Sink = SinkFuncs{}
+
+// SinkFunc adapts a function that takes each Line to a Sink whose Begin and
+// End accept silently.
+type SinkFunc func(Line) error
+
+// Begin accepts.
+func (f SinkFunc) Begin(string) error { return nil }
+
+// Line calls f.
+func (f SinkFunc) Line(l Line) error { return f(l) }
+
+// End accepts.
+func (f SinkFunc) End(FileSummary) error { return nil }
+
+// SinkFuncs adapts up to three functions to a Sink; a nil one accepts.
+type SinkFuncs struct {
+	BeginFunc func(path string) error
+	LineFunc  func(Line) error
+	EndFunc   func(FileSummary) error
+}
+
+// Begin calls BeginFunc when set.
+func (s SinkFuncs) Begin(path string) error {
+	if s.BeginFunc == nil {
+		return nil
+	}
+	return s.BeginFunc(path)
+}
+
+// Line calls LineFunc when set.
+func (s SinkFuncs) Line(l Line) error {
+	if s.LineFunc == nil {
+		return nil
+	}
+	return s.LineFunc(l)
+}
+
+// End calls EndFunc when set.
+func (s SinkFuncs) End(sum FileSummary) error {
+	if s.EndFunc == nil {
+		return nil
+	}
+	return s.EndFunc(sum)
+}

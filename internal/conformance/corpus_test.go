@@ -10,13 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // rawRgFiles runs the real rg (RawRipgrep: plain rg flags, no dialect
 // translation) and returns the files it reports. It is the corpus's check
 // against rg itself, independent of rgkit's engines.
-func rawRgFiles(t *testing.T, rg string, q backends.Query) []string {
+func rawRgFiles(t *testing.T, rg string, q search.Query) []string {
 	t.Helper()
 	col := &Collector{Mode: q.Mode}
 	if _, err := (RawRipgrep{Path: rg}).Search(context.Background(), q, col); err != nil {

@@ -1,4 +1,4 @@
-package backends
+package dialect
 
 import (
 	"fmt"
@@ -9,23 +9,24 @@ import (
 	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/internal/runeclass"
+	"github.com/rgkit/rgkit/search"
 )
 
-// dialect is a regular-expression language an external engine reads.
-type dialect int
+// Dialect is a regular-expression language an external engine reads.
+type Dialect int
 
 const (
-	// dialectRust is ripgrep's (the Rust regex crate, Unicode mode).
-	dialectRust dialect = iota
-	// dialectPCRE is PCRE2 in UTF mode without UCP, as git grep -P runs it
+	// Rust is ripgrep's (the Rust regex crate, Unicode mode).
+	Rust Dialect = iota
+	// PCRE is PCRE2 in UTF mode without UCP, as git grep -P runs it
 	// under a UTF-8 locale: \w \d \s \b are ASCII, '.' is one character.
-	dialectPCRE
-	// dialectERE is POSIX extended regular expressions with the GNU
+	PCRE
+	// ERE is POSIX extended regular expressions with the GNU
 	// extensions \b \B, under LC_ALL=C: the pattern is matched on bytes.
-	dialectERE
+	ERE
 )
 
-func (d dialect) String() string {
+func (d Dialect) String() string {
 	return [...]string{"rust", "pcre", "ere"}[d]
 }
 
@@ -37,12 +38,12 @@ const wordClass = `[0-9A-Za-z_]`
 // skipped rather than handed a pattern it may choke on.
 const maxTranslated = 64 << 10
 
-// translation is a Query's pattern re-emitted for one engine.
+// Translation is a Query's pattern re-emitted for one engine.
 //
 // The request language is Go RE2 syntax (see Normalize) with rg 13's
 // semantics, as the native engine runs it (backends/native: ^ and $ are line
 // anchors, no class matches '\n' outside multiline mode, '.' and broad
-// classes never match invalid UTF-8). The translation is made from the
+// classes never match invalid UTF-8). The Translation is made from the
 // parsed syntax tree, never by editing the pattern text, and is exact: the
 // engine selects the same lines as the native engine on the same text, or
 // translate fails with ErrUnsupported. How:
@@ -56,7 +57,7 @@ const maxTranslated = 64 << 10
 //   - -w: rg gets -w (the native engine copies rg 13's word semantics); the
 //     other dialects get rg's wrapper (?:^|\W)(?:PAT)(?:\W|$) with
 //     rg's Unicode \W spelled out.
-type translation struct {
+type Translation struct {
 	// Pattern is passed with -e. For ERE with Fixed it is the literal.
 	Pattern string
 	// Fixed asks for -F (only for ERE, only when exact).
@@ -71,46 +72,46 @@ const rgNonWord = `[^\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}]`
 
 // translate re-emits q's pattern (q already normalised) for d. For rg, -w
 // stays rg's own flag; the other dialects get the wrapper spelled out.
-func translate(q Query, d dialect) (translation, error) {
-	return translateWith(q, d, d != dialectRust)
+func Translate(q search.Query, d Dialect) (Translation, error) {
+	return TranslateWith(q, d, d != Rust)
 }
 
-// translateWith is translate with the choice of spelling out -w as rg 13's
+// TranslateWith is translate with the choice of spelling out -w as rg 13's
 // wrapper (wrapWord) or leaving it to the engine's -w (rg only).
-func translateWith(q Query, d dialect, wrapWord bool) (translation, error) {
-	if q.Multiline && d != dialectRust {
-		return translation{}, fmt.Errorf("%w: multiline matching in %v (a line-by-line engine)", ErrUnsupported, d)
+func TranslateWith(q search.Query, d Dialect, wrapWord bool) (Translation, error) {
+	if q.Multiline && d != Rust {
+		return Translation{}, fmt.Errorf("%w: multiline matching in %v (a line-by-line engine)", search.ErrUnsupported, d)
 	}
-	re, err := referenceTree(q.Pattern, q.Fixed, q.Case == CaseInsensitive, q.Multiline)
+	re, err := ReferenceTree(q.Pattern, q.Fixed, q.Case == search.CaseInsensitive, q.Multiline)
 	if err != nil {
-		return translation{}, err
+		return Translation{}, err
 	}
-	if d == dialectERE && q.Fixed && q.Case == CaseSensitive && !q.Word &&
+	if d == ERE && q.Fixed && q.Case == search.CaseSensitive && !q.Word &&
 		!strings.ContainsRune(q.Pattern, 0) && q.Pattern != "" {
-		return translation{Pattern: q.Pattern, Fixed: true}, nil
+		return Translation{Pattern: q.Pattern, Fixed: true}, nil
 	}
-	t := translation{Word: q.Word && !wrapWord}
+	t := Translation{Word: q.Word && !wrapWord}
 	if q.Word && wrapWord {
 		if re, err = wordWrap(re, q.Multiline); err != nil {
-			return translation{}, err
+			return Translation{}, err
 		}
 	}
 	e := &emitter{d: d, multiline: q.Multiline}
 	if err := e.emit(re); err != nil {
-		return translation{}, err
+		return Translation{}, err
 	}
 	t.Pattern = e.b.String()
 	if len(t.Pattern) > maxTranslated {
-		return translation{}, fmt.Errorf("%w: pattern too large once translated to %v (%d bytes)", ErrUnsupported, d, len(t.Pattern))
+		return Translation{}, fmt.Errorf("%w: pattern too large once translated to %v (%d bytes)", search.ErrUnsupported, d, len(t.Pattern))
 	}
 	return t, nil
 }
 
-// referenceTree parses a pattern the way the native engine reads it: Go RE2
+// ReferenceTree parses a pattern the way the native engine reads it: Go RE2
 // syntax with Perl flags but ^ and $ as line anchors, case folding when
 // insensitive, '.' matching '\n' in multiline mode; then classes are
 // adjusted to rg's matcher (rgClasses).
-func referenceTree(pattern string, fixed, fold, multiline bool) (*syntax.Regexp, error) {
+func ReferenceTree(pattern string, fixed, fold, multiline bool) (*syntax.Regexp, error) {
 	if fixed {
 		pattern = regexp.QuoteMeta(pattern)
 	}
@@ -184,19 +185,19 @@ func wordWrap(re *syntax.Regexp, multiline bool) (*syntax.Regexp, error) {
 	return &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{left, inner, right}}, nil
 }
 
-// emitter writes a syntax tree in one dialect.
+// emitter writes a syntax tree in one Dialect.
 type emitter struct {
-	d         dialect
+	d         Dialect
 	multiline bool
 	b         strings.Builder
 }
 
 func (e *emitter) unsupported(what string) error {
-	return fmt.Errorf("%w: %s has no exact %v translation", ErrUnsupported, what, e.d)
+	return fmt.Errorf("%w: %s has no exact %v Translation", search.ErrUnsupported, what, e.d)
 }
 
 func (e *emitter) group() string {
-	if e.d == dialectERE {
+	if e.d == ERE {
 		return "("
 	}
 	return "(?:"
@@ -225,12 +226,12 @@ func (e *emitter) emit(re *syntax.Regexp) error {
 	case syntax.OpCharClass:
 		return e.class(re.Rune)
 	case syntax.OpAnyCharNotNL:
-		if e.d == dialectERE {
+		if e.d == ERE {
 			return e.class([]rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune})
 		}
 		e.b.WriteString(".")
 	case syntax.OpAnyChar:
-		if e.d == dialectERE {
+		if e.d == ERE {
 			if e.multiline {
 				return e.unsupported("'.' matching a line break")
 			}
@@ -244,7 +245,7 @@ func (e *emitter) emit(re *syntax.Regexp) error {
 		if re.Op == syntax.OpNoWordBoundary {
 			b = `\B`
 		}
-		if e.d == dialectRust {
+		if e.d == Rust {
 			b = "(?-u:" + b + ")"
 		}
 		e.b.WriteString(b)
@@ -258,7 +259,7 @@ func (e *emitter) emit(re *syntax.Regexp) error {
 		return e.repeat(re)
 	case syntax.OpConcat:
 		subs := re.Sub
-		if e.d == dialectRust {
+		if e.d == Rust {
 			subs = beginAnchorsFirst(subs)
 		}
 		for _, s := range subs {
@@ -329,7 +330,7 @@ func isAssertion(re *syntax.Regexp) bool {
 
 // noMatch writes something that never matches (rg 13 rejects an empty class).
 func (e *emitter) noMatch() {
-	if e.d == dialectRust {
+	if e.d == Rust {
 		e.b.WriteString(`(?-u:\b)(?-u:\B)`)
 		return
 	}
@@ -388,7 +389,7 @@ func (e *emitter) repeat(re *syntax.Regexp) error {
 	}
 	// Laziness changes which match is reported, never whether a line
 	// matches; ERE has none, and spans come from the reference matcher.
-	if re.Flags&syntax.NonGreedy != 0 && e.d != dialectERE {
+	if re.Flags&syntax.NonGreedy != 0 && e.d != ERE {
 		e.b.WriteString("?")
 	}
 	return nil
@@ -397,14 +398,14 @@ func (e *emitter) repeat(re *syntax.Regexp) error {
 // isAtom reports whether re is emitted as one unit a repetition operator can
 // follow without a group. Classes always are (ERE alternations come out in
 // parentheses); so is a single character, unless it is several bytes in ERE.
-func isAtom(re *syntax.Regexp, d dialect) bool {
+func isAtom(re *syntax.Regexp, d Dialect) bool {
 	switch re.Op {
 	case syntax.OpLiteral:
 		if len(re.Rune) != 1 {
 			return false
 		}
 		r := re.Rune[0]
-		if d != dialectERE || r < utf8.RuneSelf {
+		if d != ERE || r < utf8.RuneSelf {
 			return true
 		}
 		return re.Flags&syntax.FoldCase != 0 && len(foldOrbit(r)) > 2
@@ -441,7 +442,7 @@ func toRanges(rs []rune) []rune {
 
 // literal writes one character matched exactly.
 func (e *emitter) literal(r rune) error {
-	if e.d == dialectERE {
+	if e.d == ERE {
 		switch {
 		case r == 0 || r == '\n':
 			return e.unsupported(fmt.Sprintf("the character %U", r))
@@ -471,7 +472,7 @@ func (e *emitter) class(ranges []rune) error {
 		e.noMatch()
 		return nil
 	}
-	if e.d == dialectERE {
+	if e.d == ERE {
 		return e.classERE(ranges)
 	}
 	if len(ranges) == 2 && ranges[0] == 0 && ranges[1] == unicode.MaxRune {

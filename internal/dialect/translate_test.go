@@ -1,4 +1,4 @@
-package backends
+package dialect
 
 import (
 	"bytes"
@@ -13,47 +13,49 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 func TestTranslateEmitsEachDialect(t *testing.T) {
 	cases := []struct {
-		q               Query
+		q               search.Query
 		rust, pcre, ere string
 	}{
-		{Query{Pattern: `\d+`}, `[0-9]+`, `[0-9]+`, `[0-9]+`},
-		{Query{Pattern: `\w`}, `[0-9A-Z\x{5F}a-z]`, `[0-9A-Z\x{5F}a-z]`, `[0-9A-Z_a-z]`},
-		{Query{Pattern: `\bfoo\b`}, `(?-u:\b)foo(?-u:\b)`, `\bfoo\b`, `\bfoo\b`},
-		{Query{Pattern: `a{,3}`}, `a\{,3\}`, `a\{,3\}`, `a\{,3\}`},
-		{Query{Pattern: `\QTODO: a.b\E`}, `TODO: a\.b`, `TODO: a\.b`, `TODO: a\.b`},
-		{Query{Pattern: `(?:ab|cd)+?`}, `(?:ab|cd)+?`, `(?:ab|cd)+?`, `(ab|cd)+`},
-		{Query{Pattern: `^foo$`}, `^foo$`, `^foo$`, `^foo$`},
-		{Query{Pattern: `\Afoo\z`, Multiline: true}, `\Afoo\z`, "", ""},
-		{Query{Pattern: `\Afoo\z`}, `^foo$`, `^foo$`, `^foo$`},
-		{Query{Pattern: `k`, Case: CaseInsensitive}, `[Kk\x{212A}]`, `[Kk\x{212A}]`, "([Kk]|\xe2\x84\xaa)"},
-		{Query{Pattern: `é+`}, `é+`, `é+`, `(é)+`},
-		{Query{Pattern: `a.b`, Fixed: true}, `a\.b`, `a\.b`, `a.b`},
-		{Query{Pattern: `[]^[-]`}, `[\x{2D}\x{5B}\x{5D}-\x{5E}]`, `[\x{2D}\x{5B}\x{5D}-\x{5E}]`, `[]^[-]`},
-		{Query{Pattern: `[\^]`}, `\^`, `\^`, `\^`},
-		{Query{Pattern: `[\^\-]`}, `[\x{2D}\x{5E}]`, `[\x{2D}\x{5E}]`, `[-^]`},
-		{Query{Pattern: `foo`, Word: true}, `foo`, "", ""},
-		{Query{Pattern: `a.`}, `a[\x{0}-\x{9}\x{B}-\x{D7FF}\x{E000}-\x{FFFC}\x{FFFE}-\x{10FFFF}]`, "", ""},
-		{Query{Pattern: `[^a]`, Multiline: true}, `[\x{0}-\x{60}b-\x{D7FF}\x{E000}-\x{FFFC}\x{FFFE}-\x{10FFFF}]`, "", ""},
-		{Query{Pattern: `^a$|\Ab\z`, Multiline: true}, `(?:(?m:^)a(?m:$)|\Ab\z)`, "", ""},
+		{search.Query{Pattern: `\d+`}, `[0-9]+`, `[0-9]+`, `[0-9]+`},
+		{search.Query{Pattern: `\w`}, `[0-9A-Z\x{5F}a-z]`, `[0-9A-Z\x{5F}a-z]`, `[0-9A-Z_a-z]`},
+		{search.Query{Pattern: `\bfoo\b`}, `(?-u:\b)foo(?-u:\b)`, `\bfoo\b`, `\bfoo\b`},
+		{search.Query{Pattern: `a{,3}`}, `a\{,3\}`, `a\{,3\}`, `a\{,3\}`},
+		{search.Query{Pattern: `\QTODO: a.b\E`}, `TODO: a\.b`, `TODO: a\.b`, `TODO: a\.b`},
+		{search.Query{Pattern: `(?:ab|cd)+?`}, `(?:ab|cd)+?`, `(?:ab|cd)+?`, `(ab|cd)+`},
+		{search.Query{Pattern: `^foo$`}, `^foo$`, `^foo$`, `^foo$`},
+		{search.Query{Pattern: `\Afoo\z`, Multiline: true}, `\Afoo\z`, "", ""},
+		{search.Query{Pattern: `\Afoo\z`}, `^foo$`, `^foo$`, `^foo$`},
+		{search.Query{Pattern: `k`, Case: search.CaseInsensitive}, `[Kk\x{212A}]`, `[Kk\x{212A}]`, "([Kk]|\xe2\x84\xaa)"},
+		{search.Query{Pattern: `é+`}, `é+`, `é+`, `(é)+`},
+		{search.Query{Pattern: `a.b`, Fixed: true}, `a\.b`, `a\.b`, `a.b`},
+		{search.Query{Pattern: `[]^[-]`}, `[\x{2D}\x{5B}\x{5D}-\x{5E}]`, `[\x{2D}\x{5B}\x{5D}-\x{5E}]`, `[]^[-]`},
+		{search.Query{Pattern: `[\^]`}, `\^`, `\^`, `\^`},
+		{search.Query{Pattern: `[\^\-]`}, `[\x{2D}\x{5E}]`, `[\x{2D}\x{5E}]`, `[-^]`},
+		{search.Query{Pattern: `foo`, Word: true}, `foo`, "", ""},
+		{search.Query{Pattern: `a.`}, `a[\x{0}-\x{9}\x{B}-\x{D7FF}\x{E000}-\x{FFFC}\x{FFFE}-\x{10FFFF}]`, "", ""},
+		{search.Query{Pattern: `[^a]`, Multiline: true}, `[\x{0}-\x{60}b-\x{D7FF}\x{E000}-\x{FFFC}\x{FFFE}-\x{10FFFF}]`, "", ""},
+		{search.Query{Pattern: `^a$|\Ab\z`, Multiline: true}, `(?:(?m:^)a(?m:$)|\Ab\z)`, "", ""},
 		// rg 13 never matches \B^ or \b^ past the start of the text (it
 		// does match ^\B and ^\b, the same condition): the Rust
-		// translation puts the begin anchor first.
-		{Query{Pattern: `\B^`}, `^(?-u:\B)`, `\B^`, `\B^`},
-		{Query{Pattern: `x|\b\B^$\b`}, `(?:x|^(?-u:\b)(?-u:\B)$(?-u:\b))`, "", ""},
-		{Query{Pattern: `a\b^\Bc`, Multiline: true}, `a(?m:^)(?-u:\b)(?-u:\B)c`, "", ""},
-		{Query{Pattern: `\b\A`, Multiline: true}, `\A(?-u:\b)`, "", ""},
+		// Translation puts the begin anchor first.
+		{search.Query{Pattern: `\B^`}, `^(?-u:\B)`, `\B^`, `\B^`},
+		{search.Query{Pattern: `x|\b\B^$\b`}, `(?:x|^(?-u:\b)(?-u:\B)$(?-u:\b))`, "", ""},
+		{search.Query{Pattern: `a\b^\Bc`, Multiline: true}, `a(?m:^)(?-u:\b)(?-u:\B)c`, "", ""},
+		{search.Query{Pattern: `\b\A`, Multiline: true}, `\A(?-u:\b)`, "", ""},
 	}
 	for _, c := range cases {
-		for d, want := range map[dialect]string{dialectRust: c.rust, dialectPCRE: c.pcre, dialectERE: c.ere} {
+		for d, want := range map[Dialect]string{Rust: c.rust, PCRE: c.pcre, ERE: c.ere} {
 			if want == "" {
 				continue
 			}
-			got, err := translate(c.q, d)
+			got, err := Translate(c.q, d)
 			if err != nil {
 				t.Errorf("%v %q: %v", d, c.q.Pattern, err)
 				continue
@@ -66,15 +68,15 @@ func TestTranslateEmitsEachDialect(t *testing.T) {
 }
 
 func TestTranslateERERefusesWhatItCannotSay(t *testing.T) {
-	for _, q := range []Query{
+	for _, q := range []search.Query{
 		{Pattern: `\x00`},
 		{Pattern: `a(?s:.)b`, Multiline: true},
 	} {
-		if _, err := translate(q, dialectERE); !errors.Is(err, ErrUnsupported) {
+		if _, err := Translate(q, ERE); !errors.Is(err, search.ErrUnsupported) {
 			t.Errorf("ERE %q: err = %v, want ErrUnsupported", q.Pattern, err)
 		}
 	}
-	if _, err := translate(Query{Pattern: "a", Multiline: true}, dialectPCRE); !errors.Is(err, ErrUnsupported) {
+	if _, err := Translate(search.Query{Pattern: "a", Multiline: true}, PCRE); !errors.Is(err, search.ErrUnsupported) {
 		t.Errorf("PCRE multiline: err = %v, want ErrUnsupported (git grep is line-based)", err)
 	}
 }
@@ -124,7 +126,7 @@ var translationCorpus = []string{
 	"日本語", "αβγ ΑΒΓ", "", " ", "fooo", "x=é", "é", "a]b", "dash-", "_under_", "naïve café",
 }
 
-var translationPatterns = []Query{
+var translationPatterns = []search.Query{
 	{Pattern: `\d`}, {Pattern: `\d+`}, {Pattern: `\w+`}, {Pattern: `\W`}, {Pattern: `\bfoo\b`},
 	{Pattern: `foo\b`}, {Pattern: `\Bar`}, {Pattern: `caf\b`}, {Pattern: `caf\w`}, {Pattern: `a{,3}`},
 	{Pattern: `\Qa.b\E`}, {Pattern: `a.b`}, {Pattern: `(?i)foo`}, {Pattern: `(?i)k`}, {Pattern: `(?i)s`},
@@ -136,20 +138,20 @@ var translationPatterns = []Query{
 	{Pattern: `[-]`}, {Pattern: `[]a]`}, {Pattern: `(?:)`}, {Pattern: `a|`}, {Pattern: `[^\x00-\x7f]`},
 	{Pattern: `\x{212a}`}, {Pattern: `(?U)fo+`}, {Pattern: `\A\w+\z`}, {Pattern: `(?m)^foo$`}, {Pattern: `[a-c]{2,3}`},
 	{Pattern: `^.$`}, {Pattern: `^[^a]$`}, {Pattern: `(?i)[a-c]`}, {Pattern: `(?i)ſ`}, {Pattern: `\x{17F}`},
-	{Pattern: `foo`, Case: CaseInsensitive}, {Pattern: `CAFÉ`, Case: CaseInsensitive},
+	{Pattern: `foo`, Case: search.CaseInsensitive}, {Pattern: `CAFÉ`, Case: search.CaseInsensitive},
 	{Pattern: `foo`, Word: true}, {Pattern: `caf`, Word: true}, {Pattern: `é`, Word: true},
 	{Pattern: `-e`, Word: true}, {Pattern: `a.b`, Word: true}, {Pattern: `under`, Word: true},
 	{Pattern: `a.b`, Fixed: true}, {Pattern: `a{,3}`, Fixed: true}, {Pattern: `--pre=x`, Fixed: true},
-	{Pattern: `Caf`, Fixed: true, Case: CaseInsensitive}, {Pattern: `k`, Fixed: true, Case: CaseInsensitive},
+	{Pattern: `Caf`, Fixed: true, Case: search.CaseInsensitive}, {Pattern: `k`, Fixed: true, Case: search.CaseInsensitive},
 	{Pattern: `$5`, Fixed: true, Word: true},
-	// rg 13 bug: an assertion before ^ (the translation reorders them).
+	// rg 13 bug: an assertion before ^ (the Translation reorders them).
 	{Pattern: `\B^`}, {Pattern: `\b^`}, {Pattern: `\B^\W`}, {Pattern: `(?:x|\b^f)`},
 }
 
 // referenceLines is what the native engine selects: the definition of right.
-func referenceLines(t *testing.T, q Query, data []byte) []int {
+func referenceLines(t *testing.T, q search.Query, data []byte) []int {
 	m, err := native.Compile(native.MatchOptions{Pattern: q.Pattern, Fixed: q.Fixed, Word: q.Word,
-		CaseInsensitive: q.Case == CaseInsensitive, Multiline: q.Multiline})
+		CaseInsensitive: q.Case == search.CaseInsensitive, Multiline: q.Multiline})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,23 +165,23 @@ func referenceLines(t *testing.T, q Query, data []byte) []int {
 	return got
 }
 
-// TestTranslationsSelectWhatGoSelects runs each translation through the real
+// TestTranslationsSelectWhatGoSelects runs each Translation through the real
 // tool and compares the selected lines with Go's regexp.
 func TestTranslationsSelectWhatGoSelects(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "corpus.txt")
 	data := []byte(strings.Join(translationCorpus, "\n") + "\n")
-	must(t, os.WriteFile(file, data, 0o644))
+	searchtest.Must(t, os.WriteFile(file, data, 0o644))
 
 	type tool struct {
-		d   dialect
+		d   Dialect
 		bin string
 		env []string
-		cmd func(tr translation) []string
+		cmd func(tr Translation) []string
 	}
 	var tools []tool
 	if rg, err := exec.LookPath("rg"); err == nil {
-		tools = append(tools, tool{dialectRust, rg, nil, func(tr translation) []string {
+		tools = append(tools, tool{Rust, rg, nil, func(tr Translation) []string {
 			args := []string{"--no-config", "-n", "--no-filename", "-e", tr.Pattern, "--", file}
 			if tr.Word {
 				args = append([]string{"-w"}, args...)
@@ -197,10 +199,10 @@ func TestTranslationsSelectWhatGoSelects(t *testing.T) {
 				t.Fatalf("git %v: %v %s", args, err, out)
 			}
 		}
-		tools = append(tools, tool{dialectPCRE, git, []string{"LC_ALL=C.UTF-8"}, func(tr translation) []string {
+		tools = append(tools, tool{PCRE, git, []string{"LC_ALL=C.UTF-8"}, func(tr Translation) []string {
 			return []string{"grep", "-n", "-h", "-P", "-e", tr.Pattern, "--", "corpus.txt"}
 		}})
-		tools = append(tools, tool{dialectERE, git, []string{"LC_ALL=C"}, func(tr translation) []string {
+		tools = append(tools, tool{ERE, git, []string{"LC_ALL=C"}, func(tr Translation) []string {
 			mode := "-E"
 			if tr.Fixed {
 				mode = "-F"
@@ -209,7 +211,7 @@ func TestTranslationsSelectWhatGoSelects(t *testing.T) {
 		}})
 	}
 	if grep, err := exec.LookPath("grep"); err == nil {
-		tools = append(tools, tool{dialectERE, grep, []string{"LC_ALL=C"}, func(tr translation) []string {
+		tools = append(tools, tool{ERE, grep, []string{"LC_ALL=C"}, func(tr Translation) []string {
 			mode := "-E"
 			if tr.Fixed {
 				mode = "-F"
@@ -223,14 +225,14 @@ func TestTranslationsSelectWhatGoSelects(t *testing.T) {
 	for _, q := range translationPatterns {
 		want := referenceLines(t, q, data)
 		for _, tl := range tools {
-			if (q.Pattern == "^$" || q.Pattern == `\B^`) && tl.d == dialectERE && strings.HasSuffix(tl.bin, "git") {
+			if (q.Pattern == "^$" || q.Pattern == `\B^`) && tl.d == ERE && strings.HasSuffix(tl.bin, "git") {
 				// git grep -E reports a phantom empty line after the final
 				// '\n'; the engine filters it (TestGitGrepPhantomEmptyLastLine).
 				continue
 			}
 			name := fmt.Sprintf("%s/%v/%q/w=%v/f=%v/i=%v", filepath.Base(tl.bin), tl.d, q.Pattern, q.Word, q.Fixed, q.Case)
-			tr, err := translate(q, tl.d)
-			if errors.Is(err, ErrUnsupported) {
+			tr, err := Translate(q, tl.d)
+			if errors.Is(err, search.ErrUnsupported) {
 				continue
 			}
 			if err != nil {

@@ -1,4 +1,4 @@
-package backends
+package proc
 
 import (
 	"context"
@@ -8,17 +8,18 @@ import (
 	"io/fs"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 )
 
-// procSpec describes one external engine run. Every external engine goes
-// through runProc so that the hygiene rules of DESIGN.md ("Subprocess
+// Spec describes one external engine run. Every external engine goes
+// through Run so that the hygiene rules of DESIGN.md ("Subprocess
 // hygiene") hold in one place: absolute path, no shell, stdin /dev/null, own
 // process group, SIGTERM then SIGKILL on cancel, capped stdout and stderr.
-type procSpec struct {
+type Spec struct {
 	Path      string   // absolute path of the binary; a relative one is refused
 	Args      []string // arguments after argv[0]
 	Dir       string   // working directory; empty = the current one
@@ -29,14 +30,17 @@ type procSpec struct {
 	// SIGKILL, and how long Wait waits for stdout/stderr to close after the
 	// process exits (a grandchild may hold them open). <= 0 = defaultGrace.
 	Grace time.Duration
+	// Unavailable is the sentinel a start failure wraps; nil = ErrUnavailable.
+	// Search engines pass search.ErrUnavailable so the Chain falls through.
+	Unavailable error
 }
 
-// procResult is what runProc observed.
-type procResult struct {
+// Result is what Run observed.
+type Result struct {
 	ExitCode     int           // the exit status; -1 when killed by a signal or never started
 	Stderr       []byte        // at most MaxStderr bytes of stderr
 	StdoutCapped bool          // stdout passed MaxStdout: the rest was dropped and the process stopped
-	Killed       bool          // runProc signalled the process group (cancel, timeout, cap, reader gave up)
+	Killed       bool          // Run signalled the process group (cancel, timeout, cap, reader gave up)
 	CPU          time.Duration // user+system CPU time of the process (not of grandchildren it left behind)
 	PeakRSS      int64         // peak resident set in bytes, where the OS reports it (0 otherwise)
 }
@@ -46,11 +50,20 @@ const (
 	defaultMaxStderr = 64 << 10
 )
 
+// DefaultMaxStdout bounds what an external engine may write before it is
+// stopped; a search's own output cap is normally hit long before.
+const DefaultMaxStdout = 1 << 30
+
+// ErrUnavailable is wrapped by Run's error when the program cannot be
+// started at all (missing, not executable, relative path), unless
+// Spec.Unavailable names another sentinel to wrap.
+var ErrUnavailable = errors.New("program unavailable")
+
 // errReaderDone closes the stdout pipe once the callback has returned, so the
 // copying goroutine of os/exec stops instead of blocking.
-var errReaderDone = errors.New("backends: stdout reader returned")
+var errReaderDone = errors.New("proc: stdout reader returned")
 
-// runProc runs spec and streams its stdout to the stdout callback, which runs
+// Run runs spec and streams its stdout to the stdout callback, which runs
 // in its own goroutine while the process runs and must read until io.EOF (or
 // return early: the rest of the output is then discarded and the process
 // group stopped).
@@ -63,12 +76,16 @@ var errReaderDone = errors.New("backends: stdout reader returned")
 // how a timeout yields partial results.
 //
 // After the process exits, its whole process group is killed, so a
-// grandchild that keeps stdout open cannot outlive the search; runProc
+// grandchild that keeps stdout open cannot outlive the search; Run
 // returns at most about 2×Grace after ctx ends.
-func runProc(ctx context.Context, spec procSpec, stdout func(io.Reader) error) (procResult, error) {
-	res := procResult{ExitCode: -1}
+func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, error) {
+	res := Result{ExitCode: -1}
+	unavailable := spec.Unavailable
+	if unavailable == nil {
+		unavailable = ErrUnavailable
+	}
 	if !filepath.IsAbs(spec.Path) {
-		return res, fmt.Errorf("%w: refusing to run %q: not an absolute path", ErrUnavailable, spec.Path)
+		return res, fmt.Errorf("%w: refusing to run %q: not an absolute path", unavailable, spec.Path)
 	}
 	grace := spec.Grace
 	if grace <= 0 {
@@ -113,12 +130,12 @@ func runProc(ctx context.Context, spec procSpec, stdout func(io.Reader) error) (
 	if err := cmd.Start(); err != nil {
 		pw.Close()
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, exec.ErrNotFound) {
-			return res, fmt.Errorf("%w: start %s: %w", ErrUnavailable, spec.Path, err)
+			return res, fmt.Errorf("%w: start %s: %w", unavailable, spec.Path, err)
 		}
 		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.ENOMEM) {
 			// Out of processes or memory (reliability.md E8): the Chain
 			// falls back to an in-process engine rather than retry.
-			return res, fmt.Errorf("%w: cannot start %s now: %w", ErrUnavailable, spec.Path, err)
+			return res, fmt.Errorf("%w: cannot start %s now: %w", unavailable, spec.Path, err)
 		}
 		return res, fmt.Errorf("start %s: %w", spec.Path, err)
 	}
@@ -217,7 +234,7 @@ func (c *cappedWriter) Write(p []byte) (int, error) {
 		n, err := c.w.Write(p)
 		c.n += int64(n)
 		if err != nil {
-			// The reader is gone; discard the rest (runProc stops the process).
+			// The reader is gone; discard the rest (Run stops the process).
 			c.failed = true
 		}
 	}
@@ -244,4 +261,29 @@ func (c *cappedBuffer) bytes() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]byte(nil), c.buf...)
+}
+
+// FirstLine is b's first line, for error messages quoting a tool's output.
+func FirstLine(b []byte) string {
+	s, _, _ := strings.Cut(string(b), "\n")
+	return s
+}
+
+// AllowEnv keeps the named variables of env (case-insensitively on the name,
+// as Windows would).
+func AllowEnv(env []string, names ...string) []string {
+	out := []string{}
+	for _, kv := range env {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		for _, n := range names {
+			if strings.EqualFold(k, n) {
+				out = append(out, kv)
+				break
+			}
+		}
+	}
+	return out
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package backends
+package proc
 
 import (
 	"context"
@@ -9,13 +9,13 @@ import (
 	"testing"
 )
 
-func runForRSS(t *testing.T, args ...string) procResult {
+func runForRSS(t *testing.T, args ...string) Result {
 	t.Helper()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")
 	}
-	res, err := runProc(context.Background(), procSpec{Path: sh, Args: args}, func(r io.Reader) error {
+	res, err := Run(context.Background(), Spec{Path: sh, Args: args}, func(r io.Reader) error {
 		_, err := io.Copy(io.Discard, r)
 		return err
 	})

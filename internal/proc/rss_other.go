@@ -1,6 +1,6 @@
 //go:build !linux
 
-package backends
+package proc
 
 // watchPeakRSS has nothing to sample here: the child's rusage says it.
 func watchPeakRSS(pid int) (stop func() (peak int64, ok bool)) {

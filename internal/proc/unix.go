@@ -1,6 +1,6 @@
 //go:build unix
 
-package backends
+package proc
 
 import (
 	"os"

@@ -1,6 +1,6 @@
 //go:build unix
 
-package backends
+package proc
 
 import (
 	"bufio"
@@ -8,27 +8,14 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-)
 
-// fakeEngine returns the absolute path of a stand-in executable.
-func fakeEngine(t *testing.T, name string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join("testdata", "fake-engines", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh for the stand-in engines")
-	}
-	return p
-}
+	"github.com/rgkit/rgkit/internal/proc/proctest"
+)
 
 var fakeEnv = []string{"PATH=/usr/bin:/bin"}
 
@@ -67,53 +54,6 @@ func pidFrom(t *testing.T, lines []string) int {
 	return 0
 }
 
-// liveGroupMembers lists the processes of group pgid that are not zombies.
-func liveGroupMembers(pgid int) []int {
-	var live []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...
-		rest := b[bytes.LastIndexByte(b, ')')+1:]
-		f := strings.Fields(string(rest))
-		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if g, _ := strconv.Atoi(f[2]); g == pgid {
-			live = append(live, pid)
-		}
-	}
-	return live
-}
-
-// assertGroupGone checks that no live process is left in group pgid. SIGKILL
-// is asynchronous, so it polls; the bound is generous and never the thing
-// under test.
-func assertGroupGone(t *testing.T, pgid int) {
-	t.Helper()
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		if err := syscall.Kill(-pgid, 0); err == nil {
-			t.Errorf("process group %d still exists", pgid)
-		}
-		return
-	}
-	var live []int
-	for range 200 {
-		if live = liveGroupMembers(pgid); len(live) == 0 {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Errorf("process group %d still has live members %v (orphans)", pgid, live)
-}
-
 func TestRunProcTimeoutDeliversPartialOutputAndKillsGroup(t *testing.T) {
 	for _, script := range []string{"print-then-hang", "print-then-hang-ignore-term"} {
 		t.Run(script, func(t *testing.T) {
@@ -123,8 +63,8 @@ func TestRunProcTimeoutDeliversPartialOutputAndKillsGroup(t *testing.T) {
 			defer cancel(nil)
 			var lines []string
 			collect := collectLines(&lines)
-			res, err := runProc(ctx, procSpec{
-				Path: fakeEngine(t, script), Env: fakeEnv, Grace: 200 * time.Millisecond,
+			res, err := Run(ctx, Spec{
+				Path: proctest.FakeEngine(t, script), Env: fakeEnv, Grace: 200 * time.Millisecond,
 			}, func(r io.Reader) error {
 				return collect(&cancelAfter{r: r, want: "line one\n", cancel: func() { cancel(context.DeadlineExceeded) }})
 			})
@@ -137,7 +77,7 @@ func TestRunProcTimeoutDeliversPartialOutputAndKillsGroup(t *testing.T) {
 			if len(lines) < 2 || lines[1] != "line one" {
 				t.Errorf("partial stdout = %q, want the lines printed before the hang", lines)
 			}
-			assertGroupGone(t, pidFrom(t, lines))
+			proctest.AssertGroupGone(t, pidFrom(t, lines))
 		})
 	}
 }
@@ -165,8 +105,8 @@ func (c *cancelAfter) Read(p []byte) (int, error) {
 
 func TestRunProcGrandchildHoldingStdoutDoesNotBlock(t *testing.T) {
 	var lines []string
-	res, err := runProc(context.Background(), procSpec{
-		Path: fakeEngine(t, "grandchild-holds-stdout"), Env: fakeEnv, Grace: 200 * time.Millisecond,
+	res, err := Run(context.Background(), Spec{
+		Path: proctest.FakeEngine(t, "grandchild-holds-stdout"), Env: fakeEnv, Grace: 200 * time.Millisecond,
 	}, collectLines(&lines))
 	if err != nil {
 		t.Fatalf("err = %v", err)
@@ -177,15 +117,15 @@ func TestRunProcGrandchildHoldingStdoutDoesNotBlock(t *testing.T) {
 	if len(lines) != 2 || lines[1] != "parent done" {
 		t.Errorf("stdout = %q", lines)
 	}
-	assertGroupGone(t, pidFrom(t, lines))
+	proctest.AssertGroupGone(t, pidFrom(t, lines))
 }
 
 func TestRunProcStdoutFloodIsCapped(t *testing.T) {
 	const max = 1 << 20
 	var n int64
 	var first string
-	res, err := runProc(context.Background(), procSpec{
-		Path: fakeEngine(t, "flood-stdout"), Env: fakeEnv, MaxStdout: max, Grace: 200 * time.Millisecond,
+	res, err := Run(context.Background(), Spec{
+		Path: proctest.FakeEngine(t, "flood-stdout"), Env: fakeEnv, MaxStdout: max, Grace: 200 * time.Millisecond,
 	}, func(r io.Reader) error {
 		br := bufio.NewReader(r)
 		first, _ = br.ReadString('\n')
@@ -203,13 +143,13 @@ func TestRunProcStdoutFloodIsCapped(t *testing.T) {
 		t.Errorf("callback read %d bytes, want exactly the cap %d", n, max)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(first, "pid=")))
-	assertGroupGone(t, pid)
+	proctest.AssertGroupGone(t, pid)
 }
 
 func TestRunProcStderrIsCappedAndExitCodeKept(t *testing.T) {
 	var lines []string
-	res, err := runProc(context.Background(), procSpec{
-		Path: fakeEngine(t, "flood-stderr"), Env: fakeEnv, MaxStderr: 1000,
+	res, err := Run(context.Background(), Spec{
+		Path: proctest.FakeEngine(t, "flood-stderr"), Env: fakeEnv, MaxStderr: 1000,
 	}, collectLines(&lines))
 	if err != nil {
 		t.Fatalf("err = %v", err)
@@ -228,8 +168,8 @@ func TestRunProcStderrIsCappedAndExitCodeKept(t *testing.T) {
 func TestRunProcEnvironmentIsExactlyTheSpec(t *testing.T) {
 	t.Setenv("RIPGREP_CONFIG_PATH", "/tmp/evil")
 	var lines []string
-	_, err := runProc(context.Background(), procSpec{
-		Path: fakeEngine(t, "print-env-args"), Env: []string{"PATH=/usr/bin:/bin", "ONLY=this"},
+	_, err := Run(context.Background(), Spec{
+		Path: proctest.FakeEngine(t, "print-env-args"), Env: []string{"PATH=/usr/bin:/bin", "ONLY=this"},
 		Args: []string{"-e", "--pre=x", "a b"},
 	}, collectLines(&lines))
 	if err != nil {
@@ -250,8 +190,8 @@ func TestRunProcEnvironmentIsExactlyTheSpec(t *testing.T) {
 func TestRunProcReaderReturningEarlyStopsTheProcess(t *testing.T) {
 	errEnough := errors.New("enough")
 	var first string
-	res, err := runProc(context.Background(), procSpec{
-		Path: fakeEngine(t, "flood-stdout"), Env: fakeEnv, Grace: 200 * time.Millisecond,
+	res, err := Run(context.Background(), Spec{
+		Path: proctest.FakeEngine(t, "flood-stdout"), Env: fakeEnv, Grace: 200 * time.Millisecond,
 	}, func(r io.Reader) error {
 		first, _ = bufio.NewReader(r).ReadString('\n')
 		return errEnough
@@ -263,7 +203,7 @@ func TestRunProcReaderReturningEarlyStopsTheProcess(t *testing.T) {
 		t.Error("Killed = false")
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(first, "pid=")))
-	assertGroupGone(t, pid)
+	proctest.AssertGroupGone(t, pid)
 }
 
 func TestRunProcRefusesRelativeAndMissingBinaries(t *testing.T) {
@@ -274,7 +214,7 @@ func TestRunProcRefusesRelativeAndMissingBinaries(t *testing.T) {
 	}
 	for name, path := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := runProc(context.Background(), procSpec{Path: path}, func(r io.Reader) error {
+			_, err := Run(context.Background(), Spec{Path: path}, func(r io.Reader) error {
 				_, err := io.Copy(io.Discard, r)
 				return err
 			})

@@ -1,6 +1,6 @@
 //go:build windows
 
-package backends
+package proc
 
 import (
 	"os"

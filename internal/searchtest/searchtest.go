@@ -1,4 +1,6 @@
-package backends
+// Package searchtest holds what the search engines' tests share: a Sink that
+// records results canonically, an event recorder, and tree builders.
+package searchtest
 
 import (
 	"context"
@@ -9,23 +11,25 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rgkit/rgkit/search"
 )
 
-// resultLog is a Sink that records what an engine reports, in a canonical
+// ResultLog is a Sink that records what an engine reports, in a canonical
 // text form that two engines can be compared by: one block per file, files
 // sorted, lines in the order received.
-type resultLog struct {
+type ResultLog struct {
 	mu    sync.Mutex
 	files map[string][]string
 	open  map[string]bool
 	errs  []string
 }
 
-func newResultLog() *resultLog {
-	return &resultLog{files: map[string][]string{}, open: map[string]bool{}}
+func NewResultLog() *ResultLog {
+	return &ResultLog{files: map[string][]string{}, open: map[string]bool{}}
 }
 
-func (r *resultLog) Begin(p string) error {
+func (r *ResultLog) Begin(p string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.open[p] {
@@ -36,21 +40,21 @@ func (r *resultLog) Begin(p string) error {
 	return nil
 }
 
-func (r *resultLog) Line(l Line) error {
+func (r *ResultLog) Line(l search.Line) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.open[l.Path] {
 		r.errs = append(r.errs, "Line outside Begin/End: "+l.Path)
 	}
 	kind := "match"
-	if l.Kind == KindContext {
+	if l.Kind == search.KindContext {
 		kind = "ctx"
 	}
 	r.files[l.Path] = append(r.files[l.Path], fmt.Sprintf("%s %d col=%d spans=%v %q", kind, l.Number, l.Column, l.Submatches, l.Text))
 	return nil
 }
 
-func (r *resultLog) End(s FileSummary) error {
+func (r *ResultLog) End(s search.FileSummary) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.open[s.Path] {
@@ -61,7 +65,7 @@ func (r *resultLog) End(s FileSummary) error {
 	return nil
 }
 
-func (r *resultLog) String() string {
+func (r *ResultLog) String() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	paths := make([]string, 0, len(r.files))
@@ -82,44 +86,94 @@ func (r *resultLog) String() string {
 	return b.String()
 }
 
-// writeTree creates files (path -> content; a path ending in "/" is a
+// WriteTree creates files (path -> content; a path ending in "/" is a
 // directory) under a new temporary directory and returns it.
-func writeTree(t *testing.T, files map[string]string) string {
+func WriteTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for p, c := range files {
 		full := filepath.Join(root, filepath.FromSlash(p))
 		if strings.HasSuffix(p, "/") {
-			must(t, os.MkdirAll(full, 0o755))
+			Must(t, os.MkdirAll(full, 0o755))
 			continue
 		}
-		must(t, os.MkdirAll(filepath.Dir(full), 0o755))
-		must(t, os.WriteFile(full, []byte(c), 0o644))
+		Must(t, os.MkdirAll(filepath.Dir(full), 0o755))
+		Must(t, os.WriteFile(full, []byte(c), 0o644))
 	}
 	return root
 }
 
-// runEngine normalises q and runs one engine, returning its log.
-func runEngine(t *testing.T, b Backend, q Query) (*resultLog, Stats, error) {
+// Run normalises q and runs one engine, returning its log.
+func Run(t *testing.T, b search.Engine, q search.Query) (*ResultLog, search.Stats, error) {
 	t.Helper()
-	nq, err := Normalize(q)
+	nq, err := search.Normalize(q)
 	if err != nil {
 		t.Fatalf("Normalize: %v", err)
 	}
-	log := newResultLog()
+	log := NewResultLog()
 	st, err := b.Search(context.Background(), nq, log)
 	return log, st, err
 }
 
-func itoa(n int) string { return fmt.Sprint(n) }
+// Must fails the test at once on a non-nil error.
+func Must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
 
-func spansString(s []Span) string { return fmt.Sprint(s) }
+// Event is one Sink call as text: "B path", "M path:n:text", "C path:n:text", "E path n".
+type Event string
 
-func quote(b []byte) string { return fmt.Sprintf("%q", b) }
+// EventRecorder is a Sink that records calls in the Event notation and checks
+// that files do not interleave.
+type EventRecorder struct {
+	Events []Event
+	open   string
+	err    error // returned from search.Line after stopAfter lines
+	after  int
+	lines  int
+	T      *testing.T
+}
 
-// countingSink counts the lines it receives.
-type countingSink struct{ n *int }
+func (r *EventRecorder) Begin(p string) error {
+	if r.open != "" {
+		r.T.Errorf("Begin(%s) while %s is open", p, r.open)
+	}
+	r.open = p
+	r.Events = append(r.Events, Event("B "+p))
+	return nil
+}
 
-func (c countingSink) Begin(string) error    { return nil }
-func (c countingSink) Line(Line) error       { *c.n++; return nil }
-func (c countingSink) End(FileSummary) error { return nil }
+func (r *EventRecorder) Line(l search.Line) error {
+	if r.open != l.Path {
+		r.T.Errorf("search.Line for %s while %q is open", l.Path, r.open)
+	}
+	k := "M"
+	if l.Kind == search.KindContext {
+		k = "C"
+	}
+	r.Events = append(r.Events, Event(fmt.Sprintf("%s %s:%d:%s", k, l.Path, l.Number, l.Text)))
+	r.lines++
+	if r.err != nil && r.lines >= r.after {
+		return r.err
+	}
+	return nil
+}
+
+func (r *EventRecorder) End(s search.FileSummary) error {
+	if r.open != s.Path {
+		r.T.Errorf("End(%s) while %q is open", s.Path, r.open)
+	}
+	r.open = ""
+	r.Events = append(r.Events, Event(fmt.Sprintf("E %s %d", s.Path, s.MatchedLines)))
+	return nil
+}
+
+// WriteFile writes text to path, creating its directory.
+func WriteFile(t *testing.T, path, text string) {
+	t.Helper()
+	Must(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	Must(t, os.WriteFile(path, []byte(text), 0o644))
+}

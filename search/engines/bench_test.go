@@ -1,4 +1,4 @@
-package backends
+package engines
 
 import (
 	"context"
@@ -7,6 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/gitgrep"
+	"github.com/rgkit/rgkit/search/native"
+	"github.com/rgkit/rgkit/search/ripgrep"
 )
 
 // BenchmarkEngineOverhead measures what spawning costs against searching:
@@ -21,7 +26,7 @@ func BenchmarkEngineOverhead(b *testing.B) {
 		b.Skip("git not installed")
 	}
 	trees := map[string]string{"tiny": benchTinyRepo(b), "goroot": benchGorootRepo(b)}
-	engines := []Backend{NewRipgrep(nil), NewGitGrep(), NewNative()}
+	engines := []search.Engine{ripgrep.New(nil), gitgrep.New(), native.New()}
 	for _, tree := range []string{"tiny", "goroot"} {
 		for _, pat := range []string{"func NewReader", `(?i)unicode\.Is[A-Z]\w+`} {
 			for _, e := range engines {
@@ -30,15 +35,15 @@ func BenchmarkEngineOverhead(b *testing.B) {
 				}
 				name := tree + "/" + map[bool]string{true: "literal", false: "regexp"}[!strings.Contains(pat, `\`)] + "/" + e.Name()
 				b.Run(name, func(b *testing.B) {
-					q, err := Normalize(Query{Root: trees[tree], Pattern: pat, Mode: ModeContent})
+					q, err := search.Normalize(search.Query{Root: trees[tree], Pattern: pat, Mode: search.ModeContent})
 					if err != nil {
 						b.Fatal(err)
 					}
 					var lines int
-					var st Stats
+					var st search.Stats
 					for b.Loop() {
 						lines = 0
-						st, err = e.Search(context.Background(), q, countingSink{&lines})
+						st, err = e.Search(context.Background(), q, search.SinkFunc(func(search.Line) error { lines++; return nil }))
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -104,19 +109,19 @@ func BenchmarkEngineBroadMatch(b *testing.B) {
 		b.Skip("go env GOROOT failed")
 	}
 	root := filepath.Join(strings.TrimSpace(string(out)), "src", "net")
-	for _, e := range []Backend{NewRipgrep(nil), NewNative()} {
+	for _, e := range []search.Engine{ripgrep.New(nil), native.New()} {
 		if _, err := e.Available(context.Background()); err != nil {
 			continue
 		}
 		b.Run(e.Name(), func(b *testing.B) {
-			q, err := Normalize(Query{Root: root, Pattern: "e", NoIgnore: true})
+			q, err := search.Normalize(search.Query{Root: root, Pattern: "e", NoIgnore: true})
 			if err != nil {
 				b.Fatal(err)
 			}
 			var lines int
 			for b.Loop() {
 				lines = 0
-				if _, err := e.Search(context.Background(), q, countingSink{&lines}); err != nil {
+				if _, err := e.Search(context.Background(), q, search.SinkFunc(func(search.Line) error { lines++; return nil })); err != nil {
 					b.Fatal(err)
 				}
 			}

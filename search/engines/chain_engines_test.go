@@ -1,4 +1,4 @@
-package backends
+package engines
 
 import (
 	"context"
@@ -10,6 +10,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
+	"github.com/rgkit/rgkit/search/ripgrep"
+	"github.com/rgkit/rgkit/search/sysgrep"
 )
 
 // These tests run the Chain over the real engines that can run here (each
@@ -22,10 +28,10 @@ func engineTree(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
 	for i := range 12 {
-		writeChainFile(t, filepath.Join(root, fmt.Sprintf("d%d/f%02d.txt", i%3, i)),
+		searchtest.WriteFile(t, filepath.Join(root, fmt.Sprintf("d%d/f%02d.txt", i%3, i)),
 			fmt.Sprintf("a\nhit %d\nb\nhit %d again\nc\n", i, i))
 	}
-	writeChainFile(t, filepath.Join(root, "long.txt"), "x"+strings.Repeat("é", 3000)+" hit long\n")
+	searchtest.WriteFile(t, filepath.Join(root, "long.txt"), "x"+strings.Repeat("é", 3000)+" hit long\n")
 	gitInit(t, root)
 	return root
 }
@@ -48,10 +54,10 @@ func gitInit(t *testing.T, root string) {
 }
 
 // realEngines are DefaultChain's engines that can run in root.
-func realEngines(t *testing.T, root string) []Backend {
+func realEngines(t *testing.T, root string) []search.Engine {
 	t.Helper()
-	var out []Backend
-	for _, b := range DefaultChain(DefaultOptions{}).Backends {
+	var out []search.Engine
+	for _, b := range Default(Options{}).Engines {
 		if _, err := b.Available(context.Background()); err != nil {
 			t.Logf("%s: %v", b.Name(), err)
 			continue
@@ -65,32 +71,32 @@ func realEngines(t *testing.T, root string) []Backend {
 }
 
 // searchAll runs q through a one-engine Chain and records the calls.
-func searchAll(t *testing.T, b Backend, q Query) ([]scriptEvent, Result) {
+func searchAll(t *testing.T, b search.Engine, q search.Query) ([]searchtest.Event, search.Result) {
 	t.Helper()
-	rec := &eventRecorder{t: t}
-	res, err := (&Chain{Backends: []Backend{b}}).Search(context.Background(), q, rec)
+	rec := &searchtest.EventRecorder{T: t}
+	res, err := (&search.Chain{Engines: []search.Engine{b}}).Search(context.Background(), q, rec)
 	if err != nil {
 		t.Fatalf("%s: %v", b.Name(), err)
 	}
-	return rec.events, res
+	return rec.Events, res
 }
 
 func TestChainPagesConcatenateToTheWholeResultOnEveryEngine(t *testing.T) {
 	root := engineTree(t)
 	for _, b := range realEngines(t, root) {
-		for _, mode := range []OutputMode{ModeContent, ModeFilesWithMatches} {
+		for _, mode := range []search.OutputMode{search.ModeContent, search.ModeFilesWithMatches} {
 			t.Run(fmt.Sprintf("%s/mode%d", b.Name(), mode), func(t *testing.T) {
-				q := Query{Pattern: `hit \d+`, Root: root, Mode: mode, Before: 1}
+				q := search.Query{Pattern: `hit \d+`, Root: root, Mode: mode, Before: 1}
 				whole, res := searchAll(t, b, q)
-				if res.Backend != b.Name() || res.Truncated != NotTruncated {
+				if res.Backend != b.Name() || res.Truncated != search.NotTruncated {
 					t.Fatalf("result %+v", res)
 				}
-				var pages []scriptEvent
+				var pages []searchtest.Event
 				for off := 0; ; off += 5 {
 					q.Offset, q.Limit = off, 5
 					page, res := searchAll(t, b, q)
 					pages = append(pages, page...)
-					if res.Truncated != TruncatedLimit {
+					if res.Truncated != search.TruncatedLimit {
 						break
 					}
 					if off > 100 {
@@ -108,17 +114,17 @@ func TestChainPagesConcatenateToTheWholeResultOnEveryEngine(t *testing.T) {
 // joinFiles merges a file split across pages ("E f n", "B f" in a row), so
 // pages can be compared with the whole; End counts are dropped because a
 // page reports the file's total either way.
-func joinFiles(events []scriptEvent) []scriptEvent {
-	var out []scriptEvent
+func joinFiles(events []searchtest.Event) []searchtest.Event {
+	var out []searchtest.Event
 	for i := 0; i < len(events); i++ {
 		e := events[i]
 		if strings.HasPrefix(string(e), "E ") {
 			path := strings.Fields(string(e))[1]
-			if i+1 < len(events) && events[i+1] == scriptEvent("B "+path) {
+			if i+1 < len(events) && events[i+1] == searchtest.Event("B "+path) {
 				i++
 				continue
 			}
-			e = scriptEvent("E " + path)
+			e = searchtest.Event("E " + path)
 		}
 		out = append(out, e)
 	}
@@ -129,14 +135,14 @@ func TestChainStreamingStopsAtTheLimitOnEveryEngine(t *testing.T) {
 	root := engineTree(t)
 	for _, b := range realEngines(t, root) {
 		t.Run(b.Name(), func(t *testing.T) {
-			events, res := searchAll(t, b, Query{Pattern: "hit", Root: root, Limit: 3, Sort: SortNone})
+			events, res := searchAll(t, b, search.Query{Pattern: "hit", Root: root, Limit: 3, Sort: search.SortNone})
 			matches := 0
 			for _, e := range events {
 				if e[0] == 'M' {
 					matches++
 				}
 			}
-			if matches != 3 || res.Truncated != TruncatedLimit || res.Partial {
+			if matches != 3 || res.Truncated != search.TruncatedLimit || res.Partial {
 				t.Errorf("matches %d, Truncated %v, Partial %v; want 3, TruncatedLimit, false\n%q", matches, res.Truncated, res.Partial, events)
 			}
 		})
@@ -147,9 +153,9 @@ func TestChainMaxColumnsOnEveryEngine(t *testing.T) {
 	root := engineTree(t)
 	for _, b := range realEngines(t, root) {
 		t.Run(b.Name(), func(t *testing.T) {
-			var got []Line
-			for l, err := range (&Chain{Backends: []Backend{b}}).Lines(context.Background(),
-				Query{Pattern: "hit long", Root: root, MaxColumns: 100}) {
+			var got []search.Line
+			for l, err := range (&search.Chain{Engines: []search.Engine{b}}).Lines(context.Background(),
+				search.Query{Pattern: "hit long", Root: root, MaxColumns: 100}) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -171,24 +177,24 @@ func TestChainMaxColumnsOnEveryEngine(t *testing.T) {
 // must pass it over (recording why) and get the answer from native.
 func TestChainFallsThroughToAnEngineThatCanRun(t *testing.T) {
 	root := engineTree(t)
-	grep, native := NewSystemGrep(), NewNative()
+	grep, native := sysgrep.New(), native.New()
 	if _, err := grep.Available(context.Background()); err != nil {
 		t.Skipf("system grep: %v", err)
 	}
-	rec := &eventRecorder{t: t}
-	res, err := (&Chain{Backends: []Backend{grep, native}}).Search(context.Background(),
-		Query{Pattern: `hit 1[01]\nb`, Root: root, Multiline: true}, rec)
+	rec := &searchtest.EventRecorder{T: t}
+	res, err := (&search.Chain{Engines: []search.Engine{grep, native}}).Search(context.Background(),
+		search.Query{Pattern: `hit 1[01]\nb`, Root: root, Multiline: true}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Backend != "native" || len(res.Skipped) != 1 || res.Skipped[0].Backend != "grep" || !errors.Is(res.Skipped[0].Reason, ErrUnsupported) {
+	if res.Backend != "native" || len(res.Skipped) != 1 || res.Skipped[0].Backend != "grep" || !errors.Is(res.Skipped[0].Reason, search.ErrUnsupported) {
 		t.Fatalf("Backend %s, Skipped %v; want native after grep refused with ErrUnsupported", res.Backend, res.Skipped)
 	}
 	// One Line per physical line of a multiline match; the End count is the engine's.
-	want := []scriptEvent{"B d1/f10.txt", "M d1/f10.txt:2:hit 10", "M d1/f10.txt:3:b", "E d1/f10.txt",
+	want := []searchtest.Event{"B d1/f10.txt", "M d1/f10.txt:2:hit 10", "M d1/f10.txt:3:b", "E d1/f10.txt",
 		"B d2/f11.txt", "M d2/f11.txt:2:hit 11", "M d2/f11.txt:3:b", "E d2/f11.txt"}
-	if !reflect.DeepEqual(joinFiles(rec.events), want) {
-		t.Errorf("%q\nwant\n%q", rec.events, want)
+	if !reflect.DeepEqual(joinFiles(rec.Events), want) {
+		t.Errorf("%q\nwant\n%q", rec.Events, want)
 	}
 }
 
@@ -210,25 +216,25 @@ func BenchmarkChainTreeSize(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		chains := map[string]*Chain{"fastest": DefaultChain(DefaultOptions{Policy: PolicyFastest})}
-		for _, e := range DefaultChain(DefaultOptions{}).Backends {
+		chains := map[string]*search.Chain{"fastest": Default(Options{Policy: search.PolicyFastest})}
+		for _, e := range Default(Options{}).Engines {
 			if e.Name() != "ripgrep" && e.Name() != "native" {
 				continue
 			}
 			if _, err := e.Available(context.Background()); err != nil {
 				continue
 			}
-			chains[e.Name()] = &Chain{Backends: []Backend{e}}
+			chains[e.Name()] = &search.Chain{Engines: []search.Engine{e}}
 		}
 		for _, name := range []string{"ripgrep", "native", "fastest"} {
 			chain := chains[name]
 			if chain == nil {
 				continue
 			}
-			q := Query{Pattern: "needle", Root: root, Mode: ModeFilesWithMatches}
+			q := search.Query{Pattern: "needle", Root: root, Mode: search.ModeFilesWithMatches}
 			b.Run(fmt.Sprintf("files=%d/%s", n, name), func(b *testing.B) {
 				for b.Loop() {
-					if _, err := chain.Search(context.Background(), q, discard{}); err != nil {
+					if _, err := chain.Search(context.Background(), q, search.Discard); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -236,12 +242,6 @@ func BenchmarkChainTreeSize(b *testing.B) {
 		}
 	}
 }
-
-type discard struct{}
-
-func (discard) Begin(string) error    { return nil }
-func (discard) Line(Line) error       { return nil }
-func (discard) End(FileSummary) error { return nil }
 
 // BenchmarkChainOverhead compares an engine called directly with the same
 // engine behind a Chain (streaming, sorting everything, sorting a window of
@@ -260,32 +260,32 @@ func BenchmarkChainOverhead(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	for _, e := range []Backend{NewNative(), NewRipgrep(nil)} {
+	for _, e := range []search.Engine{native.New(), ripgrep.New(nil)} {
 		if _, err := e.Available(context.Background()); err != nil {
 			continue
 		}
-		q, err := Normalize(Query{Pattern: "handler", Root: root})
+		q, err := search.Normalize(search.Query{Pattern: "handler", Root: root})
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Run(e.Name()+"/direct", func(b *testing.B) {
 			for b.Loop() {
-				if _, err := e.Search(context.Background(), q, discard{}); err != nil {
+				if _, err := e.Search(context.Background(), q, search.Discard); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-		chain := &Chain{Backends: []Backend{e}}
+		chain := &search.Chain{Engines: []search.Engine{e}}
 		for _, v := range []struct {
 			name  string
-			sort  SortOrder
+			sort  search.SortOrder
 			limit int
-		}{{"chain-stream", SortNone, 0}, {"chain-sorted", SortPath, 0}, {"chain-sorted-limit250", SortPath, 250}} {
+		}{{"chain-stream", search.SortNone, 0}, {"chain-sorted", search.SortPath, 0}, {"chain-sorted-limit250", search.SortPath, 250}} {
 			q := q
 			q.Sort, q.Limit = v.sort, v.limit
 			b.Run(e.Name()+"/"+v.name, func(b *testing.B) {
 				for b.Loop() {
-					if _, err := chain.Search(context.Background(), q, discard{}); err != nil {
+					if _, err := chain.Search(context.Background(), q, search.Discard); err != nil {
 						b.Fatal(err)
 					}
 				}

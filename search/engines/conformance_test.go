@@ -1,4 +1,4 @@
-package backends_test
+package engines_test
 
 import (
 	"context"
@@ -16,9 +16,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
-	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/conformance"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/gitgrep"
+	"github.com/rgkit/rgkit/search/native"
+	"github.com/rgkit/rgkit/search/ripgrep"
+	"github.com/rgkit/rgkit/search/sysgrep"
 )
 
 // The differential conformance test: every available engine runs every case
@@ -34,7 +37,7 @@ const referenceEngine = "ripgrep"
 
 // engineUnderTest is one column of the matrix.
 type engineUnderTest struct {
-	b backends.Backend
+	b search.Engine
 	// informational engines are shown in the matrix but never fail the test
 	// (the raw rg baseline, whose dialect is Rust's, not Go's).
 	informational bool
@@ -43,10 +46,10 @@ type engineUnderTest struct {
 // conformanceEngines lists every engine rgkit has, plus the raw rg baseline.
 func conformanceEngines() []engineUnderTest {
 	return []engineUnderTest{
-		{b: backends.NewRipgrep(nil)},
-		{b: backends.NewGitGrep()},
-		{b: backends.NewSystemGrep()},
-		{b: backends.NewNative()},
+		{b: ripgrep.New(nil)},
+		{b: gitgrep.New()},
+		{b: sysgrep.New()},
+		{b: native.New()},
 		{b: conformance.RawRipgrep{}, informational: true},
 	}
 }
@@ -63,7 +66,7 @@ type outcome struct {
 }
 
 // runEngine runs one engine directly on a normalised query.
-func runEngine(t *testing.T, b backends.Backend, q backends.Query, firstPath string) outcome {
+func runEngine(t *testing.T, b search.Engine, q search.Query, firstPath string) outcome {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -74,10 +77,10 @@ func runEngine(t *testing.T, b backends.Backend, q backends.Query, firstPath str
 		o.lines = col.MatchLines(firstPath)
 	}
 	switch {
-	case errors.Is(err, backends.ErrUnavailable) && len(o.render) == 0:
+	case errors.Is(err, search.ErrUnavailable) && len(o.render) == 0:
 		// Allowed: e.g. git grep outside a git work tree. The Chain moves on.
 		o.status = "unavailable"
-	case errors.Is(err, backends.ErrUnsupported):
+	case errors.Is(err, search.ErrUnsupported):
 		o.status = "unsupported"
 		if len(o.render) > 0 {
 			o.status = "ERR"
@@ -144,9 +147,9 @@ func TestConformance(t *testing.T) {
 	supported := map[string]int{}
 	nSearch := 0
 	for _, cs := range cases {
-		q, err := backends.Normalize(c.Query(cs))
+		q, err := search.Normalize(c.Query(cs))
 		if cs.Invalid {
-			var ipe *backends.InvalidPatternError
+			var ipe *search.InvalidPatternError
 			if !errors.As(err, &ipe) {
 				t.Errorf("%s: Normalize(%q) = %v, want *InvalidPatternError", cs.Name, cs.Query.Pattern, err)
 			}
@@ -289,10 +292,10 @@ func TestConformanceThroughChain(t *testing.T) {
 		if e.b.Name() == "rg-raw" {
 			continue
 		}
-		chain := &backends.Chain{Backends: []backends.Backend{e.b}}
+		chain := &search.Chain{Engines: []search.Engine{e.b}}
 		for _, cs := range conformance.SearchCases(conformance.Queries()) {
 			q := c.Query(cs)
-			nq, err := backends.Normalize(q)
+			nq, err := search.Normalize(q)
 			if err != nil {
 				t.Fatalf("%s: %v", cs.Name, err)
 			}
@@ -303,7 +306,7 @@ func TestConformanceThroughChain(t *testing.T) {
 			cancel()
 			switch {
 			case direct.status == "unsupported" || direct.status == "unavailable":
-				if !errors.Is(err, backends.ErrUnsupported) && !errors.Is(err, backends.ErrUnavailable) {
+				if !errors.Is(err, search.ErrUnsupported) && !errors.Is(err, search.ErrUnavailable) {
 					t.Errorf("%s/%s: the engine refuses the query but the Chain returned %v", e.b.Name(), cs.Name, err)
 				}
 			case err != nil:
@@ -330,23 +333,23 @@ func TestConformanceThroughChain(t *testing.T) {
 // answer must be the reference engine's.
 func TestConformanceFallbackChain(t *testing.T) {
 	c, engines, ref := conformanceSetup(t)
-	var chain backends.Chain
-	var refEngine backends.Backend
+	var chain search.Chain
+	var refEngine search.Engine
 	for _, e := range engines {
 		switch {
 		case e.b.Name() == ref:
 			refEngine = e.b
 		case !e.informational:
-			chain.Backends = append(chain.Backends, e.b)
+			chain.Engines = append(chain.Engines, e.b)
 		}
 	}
-	if len(chain.Backends) < 2 {
-		t.Skipf("need at least two non-reference engines, have %d", len(chain.Backends))
+	if len(chain.Engines) < 2 {
+		t.Skipf("need at least two non-reference engines, have %d", len(chain.Engines))
 	}
 	ran := map[string]int{}
 	for _, cs := range conformance.SearchCases(conformance.Queries()) {
 		q := c.Query(cs)
-		nq, err := backends.Normalize(q)
+		nq, err := search.Normalize(q)
 		if err != nil {
 			t.Fatalf("%s: %v", cs.Name, err)
 		}
@@ -381,7 +384,7 @@ func TestConformanceExceptions(t *testing.T) {
 		t.Skip("no documented exceptions")
 	}
 	c, engines, ref := conformanceSetup(t)
-	byName := map[string]backends.Backend{}
+	byName := map[string]search.Engine{}
 	for _, e := range engines {
 		byName[e.b.Name()] = e.b
 	}
@@ -402,7 +405,7 @@ func TestConformanceExceptions(t *testing.T) {
 			if !ok {
 				t.Skipf("engine %s unavailable here", exc.Engine)
 			}
-			q, err := backends.Normalize(c.Query(cs))
+			q, err := search.Normalize(c.Query(cs))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -456,7 +459,7 @@ func TestConformanceFileListing(t *testing.T) {
 	c, _, _ := conformanceSetup(t)
 	seen := map[string]bool{}
 	for _, cs := range conformance.SearchCases(conformance.Queries()) {
-		q, err := backends.Normalize(c.Query(cs))
+		q, err := search.Normalize(c.Query(cs))
 		if err != nil {
 			t.Fatalf("%s: %v", cs.Name, err)
 		}
@@ -473,7 +476,7 @@ func TestConformanceFileListing(t *testing.T) {
 	}
 }
 
-func rgFiles(t *testing.T, rg string, q backends.Query) []string {
+func rgFiles(t *testing.T, rg string, q search.Query) []string {
 	t.Helper()
 	args := conformance.RipgrepFilesArgs(q)
 	cmd := exec.Command(rg, args...)
@@ -494,9 +497,9 @@ func rgFiles(t *testing.T, rg string, q backends.Query) []string {
 	return files
 }
 
-func walkFiles(t *testing.T, q backends.Query) []string {
+func walkFiles(t *testing.T, q search.Query) []string {
 	t.Helper()
-	types, err := backends.TypeGlobs(q.Types)
+	types, err := search.TypeGlobs(q.Types)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -532,7 +535,7 @@ func TestUnreadableFileIsCountedAndTheSearchGoesOn(t *testing.T) {
 		if e.informational {
 			continue
 		}
-		q, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "needle"})
+		q, err := search.Normalize(search.Query{Root: c.Repo, Pattern: "needle"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -573,12 +576,12 @@ func TestConformancePagingAcrossEngines(t *testing.T) {
 				if e.informational {
 					continue
 				}
-				chain := &backends.Chain{Backends: []backends.Backend{e.b}}
+				chain := &search.Chain{Engines: []search.Engine{e.b}}
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				col := &conformance.Collector{Mode: q.Mode}
 				_, err := chain.Search(ctx, q, col)
 				cancel()
-				if errors.Is(err, backends.ErrUnsupported) || errors.Is(err, backends.ErrUnavailable) {
+				if errors.Is(err, search.ErrUnsupported) || errors.Is(err, search.ErrUnavailable) {
 					continue
 				}
 				if err != nil {
@@ -630,7 +633,7 @@ func TestConformanceGlobalGitExcludes(t *testing.T) {
 		t.Run(env.name, func(t *testing.T) {
 			t.Setenv("HOME", env.home)
 			t.Setenv("XDG_CONFIG_HOME", env.xdg)
-			q, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "needle"})
+			q, err := search.Normalize(search.Query{Root: c.Repo, Pattern: "needle"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -661,7 +664,7 @@ func TestConformanceGlobalGitExcludes(t *testing.T) {
 	}
 }
 
-func byName(engines []engineUnderTest, name string) backends.Backend {
+func byName(engines []engineUnderTest, name string) search.Engine {
 	for _, e := range engines {
 		if e.b.Name() == name {
 			return e.b
@@ -686,16 +689,16 @@ func TestConformanceRandomQueries(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= seeds; seed++ {
 		for _, cs := range conformance.RandomCases(seed, 100) {
-			q, err := backends.Normalize(c.Query(cs))
+			q, err := search.Normalize(c.Query(cs))
 			if err != nil {
-				var ipe *backends.InvalidPatternError
+				var ipe *search.InvalidPatternError
 				if !errors.As(err, &ipe) {
 					t.Errorf("%s (%s): Normalize: %v", cs.Name, cs.Why, err)
 				}
 				invalid++
 				continue
 			}
-			render := func(b backends.Backend) outcome {
+			render := func(b search.Engine) outcome {
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
 				// rg 13 misplaces some spans of patterns with \b or \B; the
@@ -717,7 +720,7 @@ func TestConformanceRandomQueries(t *testing.T) {
 				}
 				got := render(e.b)
 				switch {
-				case errors.Is(got.err, backends.ErrUnsupported), errors.Is(got.err, backends.ErrUnavailable):
+				case errors.Is(got.err, search.ErrUnsupported), errors.Is(got.err, search.ErrUnavailable):
 					continue
 				case got.err != nil:
 					t.Errorf("%s (%s): %s: %v", cs.Name, cs.Why, e.b.Name(), got.err)

@@ -1,4 +1,4 @@
-package backends
+package engines
 
 import (
 	"cmp"
@@ -12,7 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
+	"github.com/rgkit/rgkit/search/ripgrep"
 )
 
 // GlobSort orders Glob results.
@@ -49,7 +51,7 @@ type GlobQuery struct {
 	// Ripgrep, when set and available, lists the files (rg --files); nil or
 	// unavailable means the native walker. *Ripgrep satisfies it.
 	Ripgrep interface {
-		Available(ctx context.Context) (Info, error)
+		Available(ctx context.Context) (search.Info, error)
 	}
 	// Getenv is how HOME and XDG_CONFIG_HOME are found for the global git
 	// excludes file (and passed to rg); nil = os.Getenv.
@@ -87,7 +89,7 @@ func Glob(ctx context.Context, q GlobQuery) (GlobResult, error) {
 	}
 	var files []GlobFile
 	backend := "native"
-	if rg, ok := q.Ripgrep.(*Ripgrep); ok && rg == nil {
+	if rg, ok := q.Ripgrep.(*ripgrep.Engine); ok && rg == nil {
 		q.Ripgrep = nil // a nil *Ripgrep means native only, too
 	}
 	if q.Ripgrep != nil {

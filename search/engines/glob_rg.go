@@ -1,4 +1,4 @@
-package backends
+package engines
 
 import (
 	"bufio"
@@ -9,6 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rgkit/rgkit/internal/proc"
+	"github.com/rgkit/rgkit/search"
 )
 
 // globMaxStdout caps rg's file list (about 5 million paths of 100 bytes);
@@ -46,16 +49,17 @@ func globRipgrep(ctx context.Context, rg string, q GlobQuery) ([]GlobFile, error
 	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
 		prefix += string(filepath.Separator)
 	}
-	if inside(q.Root, rg) {
-		return nil, fmt.Errorf("%w: refusing to run %s from inside the glob root", ErrUnavailable, rg)
+	if search.Within(q.Root, rg) {
+		return nil, fmt.Errorf("%w: refusing to run %s from inside the glob root", search.ErrUnavailable, rg)
 	}
 	var paths []string
-	res, err := runProc(ctx, procSpec{
-		Path:      rg,
-		Args:      globRipgrepArgs(q),
-		Dir:       q.Root,
-		Env:       env,
-		MaxStdout: globMaxStdout,
+	res, err := proc.Run(ctx, proc.Spec{
+		Unavailable: search.ErrUnavailable,
+		Path:        rg,
+		Args:        globRipgrepArgs(q),
+		Dir:         q.Root,
+		Env:         env,
+		MaxStdout:   globMaxStdout,
 	}, func(r io.Reader) error {
 		br := bufio.NewReaderSize(r, 64<<10)
 		for {

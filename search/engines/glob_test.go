@@ -1,4 +1,4 @@
-package backends
+package engines
 
 import (
 	"context"
@@ -10,20 +10,23 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/ripgrep"
 )
 
 // systemRg makes the installed rg available to Glob, the way a *Ripgrep does.
 type systemRg struct{ path string }
 
-func (s systemRg) Available(context.Context) (Info, error) {
-	return Info{Name: "ripgrep", Path: s.path}, nil
+func (s systemRg) Available(context.Context) (search.Info, error) {
+	return search.Info{Name: "ripgrep", Path: s.path}, nil
 }
 
 // missingRg is an rg that is not installed.
 type missingRg struct{}
 
-func (missingRg) Available(context.Context) (Info, error) {
-	return Info{}, ErrUnavailable
+func (missingRg) Available(context.Context) (search.Info, error) {
+	return search.Info{}, search.ErrUnavailable
 }
 
 func requireRg(t *testing.T) systemRg {
@@ -168,7 +171,7 @@ func TestGlobSortAndLimit(t *testing.T) {
 func TestGlobFileMetadata(t *testing.T) {
 	root := globTree(t, []string{"a.go", "b.go"}, nil)
 	for _, rg := range []interface {
-		Available(context.Context) (Info, error)
+		Available(context.Context) (search.Info, error)
 	}{missingRg{}, nil} {
 		res, err := Glob(context.Background(), GlobQuery{Root: root, Pattern: "b.go", Ripgrep: rg})
 		if err != nil || len(res.Files) != 1 {
@@ -252,7 +255,7 @@ func TestGlobEnginesAgreeOnGoroot(t *testing.T) {
 
 func TestGlobNilRipgrepMeansNative(t *testing.T) {
 	root := globTree(t, []string{"a.go"}, nil)
-	var rg *Ripgrep
+	var rg *ripgrep.Engine
 	res, err := Glob(context.Background(), GlobQuery{Root: root, Pattern: "*.go", Ripgrep: rg})
 	if err != nil || res.Backend != "native" || res.Total != 1 {
 		t.Errorf("Glob = %+v, %v", res, err)

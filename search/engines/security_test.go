@@ -1,4 +1,4 @@
-package backends_test
+package engines_test
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
 	"github.com/rgkit/rgkit/internal/conformance"
+	"github.com/rgkit/rgkit/search"
 )
 
 // Security tests (reliability.md §2 D/E, cases 37-49). Each attack is first
@@ -21,9 +21,9 @@ import (
 // so a test cannot pass because the payload was broken.
 
 // securityEngines are the available rgkit engines (not the raw rg baseline).
-func securityEngines(t *testing.T) []backends.Backend {
+func securityEngines(t *testing.T) []search.Engine {
 	t.Helper()
-	var out []backends.Backend
+	var out []search.Engine
 	for _, e := range conformanceEngines() {
 		if e.informational {
 			continue
@@ -86,14 +86,14 @@ func gitRepo(t *testing.T, dir string) {
 
 // search runs one engine on q (normalised) under a safety-net deadline.
 // It fails the test if the deadline, rather than the engine, ended the search.
-func search(t *testing.T, b backends.Backend, q backends.Query) (*conformance.Collector, error) {
+func runSearch(t *testing.T, b search.Engine, q search.Query) (*conformance.Collector, error) {
 	t.Helper()
 	return searchWithin(t, b, q, time.Minute)
 }
 
-func searchWithin(t *testing.T, b backends.Backend, q backends.Query, safety time.Duration) (*conformance.Collector, error) {
+func searchWithin(t *testing.T, b search.Engine, q search.Query, safety time.Duration) (*conformance.Collector, error) {
 	t.Helper()
-	nq, err := backends.Normalize(q)
+	nq, err := search.Normalize(q)
 	if err != nil {
 		t.Fatalf("Normalize: %v", err)
 	}
@@ -144,8 +144,8 @@ func TestSecurityFlagLikePatternIsSearchedAsText(t *testing.T) {
 	for _, b := range securityEngines(t) {
 		for i, p := range flagPatterns {
 			t.Run(b.Name()+"/"+p, func(t *testing.T) {
-				col, err := search(t, b, backends.Query{Root: dir, Pattern: p})
-				if errors.Is(err, backends.ErrUnsupported) {
+				col, err := runSearch(t, b, search.Query{Root: dir, Pattern: p})
+				if errors.Is(err, search.ErrUnsupported) {
 					t.Skipf("%s refuses the query: %v", b.Name(), err)
 				}
 				if err != nil {
@@ -217,7 +217,7 @@ func TestSecurityRepoConfigCannotRunCommands(t *testing.T) {
 				t.Errorf("%s ran the repository's %s command", who, k)
 			}
 		}
-		if err != nil && !errors.Is(err, backends.ErrUnsupported) && !errors.Is(err, backends.ErrUnavailable) {
+		if err != nil && !errors.Is(err, search.ErrUnsupported) && !errors.Is(err, search.ErrUnavailable) {
 			t.Errorf("%s: %v", who, err)
 		}
 		if err == nil {
@@ -229,13 +229,13 @@ func TestSecurityRepoConfigCannotRunCommands(t *testing.T) {
 	}
 	for _, b := range securityEngines(t) {
 		t.Run(b.Name(), func(t *testing.T) {
-			col, err := search(t, b, backends.Query{Root: dir, Pattern: "needle"})
+			col, err := runSearch(t, b, search.Query{Root: dir, Pattern: "needle"})
 			check(t, b.Name(), col, err)
-			chain := &backends.Chain{Backends: []backends.Backend{b}}
+			chain := &search.Chain{Engines: []search.Engine{b}}
 			cctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			ccol := &conformance.Collector{}
-			_, err = chain.Search(cctx, backends.Query{Root: dir, Pattern: "needle"}, ccol)
+			_, err = chain.Search(cctx, search.Query{Root: dir, Pattern: "needle"}, ccol)
 			check(t, "Chain("+b.Name()+")", ccol, err)
 		})
 	}
@@ -267,8 +267,8 @@ func TestSecurityRipgrepConfigPathIsIgnored(t *testing.T) {
 	os.Remove(marker)
 	for _, b := range securityEngines(t) {
 		t.Run(b.Name(), func(t *testing.T) {
-			col, err := search(t, b, backends.Query{Root: dir, Pattern: "needle"})
-			if err != nil && !errors.Is(err, backends.ErrUnsupported) {
+			col, err := runSearch(t, b, search.Query{Root: dir, Pattern: "needle"})
+			if err != nil && !errors.Is(err, search.ErrUnsupported) {
 				t.Fatal(err)
 			}
 			if fired(marker) {
@@ -307,7 +307,7 @@ func TestSecurityPathsOutsideTheRootAreRefused(t *testing.T) {
 		root + "_secret",
 		"a/../../elsewhere",
 	} {
-		_, err := backends.Normalize(backends.Query{Root: root, Pattern: "needle", Paths: []string{p}})
+		_, err := search.Normalize(search.Query{Root: root, Pattern: "needle", Paths: []string{p}})
 		if err == nil {
 			t.Errorf("Normalize accepted the path %q outside the root", p)
 			continue
@@ -324,13 +324,13 @@ func TestSecurityFIFOIsSkipped(t *testing.T) {
 		t.Skipf("no FIFO: %s", c.Features.Skipped["FIFO"])
 	}
 	for _, b := range securityEngines(t) {
-		for _, q := range []backends.Query{
+		for _, q := range []search.Query{
 			{Root: c.Repo, Pattern: "needle"},
 			{Root: c.Repo, Pattern: "needle", Hidden: true, NoIgnore: true},
-			{Root: c.Repo, Pattern: "needle", Mode: backends.ModeFilesWithMatches},
+			{Root: c.Repo, Pattern: "needle", Mode: search.ModeFilesWithMatches},
 		} {
-			col, err := search(t, b, q)
-			if err != nil && !errors.Is(err, backends.ErrUnsupported) {
+			col, err := runSearch(t, b, q)
+			if err != nil && !errors.Is(err, search.ErrUnsupported) {
 				t.Errorf("%s: %v", b.Name(), err)
 			}
 			for _, f := range col.Files() {
@@ -350,7 +350,7 @@ func TestSecurityExplicitFIFOIsRefused(t *testing.T) {
 	if !c.Features.FIFO {
 		t.Skipf("no FIFO: %s", c.Features.Skipped["FIFO"])
 	}
-	_, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "needle", Paths: []string{"fifo"}})
+	_, err := search.Normalize(search.Query{Root: c.Repo, Pattern: "needle", Paths: []string{"fifo"}})
 	if err == nil {
 		t.Fatal("Normalize accepted a FIFO as a search path; rg blocks opening it (reliability.md D3)")
 	}
@@ -363,13 +363,13 @@ func TestSecuritySymlinkOutsideIsNotFollowed(t *testing.T) {
 		t.Skipf("no symlinks: %s", c.Features.Skipped["Symlinks"])
 	}
 	for _, b := range securityEngines(t) {
-		for _, q := range []backends.Query{
+		for _, q := range []search.Query{
 			{Root: c.Repo, Pattern: "outside"},
 			{Root: c.Repo, Pattern: "outside", Hidden: true, NoIgnore: true},
 			{Root: c.Repo, Pattern: "outside", Globs: []string{"link_out/**"}},
 		} {
-			col, err := search(t, b, q)
-			if err != nil && !errors.Is(err, backends.ErrUnsupported) {
+			col, err := runSearch(t, b, q)
+			if err != nil && !errors.Is(err, search.ErrUnsupported) {
 				t.Errorf("%s: %v", b.Name(), err)
 			}
 			if f := col.Files(); len(f) > 0 {
@@ -389,7 +389,7 @@ func TestSecurityExplicitSymlinkOutsideIsRefused(t *testing.T) {
 		t.Skipf("no symlinks: %s", c.Features.Skipped["Symlinks"])
 	}
 	for _, p := range []string{"link_out", "link_out/secret.txt"} {
-		_, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "outside", Paths: []string{p}})
+		_, err := search.Normalize(search.Query{Root: c.Repo, Pattern: "outside", Paths: []string{p}})
 		if err == nil {
 			t.Errorf("Normalize accepted %q, which resolves to %s outside the root", p, c.Outside)
 		} else if !strings.Contains(err.Error(), "outside the root") {
@@ -397,7 +397,7 @@ func TestSecurityExplicitSymlinkOutsideIsRefused(t *testing.T) {
 		}
 	}
 	// A link that stays inside the root is fine (case 39).
-	if _, err := backends.Normalize(backends.Query{Root: c.Repo, Pattern: "x", Paths: []string{"link_dir"}}); err != nil {
+	if _, err := search.Normalize(search.Query{Root: c.Repo, Pattern: "x", Paths: []string{"link_dir"}}); err != nil {
 		t.Errorf("Normalize refused link_dir, which resolves inside the root: %v", err)
 	}
 }
@@ -441,8 +441,8 @@ func TestSecurityEnvironmentCannotRedirectTheSearch(t *testing.T) {
 		t.Fatalf("control: GIT_DIR did not redirect plain git grep (%q); the test would be vacuous", out)
 	}
 	for _, b := range securityEngines(t) {
-		col, err := search(t, b, backends.Query{Root: root, Pattern: "needle"})
-		if err != nil && !errors.Is(err, backends.ErrUnsupported) && !errors.Is(err, backends.ErrUnavailable) {
+		col, err := runSearch(t, b, search.Query{Root: root, Pattern: "needle"})
+		if err != nil && !errors.Is(err, search.ErrUnsupported) && !errors.Is(err, search.ErrUnavailable) {
 			t.Errorf("%s: %v", b.Name(), err)
 			continue
 		}
@@ -472,9 +472,9 @@ func TestResidualRiskFollowSymlinksLeavesTheRoot(t *testing.T) {
 		t.Skipf("no symlinks: %s", c.Features.Skipped["Symlinks"])
 	}
 	for _, b := range securityEngines(t) {
-		col, err := search(t, b, backends.Query{Root: c.Repo, Pattern: "outside", FollowSymlinks: true})
+		col, err := runSearch(t, b, search.Query{Root: c.Repo, Pattern: "outside", FollowSymlinks: true})
 		switch {
-		case errors.Is(err, backends.ErrUnsupported):
+		case errors.Is(err, search.ErrUnsupported):
 			t.Logf("%s refuses to follow symlinks: %v", b.Name(), err)
 		case err != nil:
 			t.Errorf("%s: %v", b.Name(), err)

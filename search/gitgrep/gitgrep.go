@@ -1,4 +1,4 @@
-package backends
+package gitgrep
 
 import (
 	"bufio"
@@ -17,11 +17,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/internal/dialect"
+	"github.com/rgkit/rgkit/internal/proc"
 	"github.com/rgkit/rgkit/internal/runeclass"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
-// GitGrep is the engine that runs git grep inside a git work tree.
+// Engine is the engine that runs git grep inside a git work tree.
 //
 // git grep's own answer differs from rg's in many ways (backend-semantics.md
 // §7: it searches hidden and tracked-but-ignored files, skips untracked and
@@ -42,7 +45,7 @@ import (
 // The result is the native engine's by construction; git saves reading the
 // tracked files that cannot match. Multiline and FollowSymlinks queries are
 // refused (ErrUnsupported): git grep is line-based and never follows links.
-type GitGrep struct {
+type Engine struct {
 	// LookPath finds git; nil = exec.LookPath (a relative result is refused).
 	LookPath func(file string) (string, error)
 	// Environ is the environment git's is built from; nil = os.Environ. All
@@ -57,13 +60,13 @@ type GitGrep struct {
 	probes map[string]gitProbe // PCRE support, by git binary
 }
 
-var _ Backend = (*GitGrep)(nil)
+var _ search.Engine = (*Engine)(nil)
 
-// NewGitGrep returns the git grep engine with its defaults.
-func NewGitGrep() *GitGrep { return &GitGrep{} }
+// New returns the git grep engine with its defaults.
+func New() *Engine { return &Engine{} }
 
 // Name is "gitgrep".
-func (g *GitGrep) Name() string { return "gitgrep" }
+func (g *Engine) Name() string { return "gitgrep" }
 
 // gitProbe caches what a git binary can do.
 type gitProbe struct {
@@ -93,17 +96,17 @@ var hardenedGit = []string{
 	"--no-pager", "--no-optional-locks", "--literal-pathspecs",
 }
 
-func (g *GitGrep) locate() (string, error) {
+func (g *Engine) locate() (string, error) {
 	lookPath := g.LookPath
 	if lookPath == nil {
 		lookPath = exec.LookPath
 	}
 	p, err := lookPath("git")
 	if err != nil {
-		return "", fmt.Errorf("%w: git not found: %w", ErrUnavailable, err)
+		return "", fmt.Errorf("%w: git not found: %w", search.ErrUnavailable, err)
 	}
 	if !filepath.IsAbs(p) {
-		return "", fmt.Errorf("%w: refusing git at relative path %q", ErrUnavailable, p)
+		return "", fmt.Errorf("%w: refusing git at relative path %q", search.ErrUnavailable, p)
 	}
 	return p, nil
 }
@@ -111,20 +114,20 @@ func (g *GitGrep) locate() (string, error) {
 // env is git's environment: no GIT_* variable from the caller (GIT_DIR,
 // GIT_CONFIG_*, GIT_EXTERNAL_DIFF...), no system or global configuration, C
 // locale (or C.UTF-8 for PCRE's UTF mode).
-func (g *GitGrep) env(locale string) []string {
+func (g *Engine) env(locale string) []string {
 	environ := g.Environ
 	if environ == nil {
 		environ = os.Environ
 	}
-	env := allowEnv(environ(), "PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP")
+	env := proc.AllowEnv(environ(), "PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP")
 	return append(env,
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_OPTIONAL_LOCKS=0",
 		"GIT_TERMINAL_PROMPT=0", "GIT_NO_REPLACE_OBJECTS=1", "LC_ALL="+locale, "TERM=dumb")
 }
 
 // Available locates git and reads its version.
-func (g *GitGrep) Available(ctx context.Context) (Info, error) {
-	info := Info{Name: g.Name()}
+func (g *Engine) Available(ctx context.Context) (search.Info, error) {
+	info := search.Info{Name: g.Name()}
 	path, err := g.locate()
 	if err != nil {
 		return info, err
@@ -143,10 +146,10 @@ func (g *GitGrep) Available(ctx context.Context) (Info, error) {
 
 // probe returns the cached facts about git at path: its version, and, once
 // dir (a work tree) is known, whether -P works in UTF-8 mode.
-func (g *GitGrep) probe(ctx context.Context, path, dir string) (gitProbe, error) {
+func (g *Engine) probe(ctx context.Context, path, dir string) (gitProbe, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return gitProbe{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		return gitProbe{}, fmt.Errorf("%w: %w", search.ErrUnavailable, err)
 	}
 	g.mu.Lock()
 	p, ok := g.probes[path]
@@ -156,11 +159,11 @@ func (g *GitGrep) probe(ctx context.Context, path, dir string) (gitProbe, error)
 		out, res, err := g.output(ctx, path, "", "C", "--version")
 		m := gitVersionRE.FindSubmatch(out)
 		if err != nil || res.ExitCode != 0 || m == nil {
-			return p, fmt.Errorf("%w: %s --version: %v %q", ErrUnavailable, path, err, firstLine(out))
+			return p, fmt.Errorf("%w: %s --version: %v %q", search.ErrUnavailable, path, err, proc.FirstLine(out))
 		}
 		p.version = string(m[1])
 		if !gitAtLeast(p.version, 2, 15) {
-			return p, fmt.Errorf("%w: %s is git %s; --no-optional-locks needs 2.15", ErrUnavailable, path, p.version)
+			return p, fmt.Errorf("%w: %s is git %s; --no-optional-locks needs 2.15", search.ErrUnavailable, path, p.version)
 		}
 	}
 	if dir != "" && !p.probed {
@@ -197,15 +200,15 @@ func gitAtLeast(v string, major, minor int) bool {
 func cloneArgs(s []string) []string { return append([]string(nil), s...) }
 
 // output runs git and returns its (capped) stdout.
-func (g *GitGrep) output(ctx context.Context, git, dir, locale string, args ...string) ([]byte, procResult, error) {
+func (g *Engine) output(ctx context.Context, git, dir, locale string, args ...string) ([]byte, proc.Result, error) {
 	var out bytes.Buffer
-	res, err := runProc(ctx, procSpec{Path: git, Args: args, Dir: dir, Env: g.env(locale), MaxStdout: 1 << 20, Grace: g.Grace},
+	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: git, Args: args, Dir: dir, Env: g.env(locale), MaxStdout: 1 << 20, Grace: g.Grace},
 		func(r io.Reader) error { _, err := io.Copy(&out, r); return err })
 	return out.Bytes(), res, err
 }
 
 // Search runs q in the git work tree containing q.Root.
-func (g *GitGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error) {
+func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (search.Stats, error) {
 	start := time.Now()
 	// git grep only prunes files; the native matcher does the matching. So a
 	// multiline query whose pattern cannot match a line break (rg, and the
@@ -213,38 +216,38 @@ func (g *GitGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 	prefilter := q
 	if q.Multiline {
 		if !lineModeEquivalent(q) {
-			return Stats{}, fmt.Errorf("%w: git grep matches line by line (multiline)", ErrUnsupported)
+			return search.Stats{}, fmt.Errorf("%w: git grep matches line by line (multiline)", search.ErrUnsupported)
 		}
 		prefilter.Multiline = false
 	}
 	if q.FollowSymlinks {
-		return Stats{}, fmt.Errorf("%w: git grep never follows symbolic links", ErrUnsupported)
+		return search.Stats{}, fmt.Errorf("%w: git grep never follows symbolic links", search.ErrUnsupported)
 	}
 	git, err := g.locate()
 	if err != nil {
-		return Stats{}, err
+		return search.Stats{}, err
 	}
-	if inside(q.Root, git) {
-		return Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", ErrUnavailable, git)
+	if search.Within(q.Root, git) {
+		return search.Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", search.ErrUnavailable, git)
 	}
-	var st Stats
+	var st search.Stats
 	out, res, err := g.output(ctx, git, q.Root, "C", append(cloneArgs(hardenedGit), "rev-parse", "--is-inside-work-tree")...)
 	st.ProcessCPU += res.CPU
 	if err != nil {
 		return st, err
 	}
 	if res.ExitCode != 0 || strings.TrimSpace(string(out)) != "true" {
-		return st, fmt.Errorf("%w: %s is not inside a git work tree: %s", ErrUnavailable, q.Root, strings.TrimSpace(string(res.Stderr)))
+		return st, fmt.Errorf("%w: %s is not inside a git work tree: %s", search.ErrUnavailable, q.Root, strings.TrimSpace(string(res.Stderr)))
 	}
 	probe, err := g.probe(ctx, git, q.Root)
 	if err != nil {
 		return st, err
 	}
-	d, locale := dialectERE, "C"
+	d, locale := dialect.ERE, "C"
 	if probe.pcre {
-		d, locale = dialectPCRE, "C.UTF-8"
+		d, locale = dialect.PCRE, "C.UTF-8"
 	}
-	tr, err := translate(prefilter, d)
+	tr, err := dialect.Translate(prefilter, d)
 	if err != nil {
 		return st, err
 	}
@@ -263,7 +266,7 @@ func (g *GitGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 		walkErr             error
 		tracked, candidates map[string]bool
 		trackErr, grepErr   error
-		trackRes, grepRes   procResult
+		trackRes, grepRes   proc.Result
 	)
 	wg.Add(3)
 	go func() {
@@ -280,7 +283,7 @@ func (g *GitGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 		switch {
 		case tr.Fixed:
 			args = append(args, "-F")
-		case d == dialectPCRE:
+		case d == dialect.PCRE:
 			args = append(args, "-P")
 		default:
 			args = append(args, "-E")
@@ -297,10 +300,10 @@ func (g *GitGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 		}
 	}
 	if trackRes.ExitCode != 0 {
-		return st, fmt.Errorf("%w: git ls-files: exit %d: %s", ErrUnavailable, trackRes.ExitCode, strings.TrimSpace(string(trackRes.Stderr)))
+		return st, fmt.Errorf("%w: git ls-files: exit %d: %s", search.ErrUnavailable, trackRes.ExitCode, strings.TrimSpace(string(trackRes.Stderr)))
 	}
 	if grepRes.ExitCode > 1 {
-		return st, fmt.Errorf("%w: git grep: exit %d: %s", ErrUnavailable, grepRes.ExitCode, strings.TrimSpace(string(grepRes.Stderr)))
+		return st, fmt.Errorf("%w: git grep: exit %d: %s", search.ErrUnavailable, grepRes.ExitCode, strings.TrimSpace(string(grepRes.Stderr)))
 	}
 	if ctx.Err() != nil {
 		return st, ctx.Err()
@@ -320,8 +323,8 @@ func (g *GitGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 // lineModeEquivalent reports whether a multiline query's pattern can never
 // match '\n' and has no \A or \z (whose meaning differs between a line and
 // a file), so that searching line by line finds the same matches.
-func lineModeEquivalent(q Query) bool {
-	re, err := referenceTree(q.Pattern, q.Fixed, q.Case == CaseInsensitive, true)
+func lineModeEquivalent(q search.Query) bool {
+	re, err := dialect.ReferenceTree(q.Pattern, q.Fixed, q.Case == search.CaseInsensitive, true)
 	if err != nil {
 		return false
 	}
@@ -366,14 +369,14 @@ func gitTodo(walked []native.File, tracked, candidates, bom map[string]bool, exp
 }
 
 // nulList runs git and collects its NUL-separated path list (-z output).
-func (g *GitGrep) nulList(ctx context.Context, git, dir, locale string, args ...string) (map[string]bool, procResult, error) {
+func (g *Engine) nulList(ctx context.Context, git, dir, locale string, args ...string) (map[string]bool, proc.Result, error) {
 	set := map[string]bool{}
-	res, err := runProc(ctx, procSpec{Path: git, Args: args, Dir: dir, Env: g.env(locale), MaxStdout: DefaultEngineMaxStdout, Grace: g.Grace},
+	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: git, Args: args, Dir: dir, Env: g.env(locale), MaxStdout: proc.DefaultMaxStdout, Grace: g.Grace},
 		func(r io.Reader) error {
 			return parseNulList(r, func(p string) error { set[p] = true; return nil })
 		})
 	if err == nil && res.StdoutCapped {
-		err = fmt.Errorf("%w: git output passed the engine's byte cap", ErrUnavailable)
+		err = fmt.Errorf("%w: git output passed the engine's byte cap", search.ErrUnavailable)
 	}
 	return set, res, err
 }
@@ -405,8 +408,8 @@ func parseNulList(r io.Reader, fn func(string) error) error {
 // walkWithBOM lists the files rg would search, and which of them start
 // with a byte-order mark (rg strips UTF-8's and transcodes UTF-16; git grep
 // does neither, so those files are always searched natively).
-func walkWithBOM(ctx context.Context, q Query, workers int) ([]native.File, map[string]bool, native.WalkStats, error) {
-	typeGlobs, err := TypeGlobs(q.Types)
+func walkWithBOM(ctx context.Context, q search.Query, workers int) ([]native.File, map[string]bool, native.WalkStats, error) {
+	typeGlobs, err := search.TypeGlobs(q.Types)
 	if err != nil {
 		return nil, nil, native.WalkStats{}, err
 	}
@@ -414,7 +417,7 @@ func walkWithBOM(ctx context.Context, q Query, workers int) ([]native.File, map[
 	var files []native.File
 	bom := map[string]bool{}
 	// FollowSymlinks queries never get here: git grep refuses them.
-	ws, err := native.Walk(ctx, walkOptions(q, typeGlobs, workers), func(f native.File) error {
+	ws, err := native.Walk(ctx, native.WalkOptionsFor(q, typeGlobs, workers), func(f native.File) error {
 		has := f.Size >= 2 && startsWithBOM(f.Abs)
 		mu.Lock()
 		files = append(files, f)
@@ -439,7 +442,7 @@ func startsWithBOM(path string) bool {
 	return bytes.HasPrefix(h, []byte{0xEF, 0xBB, 0xBF}) || bytes.HasPrefix(h, []byte{0xFF, 0xFE}) || bytes.HasPrefix(h, []byte{0xFE, 0xFF})
 }
 
-func mergeFileStats(a, b Stats) Stats {
+func mergeFileStats(a, b search.Stats) search.Stats {
 	a.FilesSearched += b.FilesSearched
 	a.FilesMatched += b.FilesMatched
 	a.MatchedLines += b.MatchedLines
@@ -449,37 +452,31 @@ func mergeFileStats(a, b Stats) Stats {
 	return a
 }
 
-// fileSearch searches chosen files with the native matcher, exactly as the
-// native engine does (it reuses nativeRun from native_engine.go).
+// gitFileSearch searches chosen files with the native matcher, exactly as
+// the native engine does, through native.FileSearcher.
 type gitFileSearch struct {
-	run *nativeRun
+	ctx context.Context
+	run *native.FileSearcher
 	src *native.Source
 	err error
 }
 
-func newFileSearch(ctx context.Context, q Query, sink Sink) (*gitFileSearch, error) {
-	m, err := native.Compile(matchOptions(q))
+func newFileSearch(ctx context.Context, q search.Query, sink search.Sink) (*gitFileSearch, error) {
+	m, err := native.Compile(native.MatchOptionsFor(q))
 	if err != nil {
-		return nil, fmt.Errorf("%w: native matcher: %w", ErrUnsupported, err)
+		return nil, fmt.Errorf("%w: native matcher: %w", search.ErrUnsupported, err)
 	}
 	src, err := (&native.Reader{}).Open(q.Root)
 	if err != nil {
 		return nil, err
 	}
-	run := newNativeRun(ctx, q, m, sink, src)
-	return &gitFileSearch{run: run, src: src}, nil
+	run := native.NewFileSearcher(ctx, q, m, sink, src)
+	return &gitFileSearch{ctx: ctx, run: run, src: src}, nil
 }
 
 func (s *gitFileSearch) close() { s.src.Close() }
 
-func (s *gitFileSearch) isExplicit(p string) bool {
-	for _, e := range s.run.explicit {
-		if e == p {
-			return true
-		}
-	}
-	return false
-}
+func (s *gitFileSearch) isExplicit(p string) bool { return s.run.IsExplicit(p) }
 
 // searchAll searches files on up to workers goroutines; a sink error or ctx
 // ending stops it.
@@ -496,7 +493,7 @@ func (s *gitFileSearch) searchAll(files []native.File, workers int) {
 		go func() {
 			defer wg.Done()
 			for f := range next {
-				if err := s.run.file(f); err != nil {
+				if err := s.run.File(f); err != nil {
 					once.Do(func() {
 						if !errors.Is(err, native.ErrStopWalk) {
 							s.err = err
@@ -519,15 +516,15 @@ feed:
 	wg.Wait()
 }
 
-func (s *gitFileSearch) stats() Stats { return s.run.stats() }
+func (s *gitFileSearch) stats() search.Stats { return s.run.Stats() }
 
 // result is Search's error: a sink error, ctx's, or a file search error.
 func (s *gitFileSearch) result() error {
-	if err := s.run.sinkErr; err != nil && err != errStopped {
+	if err := s.run.SinkErr(); err != nil {
 		return err
 	}
-	if s.err != nil && !errors.Is(s.err, s.run.ctx.Err()) {
+	if s.err != nil && !errors.Is(s.err, s.ctx.Err()) {
 		return s.err
 	}
-	return s.run.ctx.Err()
+	return s.ctx.Err()
 }

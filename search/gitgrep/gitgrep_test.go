@@ -1,4 +1,4 @@
-package backends
+package gitgrep
 
 import (
 	"context"
@@ -11,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 func requireGit(t *testing.T) string {
@@ -42,7 +44,7 @@ func gitRun(t *testing.T, dir string, args ...string) string {
 func gitCorpus(t *testing.T) string {
 	requireGit(t)
 	late := "needle one\n" + strings.Repeat("filler line\n", 20000) + "\x00\nneedle two\n"
-	root := writeTree(t, map[string]string{
+	root := searchtest.WriteTree(t, map[string]string{
 		".gitignore":          "ignored.txt\nnode_modules/\ntracked_ignored.txt\n",
 		".ignore":             "dotignored.txt\n",
 		".gitattributes":      "attr_binary.txt binary\n",
@@ -72,23 +74,23 @@ func gitCorpus(t *testing.T) string {
 	gitRun(t, root, "add", "-A", "--", ".", ":(exclude)nested")
 	gitRun(t, root, "add", "-f", "tracked_ignored.txt")
 	gitRun(t, root, "rm", "-q", "--cached", "untracked.txt")
-	must(t, os.Symlink("a.txt", filepath.Join(root, "link.txt")))
+	searchtest.Must(t, os.Symlink("a.txt", filepath.Join(root, "link.txt")))
 	gitRun(t, root, "add", "link.txt")
 	gitRun(t, root, "commit", "-q", "-m", "corpus")
 	return root
 }
 
-var gitQueries = []Query{
+var gitQueries = []search.Query{
 	{Pattern: "needle"},
-	{Pattern: "needle", Mode: ModeFilesWithMatches},
-	{Pattern: "needle", Mode: ModeCount},
+	{Pattern: "needle", Mode: search.ModeFilesWithMatches},
+	{Pattern: "needle", Mode: search.ModeCount},
 	{Pattern: "needle", Before: 1, After: 1},
 	{Pattern: "needle", MaxCountPerFile: 1, After: 2},
 	{Pattern: "needle", Hidden: true},
 	{Pattern: "needle", NoIgnore: true},
 	{Pattern: "needle", Hidden: true, NoIgnore: true},
 	{Pattern: "needle", Word: true},
-	{Pattern: "NEEDLE", Case: CaseInsensitive},
+	{Pattern: "NEEDLE", Case: search.CaseInsensitive},
 	{Pattern: "^needle"},
 	{Pattern: `needle\$?$`},
 	{Pattern: "caf. needle"},
@@ -110,11 +112,11 @@ func TestGitGrepAgreesWithNative(t *testing.T) {
 	for _, q := range gitQueries {
 		q.Root = root
 		t.Run(q.Pattern, func(t *testing.T) {
-			want, wantSt, err := runEngine(t, NewNative(), q)
+			want, wantSt, err := searchtest.Run(t, native.New(), q)
 			if err != nil {
 				t.Fatalf("native: %v", err)
 			}
-			got, gotSt, err := runEngine(t, NewGitGrep(), q)
+			got, gotSt, err := searchtest.Run(t, New(), q)
 			if err != nil {
 				t.Fatalf("gitgrep: %v", err)
 			}
@@ -132,9 +134,9 @@ func TestGitGrepAgreesWithNative(t *testing.T) {
 // filtering it is there for: git grep -l lists only matching tracked files.
 func TestGitGrepPrunesTrackedFilesWithoutMatches(t *testing.T) {
 	root := gitCorpus(t)
-	g := NewGitGrep()
+	g := New()
 	git, err := g.locate()
-	must(t, err)
+	searchtest.Must(t, err)
 	set, res, err := g.nulList(context.Background(), git, root, "C", append(cloneArgs(hardenedGit), "grep", "-l", "-z", "-E", "-e", "needle hay", "--")...)
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("git grep: %v, exit %d %s", err, res.ExitCode, res.Stderr)
@@ -162,20 +164,20 @@ func TestGitGrepPrunesTrackedFilesWithoutMatches(t *testing.T) {
 
 func TestGitGrepRefusals(t *testing.T) {
 	requireGit(t)
-	notRepo := writeTree(t, map[string]string{"a.txt": "needle\n"})
+	notRepo := searchtest.WriteTree(t, map[string]string{"a.txt": "needle\n"})
 	repo := gitCorpus(t)
 	cases := []struct {
-		q    Query
+		q    search.Query
 		want error
 	}{
-		{Query{Pattern: "needle", Root: notRepo}, ErrUnavailable},
-		{Query{Pattern: "needle.", Root: repo, Multiline: true}, ErrUnsupported},
-		{Query{Pattern: `needle\n`, Root: repo, Multiline: true}, ErrUnsupported},
-		{Query{Pattern: `\Aneedle`, Root: repo, Multiline: true}, ErrUnsupported},
-		{Query{Pattern: "needle", Root: repo, FollowSymlinks: true}, ErrUnsupported},
+		{search.Query{Pattern: "needle", Root: notRepo}, search.ErrUnavailable},
+		{search.Query{Pattern: "needle.", Root: repo, Multiline: true}, search.ErrUnsupported},
+		{search.Query{Pattern: `needle\n`, Root: repo, Multiline: true}, search.ErrUnsupported},
+		{search.Query{Pattern: `\Aneedle`, Root: repo, Multiline: true}, search.ErrUnsupported},
+		{search.Query{Pattern: "needle", Root: repo, FollowSymlinks: true}, search.ErrUnsupported},
 	}
 	for _, c := range cases {
-		log, _, err := runEngine(t, NewGitGrep(), c.q)
+		log, _, err := searchtest.Run(t, New(), c.q)
 		if !errors.Is(err, c.want) {
 			t.Errorf("%+v: err = %v, want %v", c.q, err, c.want)
 		}
@@ -183,9 +185,9 @@ func TestGitGrepRefusals(t *testing.T) {
 			t.Errorf("%+v: emitted before refusing:\n%s", c.q, log)
 		}
 	}
-	g := NewGitGrep()
+	g := New()
 	g.LookPath = func(string) (string, error) { return "", exec.ErrNotFound }
-	if _, err := g.Available(context.Background()); !errors.Is(err, ErrUnavailable) {
+	if _, err := g.Available(context.Background()); !errors.Is(err, search.ErrUnavailable) {
 		t.Errorf("no git: err = %v, want ErrUnavailable", err)
 	}
 }
@@ -197,25 +199,25 @@ func TestGitGrepRefusals(t *testing.T) {
 // does run the fsmonitor program, so the test is not vacuous.
 func TestGitGrepRepoConfigRunsNothing(t *testing.T) {
 	root := gitCorpus(t)
-	clean, _, err := runEngine(t, NewGitGrep(), Query{Pattern: "needle", Root: root})
-	must(t, err)
+	clean, _, err := searchtest.Run(t, New(), search.Query{Pattern: "needle", Root: root})
+	searchtest.Must(t, err)
 
 	marker := filepath.Join(t.TempDir(), "marker")
 	script := filepath.Join(t.TempDir(), "payload.sh")
-	must(t, os.WriteFile(script, []byte("#!/bin/sh\necho \"$0 $*\" >> "+marker+"\ncat\n"), 0o755))
+	searchtest.Must(t, os.WriteFile(script, []byte("#!/bin/sh\necho \"$0 $*\" >> "+marker+"\ncat\n"), 0o755))
 	hooks := filepath.Join(root, ".git", "hooks")
-	must(t, os.MkdirAll(hooks, 0o755))
+	searchtest.Must(t, os.MkdirAll(hooks, 0o755))
 	for _, h := range []string{"pre-commit", "post-checkout", "post-index-change"} {
-		must(t, os.WriteFile(filepath.Join(hooks, h), []byte("#!/bin/sh\necho hook >> "+marker+"\n"), 0o755))
+		searchtest.Must(t, os.WriteFile(filepath.Join(hooks, h), []byte("#!/bin/sh\necho hook >> "+marker+"\n"), 0o755))
 	}
 	cfg, err := os.OpenFile(filepath.Join(root, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
-	must(t, err)
+	searchtest.Must(t, err)
 	_, err = cfg.WriteString("[core]\n\tfsmonitor = " + script + "\n\tpager = " + script + "\n" +
 		"[diff \"x\"]\n\ttextconv = " + script + "\n[diff]\n\texternal = " + script + "\n" +
 		"[grep]\n\tpatternType = perl\n\tfullName = true\n\tlineNumber = true\n")
-	must(t, err)
-	must(t, cfg.Close())
-	must(t, os.WriteFile(filepath.Join(root, ".gitattributes"), []byte("*.txt diff=x\nattr_binary.txt binary\n"), 0o644))
+	searchtest.Must(t, err)
+	searchtest.Must(t, cfg.Close())
+	searchtest.Must(t, os.WriteFile(filepath.Join(root, ".gitattributes"), []byte("*.txt diff=x\nattr_binary.txt binary\n"), 0o644))
 
 	// Control: the attack is real.
 	cmd := exec.Command("git", "status", "--short")
@@ -225,13 +227,13 @@ func TestGitGrepRepoConfigRunsNothing(t *testing.T) {
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatalf("control: plain git status did not run core.fsmonitor (%v); the test would prove nothing", err)
 	}
-	must(t, os.Remove(marker))
+	searchtest.Must(t, os.Remove(marker))
 
-	g := NewGitGrep()
+	g := New()
 	g.Environ = func() []string {
 		return append(os.Environ(), "GIT_DIR=/nonexistent", "GIT_CONFIG_PARAMETERS='core.fsmonitor'='"+script+"'", "GIT_EXTERNAL_DIFF="+script)
 	}
-	got, _, err := runEngine(t, g, Query{Pattern: "needle", Root: root})
+	got, _, err := searchtest.Run(t, g, search.Query{Pattern: "needle", Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,8 +288,8 @@ func TestGitGrepDubiousOwnershipFallsBack(t *testing.T) {
 	if out, err := exec.Command("chown", "-R", "65534:65534", root).CombinedOutput(); err != nil {
 		t.Skipf("chown: %v %s", err, out)
 	}
-	log, _, err := runEngine(t, NewGitGrep(), Query{Pattern: "needle", Root: root})
-	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "dubious ownership") {
+	log, _, err := searchtest.Run(t, New(), search.Query{Pattern: "needle", Root: root})
+	if !errors.Is(err, search.ErrUnavailable) || !strings.Contains(err.Error(), "dubious ownership") {
 		t.Errorf("err = %v, want ErrUnavailable naming the dubious ownership", err)
 	}
 	if log.String() != "" {

@@ -1,4 +1,4 @@
-package backends
+package native
 
 import (
 	"context"
@@ -9,67 +9,67 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/search"
 )
 
-// Native is the pure-Go engine: native.Walk selects the files as rg would,
-// native.Matcher searches each one in memory. It needs no binary, so it is
+// Engine is the pure-Go engine: Walk selects the files as rg would,
+// Matcher searches each one in memory. It needs no binary, so it is
 // always available and ends every Chain.
-type Native struct {
+type Engine struct {
 	// Workers bounds how many files are searched at once; 0 = GOMAXPROCS.
 	Workers int
-	// Reader reads files into pooled buffers; nil = a fresh native.Reader.
-	Reader *native.Reader
+	// Reader reads files into pooled buffers; nil = a fresh Reader.
+	Reader *Reader
 }
 
-var _ Backend = (*Native)(nil)
+var _ search.Engine = (*Engine)(nil)
 
-// NewNative returns the native engine with its defaults.
-func NewNative() *Native { return &Native{} }
+// New returns the native engine with its defaults.
+func New() *Engine { return &Engine{} }
 
 // Name is "native".
-func (n *Native) Name() string { return "native" }
+func (n *Engine) Name() string { return "native" }
 
 // Available always succeeds: the engine is part of the program.
-func (n *Native) Available(ctx context.Context) (Info, error) {
-	return Info{Name: "native"}, nil
+func (n *Engine) Available(ctx context.Context) (search.Info, error) {
+	return search.Info{Name: "native"}, nil
 }
 
 // Search runs a normalised Query. Files are searched in parallel; each
 // file's lines are pushed to sink together, under a lock, so the sink sees
 // Begin, Lines, End per file without interleaving. When ctx ends, what was
 // found so far has been pushed and ctx's error is returned.
-func (n *Native) Search(ctx context.Context, q Query, sink Sink) (Stats, error) {
+func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (search.Stats, error) {
 	start := time.Now()
-	typeGlobs, err := TypeGlobs(q.Types)
+	typeGlobs, err := search.TypeGlobs(q.Types)
 	if err != nil {
-		return Stats{}, err
+		return search.Stats{}, err
 	}
-	m, err := native.Compile(matchOptions(q))
+	m, err := Compile(MatchOptionsFor(q))
 	if err != nil {
-		var pe *native.PatternError
+		var pe *PatternError
 		if errors.As(err, &pe) {
-			return Stats{}, &InvalidPatternError{Pattern: q.Pattern, Offset: -1, Reason: pe.Reason}
+			return search.Stats{}, &search.InvalidPatternError{Pattern: q.Pattern, Offset: -1, Reason: pe.Reason}
 		}
-		return Stats{}, err
+		return search.Stats{}, err
 	}
 	reader := n.Reader
 	if reader == nil {
-		reader = &native.Reader{}
+		reader = &Reader{}
 	}
 	src, err := reader.Open(q.Root)
 	if err != nil {
-		return Stats{}, err
+		return search.Stats{}, err
 	}
 	defer src.Close()
-	run := newNativeRun(ctx, q, m, sink, src)
-	ws, err := native.Walk(ctx, walkOptions(q, typeGlobs, n.Workers), run.file)
-	st := run.stats()
+	run := NewFileSearcher(ctx, q, m, sink, src)
+	ws, err := Walk(ctx, WalkOptionsFor(q, typeGlobs, n.Workers), run.File)
+	st := run.Stats()
 	st.Unreadable += ws.Unreadable
 	st.TooLarge = ws.TooLarge
 	st.Elapsed = time.Since(start)
-	if err == nil && run.sinkErr != errStopped {
-		err = run.sinkErr
+	if err == nil {
+		err = run.SinkErr()
 	}
 	if err == nil {
 		err = ctx.Err()
@@ -77,24 +77,30 @@ func (n *Native) Search(ctx context.Context, q Query, sink Sink) (Stats, error) 
 	return st, err
 }
 
-// nativeRun is one Search: shared, read-only inputs plus counters.
-type nativeRun struct {
+// FileSearcher is the native engine's per-file work for one Search: it
+// reads a file, searches it with the Matcher and pushes its lines to the
+// sink under a lock, counting as it goes. The git grep and system grep
+// engines hand it the files their tool cannot answer exactly, so every
+// engine's answer for such a file is the native one. It is safe for
+// concurrent use by the walk's workers.
+type FileSearcher struct {
 	ctx      context.Context
-	q        Query
-	m        *native.Matcher
-	opts     native.SearchOptions
-	src      *native.Source
+	q        search.Query
+	m        *Matcher
+	opts     SearchOptions
+	src      *Source
 	explicit []string
 
 	sinkMu  sync.Mutex
-	sink    Sink
+	sink    search.Sink
 	sinkErr error // a sink error other than ErrStop, returned by Search
 
 	searched, matched, lines, bytes, binary, unreadable atomic.Int64
 }
 
-func (r *nativeRun) stats() Stats {
-	return Stats{
+// Stats is what the searcher counted so far.
+func (r *FileSearcher) Stats() search.Stats {
+	return search.Stats{
 		FilesSearched: r.searched.Load(),
 		FilesMatched:  r.matched.Load(),
 		MatchedLines:  r.lines.Load(),
@@ -104,8 +110,9 @@ func (r *nativeRun) stats() Stats {
 	}
 }
 
-// file searches one file; it runs concurrently on the walk's workers.
-func (r *nativeRun) file(f native.File) error {
+// File searches one file; it runs concurrently on the walk's workers. It
+// returns ErrStopWalk once the sink has stopped or failed (see SinkErr).
+func (r *FileSearcher) File(f File) error {
 	if err := r.ctx.Err(); err != nil {
 		return err
 	}
@@ -139,7 +146,7 @@ func (r *nativeRun) file(f native.File) error {
 // underExplicit reports a file found below a directory named in
 // Query.Paths: rg follows such a path even when it is a symbolic link
 // (possibly to outside the root), so the file is opened by its path.
-func (r *nativeRun) underExplicit(path string) bool {
+func (r *FileSearcher) underExplicit(path string) bool {
 	for _, p := range r.explicit {
 		if p != "." && len(path) > len(p) && path[len(p)] == '/' && path[:len(p)] == p {
 			return true
@@ -150,26 +157,26 @@ func (r *nativeRun) underExplicit(path string) bool {
 
 // push sends one file's results to the sink; an ErrStop from the sink
 // stops the walk without an error.
-func (r *nativeRun) push(path string, lines []Line, count int) error {
+func (r *FileSearcher) push(path string, lines []search.Line, count int) error {
 	r.sinkMu.Lock()
 	defer r.sinkMu.Unlock()
 	if r.sinkErr != nil {
-		return native.ErrStopWalk
+		return ErrStopWalk
 	}
 	err := r.sink.Begin(path)
 	for i := 0; err == nil && i < len(lines); i++ {
 		err = r.sink.Line(lines[i])
 	}
 	if err == nil {
-		err = r.sink.End(FileSummary{Path: path, MatchedLines: count})
+		err = r.sink.End(search.FileSummary{Path: path, MatchedLines: count})
 	}
-	if errors.Is(err, ErrStop) {
+	if errors.Is(err, search.ErrStop) {
 		r.sinkErr = errStopped
-		return native.ErrStopWalk
+		return ErrStopWalk
 	}
 	if err != nil {
 		r.sinkErr = err
-		return native.ErrStopWalk
+		return ErrStopWalk
 	}
 	return nil
 }
@@ -177,12 +184,28 @@ func (r *nativeRun) push(path string, lines []Line, count int) error {
 // errStopped marks a sink's ErrStop internally; Search reports it as nil.
 var errStopped = errors.New("stopped by sink")
 
-// fileLines collects one file's lines. native.Line's buffers are reused,
+// SinkErr is the sink's error that stopped the search, other than
+// search.ErrStop (a sink asking to stop is not a failure): nil otherwise.
+func (r *FileSearcher) SinkErr() error {
+	r.sinkMu.Lock()
+	defer r.sinkMu.Unlock()
+	if r.sinkErr == errStopped {
+		return nil
+	}
+	return r.sinkErr
+}
+
+// IsExplicit reports whether path was named in Query.Paths.
+func (r *FileSearcher) IsExplicit(path string) bool {
+	return slices.Contains(r.explicit, path)
+}
+
+// fileLines collects one file's lines. Line's buffers are reused,
 // so texts and spans are copied, into two arenas: a file costs a few
 // allocations, not two per line.
 type fileLines struct {
 	text  []byte
-	spans []Span
+	spans []search.Span
 	recs  []lineRec
 }
 
@@ -193,12 +216,12 @@ type lineRec struct {
 	context      bool
 }
 
-func (fl *fileLines) add(l native.Line) error {
+func (fl *fileLines) add(l Line) error {
 	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context}
 	fl.text = append(fl.text, l.Text...)
 	if !l.Context {
 		for _, sm := range l.Submatches {
-			fl.spans = append(fl.spans, Span{Start: sm[0], End: sm[1]})
+			fl.spans = append(fl.spans, search.Span{Start: sm[0], End: sm[1]})
 		}
 	}
 	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
@@ -206,13 +229,13 @@ func (fl *fileLines) add(l native.Line) error {
 	return nil
 }
 
-// lines returns the collected lines as backends.Lines of path.
-func (fl *fileLines) lines(path string) []Line {
-	out := make([]Line, len(fl.recs))
+// lines returns the collected lines as search.Lines of path.
+func (fl *fileLines) lines(path string) []search.Line {
+	out := make([]search.Line, len(fl.recs))
 	for i, rec := range fl.recs {
-		l := Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: KindMatch}
+		l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch}
 		if rec.context {
-			l.Kind = KindContext
+			l.Kind = search.KindContext
 		} else if rec.span1 > rec.span0 {
 			l.Submatches = fl.spans[rec.span0:rec.span1:rec.span1]
 			l.Column = l.Submatches[0].Start + 1
@@ -222,48 +245,58 @@ func (fl *fileLines) lines(path string) []Line {
 	return out
 }
 
-// convertLine copies one native line (its buffers are reused) into a Line.
-func convertLine(path string, l native.Line) Line {
-	var fl fileLines
-	fl.add(l)
-	return fl.lines(path)[0]
+// SearchLine copies a native line (its buffers are reused) into a
+// search.Line of path.
+func SearchLine(path string, l Line) search.Line {
+	out := search.Line{Path: path, Number: l.Number, Text: slices.Clone(l.Text), Kind: search.KindMatch}
+	if l.Context {
+		out.Kind = search.KindContext
+		return out
+	}
+	for _, s := range l.Submatches {
+		out.Submatches = append(out.Submatches, search.Span{Start: s[0], End: s[1]})
+	}
+	if len(out.Submatches) > 0 {
+		out.Column = out.Submatches[0].Start + 1
+	}
+	return out
 }
 
-// matchOptions is the native matcher's view of q. Every engine that
+// MatchOptionsFor is the native matcher's view of q. Every engine that
 // searches or re-checks files with the native matcher compiles it from here.
-func matchOptions(q Query) native.MatchOptions {
-	return native.MatchOptions{
+func MatchOptionsFor(q search.Query) MatchOptions {
+	return MatchOptions{
 		Pattern:         q.Pattern,
 		Fixed:           q.Fixed,
 		Word:            q.Word,
-		CaseInsensitive: q.Case == CaseInsensitive,
+		CaseInsensitive: q.Case == search.CaseInsensitive,
 		Multiline:       q.Multiline,
 	}
 }
 
-// newNativeRun prepares a search of q's files with m: the native engine's
-// per-file work, which git grep's candidates get too.
-func newNativeRun(ctx context.Context, q Query, m *native.Matcher, sink Sink, src *native.Source) *nativeRun {
-	run := &nativeRun{ctx: ctx, q: q, m: m, sink: sink, src: src}
+// NewFileSearcher prepares a search of q's files with m, read from src,
+// whose results go to sink.
+func NewFileSearcher(ctx context.Context, q search.Query, m *Matcher, sink search.Sink, src *Source) *FileSearcher {
+	run := &FileSearcher{ctx: ctx, q: q, m: m, sink: sink, src: src}
 	for _, p := range q.Paths {
 		run.explicit = append(run.explicit, filepath.ToSlash(p))
 	}
 	switch q.Mode {
-	case ModeFilesWithMatches:
+	case search.ModeFilesWithMatches:
 		run.opts.FilesOnly = true
-	case ModeCount:
+	case search.ModeCount:
 		run.opts.CountOnly = true
 		run.opts.MaxCount = q.MaxCountPerFile
 	default:
-		run.opts = native.SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
+		run.opts = SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
 	}
 	return run
 }
 
-// walkOptions selects q's files the way rg would: every engine that walks
+// WalkOptionsFor selects q's files the way rg would: every engine that walks
 // with the native walker (native, grep, git grep) takes its options from here.
-func walkOptions(q Query, typeGlobs []string, workers int) native.WalkOptions {
-	return native.WalkOptions{
+func WalkOptionsFor(q search.Query, typeGlobs []string, workers int) WalkOptions {
+	return WalkOptions{
 		Root:           q.Root,
 		Paths:          q.Paths,
 		Hidden:         q.Hidden,

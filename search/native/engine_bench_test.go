@@ -1,4 +1,4 @@
-package backends_test
+package native_test
 
 import (
 	"context"
@@ -14,7 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // The native engine's benchmarks run it and the real rg side by side in one
@@ -98,13 +99,13 @@ func benchEngines(b *testing.B, root string) {
 	logRatios(b, times)
 }
 
-func benchQuery(root string, c benchClass) backends.Query {
-	q := backends.Query{Pattern: c.pattern, Root: root, Mode: backends.ModeCount}
+func benchQuery(root string, c benchClass) search.Query {
+	q := search.Query{Pattern: c.pattern, Root: root, Mode: search.ModeCount}
 	if c.content {
-		q.Mode = backends.ModeContent
+		q.Mode = search.ModeContent
 	}
 	if c.fold {
-		q.Case = backends.CaseInsensitive
+		q.Case = search.CaseInsensitive
 	}
 	return q
 }
@@ -114,23 +115,23 @@ func benchQuery(root string, c benchClass) backends.Query {
 type countSink struct{ counted, lines atomic.Int64 }
 
 func (s *countSink) Begin(string) error { return nil }
-func (s *countSink) Line(l backends.Line) error {
-	if l.Kind == backends.KindMatch {
+func (s *countSink) Line(l search.Line) error {
+	if l.Kind == search.KindMatch {
 		s.lines.Add(1)
 	}
 	return nil
 }
-func (s *countSink) End(f backends.FileSummary) error {
+func (s *countSink) End(f search.FileSummary) error {
 	s.counted.Add(int64(f.MatchedLines))
 	return nil
 }
 
-func nativeCount(b *testing.B, q backends.Query) int64 {
+func nativeCount(b *testing.B, q search.Query) int64 {
 	var sink countSink
-	if _, err := backends.NewNative().Search(context.Background(), q, &sink); err != nil {
+	if _, err := native.New().Search(context.Background(), q, &sink); err != nil {
 		b.Fatal(err)
 	}
-	if q.Mode == backends.ModeContent {
+	if q.Mode == search.ModeContent {
 		return sink.lines.Load()
 	}
 	return sink.counted.Load()

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package backends_test
+package native_test
 
 import "time"
 

@@ -1,4 +1,4 @@
-package backends_test
+package native_test
 
 import (
 	"context"
@@ -12,8 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rgkit/rgkit/backends"
 	"github.com/rgkit/rgkit/internal/conformance"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // TestNativeMeetsConformanceSpecs runs every search case of the conformance
@@ -31,12 +32,12 @@ func TestNativeMeetsConformanceSpecs(t *testing.T) {
 	}
 	for _, cs := range conformance.SearchCases(conformance.Queries()) {
 		t.Run(cs.Name, func(t *testing.T) {
-			q, err := backends.Normalize(c.Query(cs))
+			q, err := search.Normalize(c.Query(cs))
 			if err != nil {
 				t.Fatalf("Normalize: %v", err)
 			}
 			col := &conformance.Collector{Mode: q.Mode}
-			if _, err := backends.NewNative().Search(context.Background(), q, col); err != nil {
+			if _, err := native.New().Search(context.Background(), q, col); err != nil {
 				t.Fatalf("Search: %v", err)
 			}
 			if v := col.Violations(); len(v) > 0 {
@@ -61,20 +62,20 @@ func TestNativeMeetsConformanceSpecs(t *testing.T) {
 // recordSink keeps everything it is given.
 type recordSink struct {
 	begins []string
-	lines  []backends.Line
-	ends   []backends.FileSummary
+	lines  []search.Line
+	ends   []search.FileSummary
 	stopAt int // return ErrStop from the stopAt-th End (1-based); 0 = never
 }
 
 func (s *recordSink) Begin(p string) error { s.begins = append(s.begins, p); return nil }
-func (s *recordSink) Line(l backends.Line) error {
+func (s *recordSink) Line(l search.Line) error {
 	s.lines = append(s.lines, l)
 	return nil
 }
-func (s *recordSink) End(f backends.FileSummary) error {
+func (s *recordSink) End(f search.FileSummary) error {
 	s.ends = append(s.ends, f)
 	if s.stopAt > 0 && len(s.ends) >= s.stopAt {
-		return backends.ErrStop
+		return search.ErrStop
 	}
 	return nil
 }
@@ -94,16 +95,16 @@ func nativeTree(t *testing.T, files map[string]string) string {
 	return root
 }
 
-func nativeSearch(t *testing.T, q backends.Query, sink backends.Sink) (backends.Stats, error) {
+func nativeSearch(t *testing.T, q search.Query, sink search.Sink) (search.Stats, error) {
 	t.Helper()
-	nq, err := backends.Normalize(q)
+	nq, err := search.Normalize(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return backends.NewNative().Search(context.Background(), nq, sink)
+	return native.New().Search(context.Background(), nq, sink)
 }
 
-// TestNativeReportsLinesAndStats checks the conversion to backends.Line
+// TestNativeReportsLinesAndStats checks the conversion to search.Line
 // (paths, columns, kinds, CRLF) and the statistics.
 func TestNativeReportsLinesAndStats(t *testing.T) {
 	root := nativeTree(t, map[string]string{
@@ -112,18 +113,18 @@ func TestNativeReportsLinesAndStats(t *testing.T) {
 		"c.txt":     "nothing here\n",
 	})
 	var s recordSink
-	st, err := nativeSearch(t, backends.Query{Pattern: "two", Root: root, After: 1}, &s)
+	st, err := nativeSearch(t, search.Query{Pattern: "two", Root: root, After: 1}, &s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []backends.Line{
-		{Path: "dir/a.txt", Number: 2, Column: 3, Text: []byte("x two two"), Submatches: []backends.Span{{2, 5}, {6, 9}}, Kind: backends.KindMatch},
-		{Path: "dir/a.txt", Number: 3, Text: []byte("three"), Kind: backends.KindContext},
+	want := []search.Line{
+		{Path: "dir/a.txt", Number: 2, Column: 3, Text: []byte("x two two"), Submatches: []search.Span{{Start: 2, End: 5}, {Start: 6, End: 9}}, Kind: search.KindMatch},
+		{Path: "dir/a.txt", Number: 3, Text: []byte("three"), Kind: search.KindContext},
 	}
 	if !reflect.DeepEqual(s.lines, want) {
 		t.Errorf("lines\n got %+v\nwant %+v", s.lines, want)
 	}
-	if !reflect.DeepEqual(s.ends, []backends.FileSummary{{Path: "dir/a.txt", MatchedLines: 1}}) {
+	if !reflect.DeepEqual(s.ends, []search.FileSummary{{Path: "dir/a.txt", MatchedLines: 1}}) {
 		t.Errorf("ends %+v", s.ends)
 	}
 	if st.FilesSearched != 3 || st.FilesMatched != 1 || st.MatchedLines != 1 || st.Binary != 1 {
@@ -135,16 +136,16 @@ func TestNativeReportsLinesAndStats(t *testing.T) {
 func TestNativeModes(t *testing.T) {
 	root := nativeTree(t, map[string]string{"a.txt": "x\nx\ny\nx\n"})
 	for _, c := range []struct {
-		mode backends.OutputMode
+		mode search.OutputMode
 		max  int
 		want int
 	}{
-		{backends.ModeCount, 0, 3},
-		{backends.ModeCount, 2, 2},
-		{backends.ModeFilesWithMatches, 0, 1},
+		{search.ModeCount, 0, 3},
+		{search.ModeCount, 2, 2},
+		{search.ModeFilesWithMatches, 0, 1},
 	} {
 		var s recordSink
-		if _, err := nativeSearch(t, backends.Query{Pattern: "x", Root: root, Mode: c.mode, MaxCountPerFile: c.max}, &s); err != nil {
+		if _, err := nativeSearch(t, search.Query{Pattern: "x", Root: root, Mode: c.mode, MaxCountPerFile: c.max}, &s); err != nil {
 			t.Fatal(err)
 		}
 		if len(s.lines) != 0 || len(s.ends) != 1 || s.ends[0].MatchedLines != c.want {
@@ -161,7 +162,7 @@ func TestNativeStopsOnErrStop(t *testing.T) {
 	}
 	root := nativeTree(t, files)
 	s := recordSink{stopAt: 1}
-	if _, err := nativeSearch(t, backends.Query{Pattern: "hit", Root: root}, &s); err != nil {
+	if _, err := nativeSearch(t, search.Query{Pattern: "hit", Root: root}, &s); err != nil {
 		t.Fatalf("ErrStop came back as %v", err)
 	}
 	if len(s.ends) != 1 {
@@ -172,14 +173,14 @@ func TestNativeStopsOnErrStop(t *testing.T) {
 // TestNativeCancelled returns the context's error.
 func TestNativeCancelled(t *testing.T) {
 	root := nativeTree(t, map[string]string{"a.txt": "hit\n"})
-	nq, err := backends.Normalize(backends.Query{Pattern: "hit", Root: root})
+	nq, err := search.Normalize(search.Query{Pattern: "hit", Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var s recordSink
-	if _, err := backends.NewNative().Search(ctx, nq, &s); !errors.Is(err, context.Canceled) {
+	if _, err := native.New().Search(ctx, nq, &s); !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
 }
@@ -189,12 +190,12 @@ func TestNativeCancelled(t *testing.T) {
 func TestNativeRefusesLiteralNewline(t *testing.T) {
 	root := nativeTree(t, map[string]string{"a.txt": "a\nb\n"})
 	var s recordSink
-	_, err := backends.NewNative().Search(context.Background(), backends.Query{Pattern: `a\nb`, Root: root}, &s)
-	var ipe *backends.InvalidPatternError
+	_, err := native.New().Search(context.Background(), search.Query{Pattern: `a\nb`, Root: root}, &s)
+	var ipe *search.InvalidPatternError
 	if !errors.As(err, &ipe) {
 		t.Fatalf("got %v, want *InvalidPatternError", err)
 	}
-	if _, err := nativeSearch(t, backends.Query{Pattern: `a\nb`, Root: root, Multiline: true}, &s); err != nil || len(s.lines) != 2 {
+	if _, err := nativeSearch(t, search.Query{Pattern: `a\nb`, Root: root, Multiline: true}, &s); err != nil || len(s.lines) != 2 {
 		t.Errorf("multiline: err %v, %d lines; want 2", err, len(s.lines))
 	}
 }
@@ -227,10 +228,10 @@ func TestNativeCountsMatchRgOnGoSource(t *testing.T) {
 		{pattern: "err", word: true},
 	}
 	for _, c := range cases {
-		q := backends.Query{Pattern: c.pattern, Root: root, Mode: backends.ModeCount, Word: c.word}
+		q := search.Query{Pattern: c.pattern, Root: root, Mode: search.ModeCount, Word: c.word}
 		args := []string{"--no-config", "-c", "--with-filename"}
 		if c.fold {
-			q.Case = backends.CaseInsensitive
+			q.Case = search.CaseInsensitive
 			args = append(args, "-i")
 		}
 		if c.word {

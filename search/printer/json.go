@@ -6,7 +6,7 @@ import (
 	"io"
 	"unicode/utf8"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // JSON prints one JSON object per line:
@@ -25,14 +25,14 @@ import (
 // be applied to them. A line cut by MaxColumns has "cut": the bytes removed.
 type JSON struct {
 	enc   *json.Encoder
-	mode  backends.OutputMode
+	mode  search.OutputMode
 	lines int // matching lines printed
 	files int // files printed
 	count int // sum of the counts printed
 }
 
 // NewJSON returns a JSON Lines printer for results of the given mode.
-func NewJSON(w io.Writer, mode backends.OutputMode) *JSON {
+func NewJSON(w io.Writer, mode search.OutputMode) *JSON {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return &JSON{enc: enc, mode: mode}
@@ -56,11 +56,11 @@ type jsonLine struct {
 	Count      *int       `json:"count,omitempty"`
 }
 
-// Begin implements backends.Sink.
+// Begin implements search.Sink.
 func (p *JSON) Begin(path string) error { return nil }
 
-// Line implements backends.Sink.
-func (p *JSON) Line(l backends.Line) error {
+// Line implements search.Sink.
+func (p *JSON) Line(l search.Line) error {
 	rec := jsonLine{Type: "context", Line: l.Number, Cut: l.Cut}
 	setPath(&rec, l.Path)
 	text := string(l.Text)
@@ -68,7 +68,7 @@ func (p *JSON) Line(l backends.Line) error {
 	if !utf8.Valid(l.Text) {
 		rec.Bytes = l.Text
 	}
-	if l.Kind == backends.KindMatch {
+	if l.Kind == search.KindMatch {
 		rec.Type = "match"
 		rec.Column = l.Column
 		rec.Submatches = make([]jsonSpan, len(l.Submatches))
@@ -80,14 +80,14 @@ func (p *JSON) Line(l backends.Line) error {
 	return p.enc.Encode(rec)
 }
 
-// End implements backends.Sink.
-func (p *JSON) End(s backends.FileSummary) error {
+// End implements search.Sink.
+func (p *JSON) End(s search.FileSummary) error {
 	p.files++
 	var rec jsonLine
 	switch p.mode {
-	case backends.ModeFilesWithMatches:
+	case search.ModeFilesWithMatches:
 		rec.Type = "file"
-	case backends.ModeCount:
+	case search.ModeCount:
 		rec.Type = "count"
 		n := s.MatchedLines
 		rec.Count = &n
@@ -140,7 +140,7 @@ type jsonSummary struct {
 // counts what was printed: matching lines in content mode, the sum of the
 // counts in count mode, files in files mode. "files" counts files printed.
 // "truncated_by" is "limit" or "bytes"; "error" is set when err is not nil.
-func (p *JSON) Summary(res backends.Result, err error) error {
+func (p *JSON) Summary(res search.Result, err error) error {
 	s := jsonSummary{
 		Type:     "summary",
 		Backend:  res.Backend,
@@ -159,23 +159,23 @@ func (p *JSON) Summary(res backends.Result, err error) error {
 		},
 	}
 	switch p.mode {
-	case backends.ModeContent:
+	case search.ModeContent:
 		s.Matches = p.lines
-	case backends.ModeCount:
+	case search.ModeCount:
 		s.Matches = p.count
 	default:
 		s.Matches = p.files
 	}
 	switch res.Truncated {
-	case backends.TruncatedLimit:
+	case search.TruncatedLimit:
 		s.Truncated, s.TruncatedBy = true, "limit"
-	case backends.TruncatedBytes:
+	case search.TruncatedBytes:
 		s.Truncated, s.TruncatedBy = true, "bytes"
 	}
 	for _, sk := range res.Skipped {
 		s.Skipped = append(s.Skipped, jsonSkip{Backend: sk.Backend, Reason: errString(sk.Reason)})
 	}
-	if err != nil && !errors.Is(err, backends.ErrStop) {
+	if err != nil && !errors.Is(err, search.ErrStop) {
 		s.Error = err.Error()
 	}
 	return p.enc.Encode(s)

@@ -4,7 +4,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // Files prints one path per line, like rg -l.
@@ -16,14 +16,14 @@ type Files struct {
 // NewFiles returns a Files printer writing to w.
 func NewFiles(w io.Writer, opts Options) *Files { return &Files{w: w, opts: opts} }
 
-// Begin implements backends.Sink.
+// Begin implements search.Sink.
 func (p *Files) Begin(path string) error { return nil }
 
-// Line implements backends.Sink; the files mode sends no lines.
-func (p *Files) Line(backends.Line) error { return nil }
+// Line implements search.Sink; the files mode sends no lines.
+func (p *Files) Line(search.Line) error { return nil }
 
-// End implements backends.Sink.
-func (p *Files) End(s backends.FileSummary) error {
+// End implements search.Sink.
+func (p *Files) End(s search.FileSummary) error {
 	b := appendColored(nil, p.opts.Color, colorPath, p.opts.PathPrefix+s.Path)
 	_, err := p.w.Write(append(b, '\n'))
 	return err
@@ -38,14 +38,14 @@ type Count struct {
 // NewCount returns a Count printer writing to w.
 func NewCount(w io.Writer, opts Options) *Count { return &Count{w: w, opts: opts} }
 
-// Begin implements backends.Sink.
+// Begin implements search.Sink.
 func (p *Count) Begin(path string) error { return nil }
 
-// Line implements backends.Sink; the count mode sends no lines.
-func (p *Count) Line(backends.Line) error { return nil }
+// Line implements search.Sink; the count mode sends no lines.
+func (p *Count) Line(search.Line) error { return nil }
 
-// End implements backends.Sink.
-func (p *Count) End(s backends.FileSummary) error {
+// End implements search.Sink.
+func (p *Count) End(s search.FileSummary) error {
 	var b []byte
 	if !p.opts.NoFilename {
 		b = appendColored(b, p.opts.Color, colorPath, p.opts.PathPrefix+s.Path)

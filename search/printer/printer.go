@@ -1,5 +1,5 @@
 // Package printer turns search results into text. Every printer is a
-// backends.Sink, so a new output format touches no engine and an engine
+// search.Sink, so a new output format touches no engine and an engine
 // touches no printer: rg-style lines (Text), JSON Lines (JSON), one path per
 // line (Files) and per-file counts (Count).
 package printer

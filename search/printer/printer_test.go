@@ -8,23 +8,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
-func match(path string, n int, text string, subs ...backends.Span) backends.Line {
+func match(path string, n int, text string, subs ...search.Span) search.Line {
 	col := 0
 	if len(subs) > 0 {
 		col = subs[0].Start + 1
 	}
-	return backends.Line{Path: path, Number: n, Column: col, Text: []byte(text), Submatches: subs, Kind: backends.KindMatch}
+	return search.Line{Path: path, Number: n, Column: col, Text: []byte(text), Submatches: subs, Kind: search.KindMatch}
 }
 
-func ctxLine(path string, n int, text string) backends.Line {
-	return backends.Line{Path: path, Number: n, Text: []byte(text), Kind: backends.KindContext}
+func ctxLine(path string, n int, text string) search.Line {
+	return search.Line{Path: path, Number: n, Text: []byte(text), Kind: search.KindContext}
 }
 
 // feed sends files (each a path and its lines) to sink as the Chain would.
-func feed(t *testing.T, sink backends.Sink, files ...[]backends.Line) {
+func feed(t *testing.T, sink search.Sink, files ...[]search.Line) {
 	t.Helper()
 	for _, lines := range files {
 		path := lines[0].Path
@@ -38,20 +38,20 @@ func feed(t *testing.T, sink backends.Sink, files ...[]backends.Line) {
 					t.Fatal(err)
 				}
 			}
-			if l.Kind == backends.KindMatch {
+			if l.Kind == search.KindMatch {
 				n++
 			}
 		}
-		if err := sink.End(backends.FileSummary{Path: path, MatchedLines: n}); err != nil {
+		if err := sink.End(search.FileSummary{Path: path, MatchedLines: n}); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
 func TestTextLikeRgNoHeading(t *testing.T) {
-	a := []backends.Line{ctxLine("a.go", 1, "package a"), match("a.go", 2, "func Foo() {}", backends.Span{Start: 5, End: 8}),
-		match("a.go", 9, "Foo()", backends.Span{Start: 0, End: 3})}
-	b := []backends.Line{match("sub/b.go", 4, "x := Foo", backends.Span{Start: 5, End: 8}), ctxLine("sub/b.go", 5, "y")}
+	a := []search.Line{ctxLine("a.go", 1, "package a"), match("a.go", 2, "func Foo() {}", search.Span{Start: 5, End: 8}),
+		match("a.go", 9, "Foo()", search.Span{Start: 0, End: 3})}
+	b := []search.Line{match("sub/b.go", 4, "x := Foo", search.Span{Start: 5, End: 8}), ctxLine("sub/b.go", 5, "y")}
 	tests := []struct {
 		name string
 		opts Options
@@ -81,7 +81,7 @@ func TestTextLikeRgNoHeading(t *testing.T) {
 
 func TestTextColorLikeRg(t *testing.T) {
 	var out bytes.Buffer
-	feed(t, NewText(&out, Options{Color: true}), []backends.Line{match("a.go", 2, "a Foo b Foo", backends.Span{Start: 2, End: 5}, backends.Span{Start: 8, End: 11})})
+	feed(t, NewText(&out, Options{Color: true}), []search.Line{match("a.go", 2, "a Foo b Foo", search.Span{Start: 2, End: 5}, search.Span{Start: 8, End: 11})})
 	want := "\x1b[35ma.go\x1b[0m:\x1b[32m2\x1b[0m:a \x1b[1;31mFoo\x1b[0m b \x1b[1;31mFoo\x1b[0m\n"
 	if out.String() != want {
 		t.Errorf("got %q\nwant %q", out.String(), want)
@@ -90,27 +90,27 @@ func TestTextColorLikeRg(t *testing.T) {
 
 func TestTextMarksACutLine(t *testing.T) {
 	var out bytes.Buffer
-	l := match("min.js", 1, "abcd", backends.Span{Start: 0, End: 1})
+	l := match("min.js", 1, "abcd", search.Span{Start: 0, End: 1})
 	l.Cut = 99996
-	feed(t, NewText(&out, Options{}), []backends.Line{l})
+	feed(t, NewText(&out, Options{}), []search.Line{l})
 	if want := "min.js:1:abcd [... 99996 more bytes]\n"; out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
 }
 
 func TestFilesAndCount(t *testing.T) {
-	a := []backends.Line{match("a.go", 1, "x"), match("a.go", 2, "x")}
-	b := []backends.Line{match("b c.go", 3, "x")}
+	a := []search.Line{match("a.go", 1, "x"), match("a.go", 2, "x")}
+	b := []search.Line{match("b c.go", 3, "x")}
 	tests := []struct {
 		name string
-		sink func(*bytes.Buffer) backends.Sink
+		sink func(*bytes.Buffer) search.Sink
 		want string
 	}{
-		{"files", func(w *bytes.Buffer) backends.Sink { return NewFiles(w, Options{}) }, "a.go\nb c.go\n"},
-		{"files colored", func(w *bytes.Buffer) backends.Sink { return NewFiles(w, Options{Color: true}) },
+		{"files", func(w *bytes.Buffer) search.Sink { return NewFiles(w, Options{}) }, "a.go\nb c.go\n"},
+		{"files colored", func(w *bytes.Buffer) search.Sink { return NewFiles(w, Options{Color: true}) },
 			"\x1b[35ma.go\x1b[0m\n\x1b[35mb c.go\x1b[0m\n"},
-		{"count", func(w *bytes.Buffer) backends.Sink { return NewCount(w, Options{}) }, "a.go:2\nb c.go:1\n"},
-		{"count one file", func(w *bytes.Buffer) backends.Sink { return NewCount(w, Options{NoFilename: true}) }, "2\n1\n"},
+		{"count", func(w *bytes.Buffer) search.Sink { return NewCount(w, Options{}) }, "a.go:2\nb c.go:1\n"},
+		{"count one file", func(w *bytes.Buffer) search.Sink { return NewCount(w, Options{NoFilename: true}) }, "2\n1\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,10 +125,10 @@ func TestFilesAndCount(t *testing.T) {
 
 func TestJSONRecords(t *testing.T) {
 	var out bytes.Buffer
-	p := NewJSON(&out, backends.ModeContent)
-	feed(t, p, []backends.Line{ctxLine("a.go", 1, "<a> & b"), match("a.go", 2, "x Foo", backends.Span{Start: 2, End: 5})})
-	res := backends.Result{Backend: "ripgrep", Truncated: backends.TruncatedLimit, Partial: true,
-		Skipped: []backends.Skip{{Backend: "x", Reason: errors.New("gone")}}, Stats: backends.Stats{Elapsed: 2 * time.Millisecond}}
+	p := NewJSON(&out, search.ModeContent)
+	feed(t, p, []search.Line{ctxLine("a.go", 1, "<a> & b"), match("a.go", 2, "x Foo", search.Span{Start: 2, End: 5})})
+	res := search.Result{Backend: "ripgrep", Truncated: search.TruncatedLimit, Partial: true,
+		Skipped: []search.Skip{{Backend: "x", Reason: errors.New("gone")}}, Stats: search.Stats{Elapsed: 2 * time.Millisecond}}
 	if err := p.Summary(res, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -143,18 +143,18 @@ func TestJSONRecords(t *testing.T) {
 
 func TestJSONModes(t *testing.T) {
 	tests := []struct {
-		mode backends.OutputMode
+		mode search.OutputMode
 		want string
 	}{
-		{backends.ModeFilesWithMatches, `{"type":"file","path":"a.go"}` + "\n" + `{"type":"summary","backend":"native","matches":1,"files":1,`},
-		{backends.ModeCount, `{"type":"count","path":"a.go","count":2}` + "\n" + `{"type":"summary","backend":"native","matches":2,"files":1,`},
+		{search.ModeFilesWithMatches, `{"type":"file","path":"a.go"}` + "\n" + `{"type":"summary","backend":"native","matches":1,"files":1,`},
+		{search.ModeCount, `{"type":"count","path":"a.go","count":2}` + "\n" + `{"type":"summary","backend":"native","matches":2,"files":1,`},
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer
 		p := NewJSON(&out, tt.mode)
 		// The files and count modes send no lines, only Begin and End.
-		feed(t, p, []backends.Line{{Path: "a.go", Kind: backends.KindMatch}, {Path: "a.go", Kind: backends.KindMatch}})
-		if err := p.Summary(backends.Result{Backend: "native"}, nil); err != nil {
+		feed(t, p, []search.Line{{Path: "a.go", Kind: search.KindMatch}, {Path: "a.go", Kind: search.KindMatch}})
+		if err := p.Summary(search.Result{Backend: "native"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.HasPrefix(out.String(), tt.want) {
@@ -168,7 +168,7 @@ func TestJSONModes(t *testing.T) {
 func TestJSONNonUTF8KeepsExactBytes(t *testing.T) {
 	var out bytes.Buffer
 	raw := "caf\xe9 Foo"
-	feed(t, NewJSON(&out, backends.ModeContent), []backends.Line{match("lat\xe91.txt", 1, raw, backends.Span{Start: 5, End: 8})})
+	feed(t, NewJSON(&out, search.ModeContent), []search.Line{match("lat\xe91.txt", 1, raw, search.Span{Start: 5, End: 8})})
 	var rec struct {
 		Path       string `json:"path"`
 		PathBytes  []byte `json:"path_bytes"`
@@ -192,8 +192,8 @@ func TestJSONNonUTF8KeepsExactBytes(t *testing.T) {
 
 func TestJSONSummaryCarriesTheError(t *testing.T) {
 	var out bytes.Buffer
-	p := NewJSON(&out, backends.ModeContent)
-	if err := p.Summary(backends.Result{}, errors.New("rg: exit 2")); err != nil {
+	p := NewJSON(&out, search.ModeContent)
+	if err := p.Summary(search.Result{}, errors.New("rg: exit 2")); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), `"error":"rg: exit 2"`) {

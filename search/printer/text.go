@@ -4,13 +4,13 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // Text prints lines the way `rg --no-heading -n` does: "path:line:text" for
 // a match, "path-line-text" for a context line, and "--" between groups
 // that are not contiguous (and between files) when context is on. A line
-// cut by Query.MaxColumns ends with backends.CutMarker ("[... N more bytes]") so the cut is
+// cut by Query.MaxColumns ends with search.CutMarker ("[... N more bytes]") so the cut is
 // never silent. Text is written as raw bytes, like rg.
 type Text struct {
 	w    io.Writer
@@ -25,21 +25,21 @@ type Text struct {
 // NewText returns a Text printer writing to w.
 func NewText(w io.Writer, opts Options) *Text { return &Text{w: w, opts: opts} }
 
-// Begin implements backends.Sink.
+// Begin implements search.Sink.
 func (p *Text) Begin(path string) error { return nil }
 
-// End implements backends.Sink.
-func (p *Text) End(backends.FileSummary) error { return nil }
+// End implements search.Sink.
+func (p *Text) End(search.FileSummary) error { return nil }
 
-// Line implements backends.Sink.
-func (p *Text) Line(l backends.Line) error {
+// Line implements search.Sink.
+func (p *Text) Line(l search.Line) error {
 	b := p.buf[:0]
 	if p.opts.Context && p.printed && (l.Path != p.lastPath || l.Number != p.lastLine+1) {
 		b = append(b, "--\n"...)
 	}
 	p.printed, p.lastPath, p.lastLine = true, l.Path, l.Number
 	sep := byte(':')
-	if l.Kind == backends.KindContext {
+	if l.Kind == search.KindContext {
 		sep = '-'
 	}
 	if !p.opts.NoFilename {
@@ -48,13 +48,13 @@ func (p *Text) Line(l backends.Line) error {
 	}
 	b = appendColored(b, p.opts.Color, colorLine, strconv.Itoa(l.Number))
 	b = append(b, sep)
-	if p.opts.Column && l.Kind == backends.KindMatch {
+	if p.opts.Column && l.Kind == search.KindMatch {
 		b = appendColored(b, p.opts.Color, colorLine, strconv.Itoa(l.Column))
 		b = append(b, sep)
 	}
 	b = p.appendText(b, l)
 	if l.Cut > 0 {
-		b = append(append(b, ' '), backends.CutMarker(l.Cut)...)
+		b = append(append(b, ' '), search.CutMarker(l.Cut)...)
 	}
 	b = append(b, '\n')
 	p.buf = b
@@ -63,7 +63,7 @@ func (p *Text) Line(l backends.Line) error {
 }
 
 // appendText appends the line, with its submatches colored when on.
-func (p *Text) appendText(b []byte, l backends.Line) []byte {
+func (p *Text) appendText(b []byte, l search.Line) []byte {
 	if !p.opts.Color || len(l.Submatches) == 0 {
 		return append(b, l.Text...)
 	}

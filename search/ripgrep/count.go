@@ -1,6 +1,11 @@
-package backends
+package ripgrep
 
-import "regexp/syntax"
+import (
+	"regexp/syntax"
+
+	"github.com/rgkit/rgkit/internal/dialect"
+	"github.com/rgkit/rgkit/search"
+)
 
 // rgCountsMatches reports whether rg -c counts matches rather than lines
 // for q (normalised), and so which of the JSON end record's stats is a
@@ -8,11 +13,11 @@ import "regexp/syntax"
 // can match '\n': otherwise rg searches line by line even with -U
 // (grep-searcher's multi_line_with_matcher asks the regex for the bytes it
 // can never match) and counts lines, as the native engine does.
-func rgCountsMatches(q Query) bool {
+func rgCountsMatches(q search.Query) bool {
 	if !q.Multiline {
 		return false
 	}
-	re, err := referenceTree(q.Pattern, q.Fixed, q.Case == CaseInsensitive, true)
+	re, err := dialect.ReferenceTree(q.Pattern, q.Fixed, q.Case == search.CaseInsensitive, true)
 	if err != nil {
 		return true // rg's own count then; Normalize has parsed it already
 	}

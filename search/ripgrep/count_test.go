@@ -1,4 +1,4 @@
-package backends
+package ripgrep
 
 import (
 	"context"
@@ -7,14 +7,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/search"
 )
 
 // countLog records each file's MatchedLines.
 type countLog struct{ matched map[string]int }
 
-func (c *countLog) Begin(string) error      { return nil }
-func (c *countLog) Line(Line) error         { return nil }
-func (c *countLog) End(s FileSummary) error { c.matched[s.Path] = s.MatchedLines; return nil }
+func (c *countLog) Begin(string) error             { return nil }
+func (c *countLog) Line(search.Line) error         { return nil }
+func (c *countLog) End(s search.FileSummary) error { c.matched[s.Path] = s.MatchedLines; return nil }
 
 // TestRipgrepMultilineMatchedLinesIsRgCount: in multiline mode a file's
 // MatchedLines is what rg -c -U prints: lines when the pattern cannot match
@@ -23,24 +26,24 @@ func (c *countLog) End(s FileSummary) error { c.matched[s.Path] = s.MatchedLines
 func TestRipgrepMultilineMatchedLinesIsRgCount(t *testing.T) {
 	rg := realRipgrep(t)
 	text := "foo foobar barfoo foo_bar\nxx\nfoo\nfoo\nbar\nabc\ndef\nghi\n"
-	root := writeTree(t, map[string]string{"f.txt": text})
+	root := searchtest.WriteTree(t, map[string]string{"f.txt": text})
 	cases := []struct {
-		q    Query
+		q    search.Query
 		want int
 	}{
-		{Query{Pattern: "foo", Fixed: true}, 3},                    // 6 matches on 3 lines
-		{Query{Pattern: `fo+`, Before: 1}, 3},                      // the same as a regex, with context
-		{Query{Pattern: `foo\nfoo`}, 1},                            // one match over 2 lines
-		{Query{Pattern: `foo[^\n]*\n(xx|foo)`}, 2},                 // 2 matches over 4 lines
-		{Query{Pattern: `c\nd|e|f\ng|i`}, 4},                       // 4 matches in one block of 3 lines
-		{Query{Pattern: `\s`, MaxCountPerFile: 2}, 11},             // \s holds '\n'; rg -c adds a whole block before -m stops it
-		{Query{Pattern: `FOO|[^\n]bar`, Case: CaseInsensitive}, 3}, // no '\n': lines
+		{search.Query{Pattern: "foo", Fixed: true}, 3},                           // 6 matches on 3 lines
+		{search.Query{Pattern: `fo+`, Before: 1}, 3},                             // the same as a regex, with context
+		{search.Query{Pattern: `foo\nfoo`}, 1},                                   // one match over 2 lines
+		{search.Query{Pattern: `foo[^\n]*\n(xx|foo)`}, 2},                        // 2 matches over 4 lines
+		{search.Query{Pattern: `c\nd|e|f\ng|i`}, 4},                              // 4 matches in one block of 3 lines
+		{search.Query{Pattern: `\s`, MaxCountPerFile: 2}, 11},                    // \s holds '\n'; rg -c adds a whole block before -m stops it
+		{search.Query{Pattern: `FOO|[^\n]bar`, Case: search.CaseInsensitive}, 3}, // no '\n': lines
 	}
 	for _, c := range cases {
 		t.Run(c.q.Pattern, func(t *testing.T) {
 			q := c.q
 			q.Root, q.Multiline = root, true
-			nq, err := Normalize(q)
+			nq, err := search.Normalize(q)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +51,7 @@ func TestRipgrepMultilineMatchedLinesIsRgCount(t *testing.T) {
 			if c.q.Fixed {
 				args = append(args, "-F")
 			}
-			if c.q.Case == CaseInsensitive {
+			if c.q.Case == search.CaseInsensitive {
 				args = append(args, "-i")
 			}
 			if c.q.MaxCountPerFile > 0 {
@@ -74,7 +77,7 @@ func TestRipgrepMultilineMatchedLinesIsRgCount(t *testing.T) {
 	}
 }
 
-func (r *Ripgrep) mustPath(t *testing.T) string {
+func (r *Engine) mustPath(t *testing.T) string {
 	t.Helper()
 	info, err := r.Available(context.Background())
 	if err != nil {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package backends
+package ripgrep
 
 import (
 	"context"
@@ -12,12 +12,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rgkit/rgkit/internal/proc/proctest"
+	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // fakeRipgrep is the ripgrep engine running a stand-in rg.
-func fakeRipgrep(t *testing.T, name string) *Ripgrep {
-	path := fakeEngine(t, name)
-	rg := NewRipgrep(func(context.Context) (string, error) { return path, nil })
+func fakeRipgrep(t *testing.T, name string) *Engine {
+	path := proctest.FakeEngine(t, name)
+	rg := New(func(context.Context) (string, error) { return path, nil })
 	rg.Grace = 200 * time.Millisecond
 	return rg
 }
@@ -37,13 +42,13 @@ func readPid(t *testing.T, root string) int {
 
 func TestRipgrepTimeoutKeepsPartialResultsAndLeavesNoOrphan(t *testing.T) {
 	root := t.TempDir()
-	q, err := Normalize(Query{Pattern: "foo", Root: root})
-	must(t, err)
+	q, err := search.Normalize(search.Query{Pattern: "foo", Root: root})
+	searchtest.Must(t, err)
 	// The deadline "expires" as soon as the first line has arrived, whatever
 	// the machine's load.
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	log := newResultLog()
+	log := searchtest.NewResultLog()
 	_, err = fakeRipgrep(t, "rg-hang").Search(ctx, q, expireOnLine{log, func() { cancel(context.DeadlineExceeded) }})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want one wrapping context.DeadlineExceeded (the Chain marks it Partial)", err)
@@ -51,37 +56,37 @@ func TestRipgrepTimeoutKeepsPartialResultsAndLeavesNoOrphan(t *testing.T) {
 	if !strings.Contains(log.String(), `match 1 col=1 spans=[{0 3}] "foo"`) {
 		t.Errorf("the match printed before the hang was lost:\n%s", log)
 	}
-	assertGroupGone(t, readPid(t, root))
+	proctest.AssertGroupGone(t, readPid(t, root))
 }
 
 // expireOnLine passes everything to a resultLog and calls expire on the
 // first line.
 type expireOnLine struct {
-	*resultLog
+	*searchtest.ResultLog
 	expire func()
 }
 
-func (e expireOnLine) Line(l Line) error {
-	err := e.resultLog.Line(l)
+func (e expireOnLine) Line(l search.Line) error {
+	err := e.ResultLog.Line(l)
 	e.expire()
 	return err
 }
 
 func TestRipgrepGrandchildHoldingStdout(t *testing.T) {
 	root := t.TempDir()
-	log, _, err := runEngine(t, fakeRipgrep(t, "rg-grandchild"), Query{Pattern: "foo", Root: root})
+	log, _, err := searchtest.Run(t, fakeRipgrep(t, "rg-grandchild"), search.Query{Pattern: "foo", Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(log.String(), "end matched=1") {
 		t.Errorf("results lost:\n%s", log)
 	}
-	assertGroupGone(t, readPid(t, root))
+	proctest.AssertGroupGone(t, readPid(t, root))
 }
 
 func TestRipgrepRetriesEAGAINWithOneThread(t *testing.T) {
 	root := t.TempDir()
-	log, _, err := runEngine(t, fakeRipgrep(t, "rg-eagain-once"), Query{Pattern: "foo", Root: root})
+	log, _, err := searchtest.Run(t, fakeRipgrep(t, "rg-eagain-once"), search.Query{Pattern: "foo", Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +94,7 @@ func TestRipgrepRetriesEAGAINWithOneThread(t *testing.T) {
 		t.Errorf("results of the retry missing:\n%s", log)
 	}
 	b, err := os.ReadFile(filepath.Join(root, ".args"))
-	must(t, err)
+	searchtest.Must(t, err)
 	runs := strings.Split(strings.TrimSuffix(string(b), "--end--\n"), "--end--\n")
 	if len(runs) != 2 {
 		t.Fatalf("rg ran %d times, want 2 (one retry):\n%s", len(runs), b)
@@ -108,22 +113,22 @@ func TestRipgrepOutputFloodIsCapped(t *testing.T) {
 	root := t.TempDir()
 	rg := fakeRipgrep(t, "rg-flood")
 	rg.MaxStdout = 1 << 20
-	q, err := Normalize(Query{Pattern: "foo", Root: root})
-	must(t, err)
+	q, err := search.Normalize(search.Query{Pattern: "foo", Root: root})
+	searchtest.Must(t, err)
 	lines := 0
-	_, err = rg.Search(context.Background(), q, countingSink{&lines})
+	_, err = rg.Search(context.Background(), q, search.SinkFunc(func(search.Line) error { lines++; return nil }))
 	if err == nil || !strings.Contains(err.Error(), "cap") {
 		t.Errorf("err = %v, want the output cap reported", err)
 	}
 	if lines == 0 || lines > (1<<20)/100 {
 		t.Errorf("%d lines delivered from 1 MiB of records", lines)
 	}
-	assertGroupGone(t, readPid(t, root))
+	proctest.AssertGroupGone(t, readPid(t, root))
 }
 
 func TestRipgrepExit2KeepsResultsAndCountsUnreadable(t *testing.T) {
 	root := t.TempDir()
-	log, st, err := runEngine(t, fakeRipgrep(t, "rg-unreadable"), Query{Pattern: "foo", Root: root})
+	log, st, err := searchtest.Run(t, fakeRipgrep(t, "rg-unreadable"), search.Query{Pattern: "foo", Root: root})
 	if err != nil {
 		t.Fatalf("err = %v, want nil: exit 2 with results is a partial success", err)
 	}
@@ -147,29 +152,29 @@ func TestRipgrep15WordUsesRg13Semantics(t *testing.T) {
 	dir := t.TempDir()
 	ran := filepath.Join(dir, "ran")
 	script := filepath.Join(dir, "rg")
-	must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep 15.1.0 (rev abc)'; exit 0; }\n"+
+	searchtest.Must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep 15.1.0 (rev abc)'; exit 0; }\n"+
 		"for a; do [ \"$a\" = --word-regexp ] && echo used-w >> "+ran+"; done\nexec "+real+" \"$@\"\n"), 0o755))
-	rg := NewRipgrep(func(context.Context) (string, error) { return script, nil })
+	rg := New(func(context.Context) (string, error) { return script, nil })
 	info, err := rg.Available(context.Background())
 	if err != nil || info.Version != "15.1.0" {
 		t.Fatalf("Available = %+v, %v", info, err)
 	}
-	root := writeTree(t, rgCorpus)
-	for _, q := range []Query{
+	root := searchtest.WriteTree(t, rgCorpus)
+	for _, q := range []search.Query{
 		{Pattern: "foo", Word: true},
-		{Pattern: "foo", Word: true, Case: CaseInsensitive, Before: 1},
+		{Pattern: "foo", Word: true, Case: search.CaseInsensitive, Before: 1},
 		{Pattern: `\w+o`, Word: true},
 		{Pattern: "é", Word: true},
-		{Pattern: "foo", Word: true, Mode: ModeCount},
+		{Pattern: "foo", Word: true, Mode: search.ModeCount},
 		{Pattern: `\w[a-z]\w*`, Word: true},
 		{Pattern: `-bar|_bar`, Word: true},
 		{Pattern: `o*`, Word: true},
-		{Pattern: "FOO", Word: true, Fixed: true, Case: CaseInsensitive, MaxCountPerFile: 1, After: 1},
+		{Pattern: "FOO", Word: true, Fixed: true, Case: search.CaseInsensitive, MaxCountPerFile: 1, After: 1},
 	} {
 		q.Root = root
-		want, _, err := runEngine(t, NewNative(), q)
-		must(t, err)
-		got, _, err := runEngine(t, rg, q)
+		want, _, err := searchtest.Run(t, native.New(), q)
+		searchtest.Must(t, err)
+		got, _, err := searchtest.Run(t, rg, q)
 		if err != nil {
 			t.Fatalf("%+v: %v", q, err)
 		}
@@ -180,8 +185,8 @@ func TestRipgrep15WordUsesRg13Semantics(t *testing.T) {
 	if _, err := os.Stat(ran); err == nil {
 		t.Error("rg 15 was given --word-regexp")
 	}
-	log, _, err := runEngine(t, rg, Query{Pattern: "foo", Root: root, Word: true, Multiline: true})
-	if !errors.Is(err, ErrUnsupported) || log.String() != "" {
+	log, _, err := searchtest.Run(t, rg, search.Query{Pattern: "foo", Root: root, Word: true, Multiline: true})
+	if !errors.Is(err, search.ErrUnsupported) || log.String() != "" {
 		t.Errorf("multiline: err = %v, output %q; want ErrUnsupported and nothing", err, log)
 	}
 }
@@ -192,11 +197,11 @@ func TestRipgrep15WordUsesRg13Semantics(t *testing.T) {
 func TestRipgrepRefusalBeforeSearchingIsUnsupported(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "rg")
-	must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep 14.1.1'; exit 0; }\n"+
+	searchtest.Must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep 14.1.1'; exit 0; }\n"+
 		"echo 'rg: compiled regex exceeds size limit of 10485760' >&2\nexit 2\n"), 0o755))
-	rg := NewRipgrep(func(context.Context) (string, error) { return script, nil })
-	_, _, err := runEngine(t, rg, Query{Pattern: "foo", Root: t.TempDir()})
-	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "size limit") {
+	rg := New(func(context.Context) (string, error) { return script, nil })
+	_, _, err := searchtest.Run(t, rg, search.Query{Pattern: "foo", Root: t.TempDir()})
+	if !errors.Is(err, search.ErrUnsupported) || !strings.Contains(err.Error(), "size limit") {
 		t.Errorf("err = %v, want ErrUnsupported carrying rg's message", err)
 	}
 }

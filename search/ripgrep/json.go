@@ -1,4 +1,4 @@
-package backends
+package ripgrep
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/rgkit/rgkit/search"
 )
 
 // rgRecord is one line of rg --json output (rg's grep-printer JSON format:
@@ -107,7 +109,7 @@ func decodeRgJSON(r io.Reader, fn func(*rgRecord) error) error {
 // "\n" (and without the '\r' of a "\r\n"), each submatch clipped to the
 // line it touches, invalid submatch offsets dropped. first is the record's
 // line number. It returns the number of submatches dropped.
-func splitRgLines(path string, first int, data []byte, subs []rgSubmatch, kind LineKind, emit func(Line) error) (dropped int, err error) {
+func splitRgLines(path string, first int, data []byte, subs []rgSubmatch, kind search.LineKind, emit func(search.Line) error) (dropped int, err error) {
 	valid := subs[:0:0]
 	for _, s := range subs {
 		if s.Start < 0 || s.End < s.Start || s.End > len(data) {
@@ -130,12 +132,12 @@ func splitRgLines(path string, first int, data []byte, subs []rgSubmatch, kind L
 		if terminated && len(text) > 0 && text[len(text)-1] == '\r' {
 			text = text[:len(text)-1]
 		}
-		l := Line{Path: path, Number: n, Text: bytes.Clone(text), Kind: kind}
-		if kind == KindMatch {
+		l := search.Line{Path: path, Number: n, Text: bytes.Clone(text), Kind: kind}
+		if kind == search.KindMatch {
 			for _, s := range valid {
 				a, b := max(s.Start, ls), min(s.End, le)
 				if a < b || (s.Start >= ls && s.Start <= le) {
-					l.Submatches = append(l.Submatches, Span{
+					l.Submatches = append(l.Submatches, search.Span{
 						Start: min(a-ls, len(text)),
 						End:   min(max(a, b)-ls, len(text)),
 					})

@@ -1,20 +1,24 @@
-package backends
+package ripgrep
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/search"
 )
 
 // decodeInto runs rg JSON through the engine's record handling with a
 // Query rooted at "." (the recorded output's paths are "./x").
-func decodeInto(data []byte, q Query) (*resultLog, *rgRun, error) {
-	log := newResultLog()
+func decodeInto(data []byte, q search.Query) (*searchtest.ResultLog, *rgRun, error) {
+	log := searchtest.NewResultLog()
 	if q.Root == "" {
 		q.Root = "."
 	}
@@ -25,8 +29,8 @@ func decodeInto(data []byte, q Query) (*resultLog, *rgRun, error) {
 
 func TestDecodeRealRipgrepOutput(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "rg-json", "content.jsonl"))
-	must(t, err)
-	log, run, err := decodeInto(data, Query{Before: 1, After: 1})
+	searchtest.Must(t, err)
+	log, run, err := decodeInto(data, search.Query{Before: 1, After: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +63,8 @@ func TestDecodeRealRipgrepOutput(t *testing.T) {
 
 func TestDecodeMultilineRecordSplitsPhysicalLines(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "rg-json", "multiline.jsonl"))
-	must(t, err)
-	log, _, err := decodeInto(data, Query{Pattern: `alpha\nbeta`, Multiline: true})
+	searchtest.Must(t, err)
+	log, _, err := decodeInto(data, search.Query{Pattern: `alpha\nbeta`, Multiline: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +101,7 @@ func TestSplitRgLines(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var got []string
-			drop, err := splitRgLines("p", c.first, []byte(c.data), c.subs, KindMatch, func(l Line) error {
+			drop, err := splitRgLines("p", c.first, []byte(c.data), c.subs, search.KindMatch, func(l search.Line) error {
 				got = append(got, strings.TrimSpace(strings.Join([]string{
 					itoa(l.Number), "col=" + itoa(l.Column), spansString(l.Submatches), quote(l.Text)}, " ")))
 				return nil
@@ -117,8 +121,8 @@ func TestDecodeRecordLongerThanTheReadBuffer(t *testing.T) {
 	rec := `{"type":"begin","data":{"path":{"text":"./big"}}}` + "\n" +
 		`{"type":"match","data":{"path":{"text":"./big"},"lines":{"text":"` + long + `\n"},"line_number":1,"submatches":[{"match":{"text":"foo"},"start":1048576,"end":1048579}]}}` + "\n" +
 		`{"type":"end","data":{"path":{"text":"./big"},"binary_offset":null,"stats":{"matched_lines":1}}}`
-	var lines []Line
-	run := &rgRun{q: Query{Root: "."}, sink: lineSink{&lines}}
+	var lines []search.Line
+	run := &rgRun{q: search.Query{Root: "."}, sink: lineSink{&lines}}
 	if err := decodeRgJSON(strings.NewReader(rec), run.record); err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +132,7 @@ func TestDecodeRecordLongerThanTheReadBuffer(t *testing.T) {
 }
 
 func TestDecodeRejectsNonJSON(t *testing.T) {
-	if _, _, err := decodeInto([]byte("error: something\n"), Query{}); err == nil {
+	if _, _, err := decodeInto([]byte("error: something\n"), search.Query{}); err == nil {
 		t.Error("non-JSON output was accepted")
 	}
 }
@@ -151,8 +155,8 @@ func FuzzDecodeRgJSON(f *testing.F) {
 	f.Add([]byte(`{"type":"match","data":{"lines":{"bytes":"!!"},"line_number":1}}`))
 	f.Add([]byte(`{"type":"match","data":{"lines":{"text":"a\nb\r\nc"},"line_number":-4,"submatches":[{"start":1,"end":6},{"start":9,"end":2}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var lines []Line
-		run := &rgRun{q: Query{Root: ".", Multiline: true}, sink: lineSink{&lines}}
+		var lines []search.Line
+		run := &rgRun{q: search.Query{Root: ".", Multiline: true}, sink: lineSink{&lines}}
 		_ = decodeRgJSON(bytes.NewReader(data), run.record)
 		for _, l := range lines {
 			prev := 0
@@ -169,11 +173,11 @@ func FuzzDecodeRgJSON(f *testing.F) {
 	})
 }
 
-type lineSink struct{ lines *[]Line }
+type lineSink struct{ lines *[]search.Line }
 
-func (s lineSink) Begin(string) error    { return nil }
-func (s lineSink) Line(l Line) error     { *s.lines = append(*s.lines, l); return nil }
-func (s lineSink) End(FileSummary) error { return nil }
+func (s lineSink) Begin(string) error           { return nil }
+func (s lineSink) Line(l search.Line) error     { *s.lines = append(*s.lines, l); return nil }
+func (s lineSink) End(search.FileSummary) error { return nil }
 
 // FuzzParseRgRecord checks the hand-written record parser against
 // encoding/json: when both accept a record they decode the same fields.
@@ -266,3 +270,9 @@ func BenchmarkDecodeRgJSON(b *testing.B) {
 		}
 	})
 }
+
+func itoa(n int) string { return fmt.Sprint(n) }
+
+func spansString(s []search.Span) string { return fmt.Sprint(s) }
+
+func quote(b []byte) string { return fmt.Sprintf("%q", b) }

@@ -1,4 +1,4 @@
-package backends
+package ripgrep
 
 import (
 	"bufio"
@@ -15,15 +15,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rgkit/rgkit/internal/dialect"
+	"github.com/rgkit/rgkit/internal/proc"
 	"github.com/rgkit/rgkit/rgfetch"
+	"github.com/rgkit/rgkit/search"
 )
 
-// Ripgrep is the engine that runs rg. rg does the walking (ignore rules,
+// Engine is the engine that runs rg. rg does the walking (ignore rules,
 // hidden files, globs, binary detection, BOM transcoding) and the matching;
 // rgkit gives it a pattern translated to rg's dialect (see translate), fixed
 // flags that mirror the Query, and a scrubbed environment, and decodes its
 // JSON output as it streams.
-type Ripgrep struct {
+type Engine struct {
 	// Locate finds the rg binary (an absolute path). rgfetch's Resolver is
 	// wired in by cmd/ and tools/; the default looks rg up in PATH.
 	Locate func(ctx context.Context) (string, error)
@@ -31,7 +34,7 @@ type Ripgrep struct {
 	// XDG_CONFIG_HOME, which locate the global gitignore, and the few
 	// variables an OS needs are passed on); nil = os.Environ.
 	Environ func() []string
-	// MaxStdout caps the bytes read from rg; 0 = DefaultEngineMaxStdout.
+	// MaxStdout caps the bytes read from rg; 0 = proc.DefaultMaxStdout.
 	MaxStdout int64
 	// Grace is the SIGTERM-to-SIGKILL delay on cancel; 0 = 2s.
 	Grace time.Duration
@@ -40,29 +43,25 @@ type Ripgrep struct {
 	versions map[string]rgVersion // by path, with the file's identity
 }
 
-// DefaultEngineMaxStdout bounds what an external engine may write before
-// it is stopped; the Chain's own output cap is normally hit long before.
-const DefaultEngineMaxStdout = 1 << 30
-
 // rgMinVersion is the oldest rg with --json (0.10.0); rgkit is tested with 13.
 var rgMinVersion = [3]int{0, 10, 0}
 
 type rgVersion struct {
 	size    int64
 	modTime time.Time
-	info    Info
+	info    search.Info
 	err     error
 }
 
-var _ Backend = (*Ripgrep)(nil)
+var _ search.Engine = (*Engine)(nil)
 
-// NewRipgrep returns the ripgrep engine; locate nil means a PATH lookup that
+// New returns the ripgrep engine; locate nil means a PATH lookup that
 // refuses an rg found through a relative PATH entry (exec.ErrDot).
-func NewRipgrep(locate func(ctx context.Context) (string, error)) *Ripgrep {
+func New(locate func(ctx context.Context) (string, error)) *Engine {
 	if locate == nil {
 		locate = lookPathRg
 	}
-	return &Ripgrep{Locate: locate}
+	return &Engine{Locate: locate}
 }
 
 // lookPathRg finds rg in PATH, refusing a relative result (Go's ErrDot: a
@@ -70,49 +69,49 @@ func NewRipgrep(locate func(ctx context.Context) (string, error)) *Ripgrep {
 func lookPathRg(ctx context.Context) (string, error) {
 	p, err := exec.LookPath("rg")
 	if err != nil {
-		return "", fmt.Errorf("%w: rg not found in PATH: %w", ErrUnavailable, err)
+		return "", fmt.Errorf("%w: rg not found in PATH: %w", search.ErrUnavailable, err)
 	}
 	if !filepath.IsAbs(p) {
-		return "", fmt.Errorf("%w: refusing rg at relative path %q", ErrUnavailable, p)
+		return "", fmt.Errorf("%w: refusing rg at relative path %q", search.ErrUnavailable, p)
 	}
 	return p, nil
 }
 
 // Name is "ripgrep".
-func (r *Ripgrep) Name() string { return "ripgrep" }
+func (r *Engine) Name() string { return "ripgrep" }
 
 // Available locates rg and checks its version (rg --version, cached per
 // binary until the file changes).
-func (r *Ripgrep) Available(ctx context.Context) (Info, error) {
+func (r *Engine) Available(ctx context.Context) (search.Info, error) {
 	path, err := r.locate(ctx)
 	if err != nil {
-		return Info{Name: r.Name()}, err
+		return search.Info{Name: r.Name()}, err
 	}
 	return r.version(ctx, path)
 }
 
-func (r *Ripgrep) locate(ctx context.Context) (string, error) {
+func (r *Engine) locate(ctx context.Context) (string, error) {
 	locate := r.Locate
 	if locate == nil {
 		locate = lookPathRg
 	}
 	path, err := locate(ctx)
 	if err != nil {
-		if !errors.Is(err, ErrUnavailable) {
-			err = fmt.Errorf("%w: %w", ErrUnavailable, err)
+		if !errors.Is(err, search.ErrUnavailable) {
+			err = fmt.Errorf("%w: %w", search.ErrUnavailable, err)
 		}
 		return "", err
 	}
 	if !filepath.IsAbs(path) {
-		return "", fmt.Errorf("%w: refusing rg at relative path %q", ErrUnavailable, path)
+		return "", fmt.Errorf("%w: refusing rg at relative path %q", search.ErrUnavailable, path)
 	}
 	return path, nil
 }
 
-func (r *Ripgrep) version(ctx context.Context, path string) (Info, error) {
+func (r *Engine) version(ctx context.Context, path string) (search.Info, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return Info{Name: r.Name()}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		return search.Info{Name: r.Name()}, fmt.Errorf("%w: %w", search.ErrUnavailable, err)
 	}
 	r.mu.Lock()
 	v, ok := r.versions[path]
@@ -120,18 +119,18 @@ func (r *Ripgrep) version(ctx context.Context, path string) (Info, error) {
 	if ok && v.size == fi.Size() && v.modTime.Equal(fi.ModTime()) {
 		return v.info, v.err
 	}
-	v = rgVersion{size: fi.Size(), modTime: fi.ModTime(), info: Info{Name: r.Name(), Path: path}}
+	v = rgVersion{size: fi.Size(), modTime: fi.ModTime(), info: search.Info{Name: r.Name(), Path: path}}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var out bytes.Buffer
-	res, err := runProc(ctx, procSpec{Path: path, Args: []string{"--version"}, Env: r.env(), MaxStdout: 64 << 10, Grace: r.Grace},
+	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: path, Args: []string{"--version"}, Env: r.env(), MaxStdout: 64 << 10, Grace: r.Grace},
 		func(rd io.Reader) error { _, err := io.Copy(&out, rd); return err })
 	version, parseErr := rgfetch.ParseRgVersion(out.Bytes())
 	switch {
 	case err != nil:
-		v.err = fmt.Errorf("%w: %s --version: %w", ErrUnavailable, path, err)
+		v.err = fmt.Errorf("%w: %s --version: %w", search.ErrUnavailable, path, err)
 	case res.ExitCode != 0 || parseErr != nil:
-		v.err = fmt.Errorf("%w: %s --version: exit %d, output %q", ErrUnavailable, path, res.ExitCode, firstLine(out.Bytes()))
+		v.err = fmt.Errorf("%w: %s --version: exit %d, output %q", search.ErrUnavailable, path, res.ExitCode, proc.FirstLine(out.Bytes()))
 	default:
 		var ver [3]int
 		for i, part := range strings.SplitN(version, ".", 3) {
@@ -142,7 +141,7 @@ func (r *Ripgrep) version(ctx context.Context, path string) (Info, error) {
 			v.info.Flavor = "pcre2"
 		}
 		if versionLess(ver, rgMinVersion) {
-			v.err = fmt.Errorf("%w: %s is ripgrep %s, older than %d.%d.%d (no --json)", ErrUnavailable, path, v.info.Version, rgMinVersion[0], rgMinVersion[1], rgMinVersion[2])
+			v.err = fmt.Errorf("%w: %s is ripgrep %s, older than %d.%d.%d (no --json)", search.ErrUnavailable, path, v.info.Version, rgMinVersion[0], rgMinVersion[1], rgMinVersion[2])
 		}
 	}
 	if ctx.Err() == nil { // a cancelled probe says nothing about the binary
@@ -174,49 +173,25 @@ func versionLess(a, b [3]int) bool {
 	return false
 }
 
-func firstLine(b []byte) string {
-	s, _, _ := strings.Cut(string(b), "\n")
-	return s
-}
-
 // env is rg's environment: an allowlist, so RIPGREP_CONFIG_PATH and
 // anything else that could change rg's behaviour never reaches it.
-func (r *Ripgrep) env() []string {
+func (r *Engine) env() []string {
 	environ := r.Environ
 	if environ == nil {
 		environ = os.Environ
 	}
-	return allowEnv(environ(), "HOME", "XDG_CONFIG_HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP")
-}
-
-// allowEnv keeps the named variables of env (case-insensitively on the name,
-// as Windows would).
-func allowEnv(env []string, names ...string) []string {
-	out := []string{}
-	for _, kv := range env {
-		k, _, ok := strings.Cut(kv, "=")
-		if !ok {
-			continue
-		}
-		for _, n := range names {
-			if strings.EqualFold(k, n) {
-				out = append(out, kv)
-				break
-			}
-		}
-	}
-	return out
+	return proc.AllowEnv(environ(), "HOME", "XDG_CONFIG_HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP")
 }
 
 // rgArgs builds rg's command line for q (normalised) and its translated
 // pattern. The pattern only ever follows -e and the paths only ever follow
 // "--", both absolute, so nothing from the Query can become a flag.
-func rgArgs(q Query, tr translation, threads int) ([]string, error) {
+func rgArgs(q search.Query, tr dialect.Translation, threads int) ([]string, error) {
 	var args []string
 	switch q.Mode {
-	case ModeFilesWithMatches:
+	case search.ModeFilesWithMatches:
 		args = append(args, "--files-with-matches", "--null")
-	case ModeCount:
+	case search.ModeCount:
 		args = append(args, "--count", "--null", "--with-filename")
 	default:
 		args = append(args, "--json")
@@ -240,7 +215,7 @@ func rgArgs(q Query, tr translation, threads int) ([]string, error) {
 	if q.MaxCountPerFile > 0 {
 		args = append(args, "--max-count="+strconv.Itoa(q.MaxCountPerFile))
 	}
-	if q.Mode == ModeContent {
+	if q.Mode == search.ModeContent {
 		if q.After > 0 {
 			args = append(args, "--after-context="+strconv.Itoa(q.After))
 		}
@@ -254,7 +229,7 @@ func rgArgs(q Query, tr translation, threads int) ([]string, error) {
 	if q.Multiline {
 		args = append(args, "--multiline")
 	}
-	globs, err := TypeGlobs(q.Types)
+	globs, err := search.TypeGlobs(q.Types)
 	if err != nil {
 		return nil, err
 	}
@@ -285,19 +260,19 @@ func rgArgs(q Query, tr translation, threads int) ([]string, error) {
 // When rg cannot start its threads (EAGAIN) and has reported nothing, it
 // is run once more with one thread. When ctx ends, what was found so far
 // has been delivered and the error wraps ctx's.
-func (r *Ripgrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error) {
+func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (search.Stats, error) {
 	start := time.Now()
 	info, err := r.Available(ctx)
 	if err != nil {
-		return Stats{}, err
+		return search.Stats{}, err
 	}
-	if inside(q.Root, info.Path) {
-		return Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", ErrUnavailable, info.Path)
+	if search.Within(q.Root, info.Path) {
+		return search.Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", search.ErrUnavailable, info.Path)
 	}
 	run := &rgRun{q: q, sink: sink, countMatches: rgCountsMatches(q)}
-	tr, err := translate(q, dialectRust)
+	tr, err := dialect.Translate(q, dialect.Rust)
 	if err != nil {
-		return Stats{}, err
+		return search.Stats{}, err
 	}
 	if tr.Word && !rgWordIsRg13(info.Version) {
 		// rg 14 rebuilt -w on \b{start-half}/\b{end-half}; rgkit's -w is
@@ -305,14 +280,14 @@ func (r *Ripgrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 		// So rg gets that wrapper spelled out, selects the lines, and the
 		// native matcher finds the words' spans in each.
 		if q.Multiline {
-			return Stats{}, fmt.Errorf("%w: ripgrep %s's -w differs from rg 13's (multiline)", ErrUnsupported, info.Version)
+			return search.Stats{}, fmt.Errorf("%w: ripgrep %s's -w differs from rg 13's (multiline)", search.ErrUnsupported, info.Version)
 		}
-		if tr, err = translateWith(q, dialectRust, true); err != nil {
-			return Stats{}, err
+		if tr, err = dialect.TranslateWith(q, dialect.Rust, true); err != nil {
+			return search.Stats{}, err
 		}
 	}
 	if run.respan, err = newRespanner(q); err != nil {
-		return Stats{}, err
+		return search.Stats{}, err
 	}
 	for attempt := 0; ; attempt++ {
 		threads := 0
@@ -321,11 +296,12 @@ func (r *Ripgrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error)
 		}
 		args, err := rgArgs(q, tr, threads)
 		if err != nil {
-			return Stats{}, err
+			return search.Stats{}, err
 		}
-		res, err := runProc(ctx, procSpec{
-			Path: info.Path, Args: args, Dir: q.Root, Env: r.env(),
-			MaxStdout: orDefault(r.MaxStdout, DefaultEngineMaxStdout), Grace: r.Grace,
+		res, err := proc.Run(ctx, proc.Spec{
+			Unavailable: search.ErrUnavailable,
+			Path:        info.Path, Args: args, Dir: q.Root, Env: r.env(),
+			MaxStdout: orDefault(r.MaxStdout, proc.DefaultMaxStdout), Grace: r.Grace,
 		}, run.consume)
 		run.stats.ProcessCPU += res.CPU
 		run.stats.ProcessPeakRSS = max(run.stats.ProcessPeakRSS, res.PeakRSS)
@@ -344,25 +320,19 @@ func orDefault(v, def int64) int64 {
 	return def
 }
 
-// inside reports whether path lies within dir (lexically, after cleaning).
-func inside(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && filepath.IsLocal(rel)
-}
-
 // isEAGAIN recognises rg failing to create threads or processes
 // (Claude Code and qwen-code retry these with -j 1; see
 // anthropics/claude-code#22176).
-func isEAGAIN(res procResult) bool {
+func isEAGAIN(res proc.Result) bool {
 	return res.ExitCode == 2 && (bytes.Contains(res.Stderr, []byte("Resource temporarily unavailable")) ||
 		bytes.Contains(res.Stderr, []byte("EAGAIN")) || bytes.Contains(res.Stderr, []byte("os error 11")))
 }
 
 // rgRun is one Search's state while rg's output streams in.
 type rgRun struct {
-	q       Query
-	sink    Sink
-	stats   Stats
+	q       search.Query
+	sink    search.Sink
+	stats   search.Stats
 	emitted bool // something reached the sink (no retry after that)
 	open    string
 	dropped int // submatches with offsets outside their line, dropped (reliability F2)
@@ -379,14 +349,14 @@ type rgRun struct {
 func (run *rgRun) consume(r io.Reader) error {
 	var err error
 	switch run.q.Mode {
-	case ModeFilesWithMatches:
+	case search.ModeFilesWithMatches:
 		err = run.consumeNull(r, false)
-	case ModeCount:
+	case search.ModeCount:
 		err = run.consumeNull(r, true)
 	default:
 		err = decodeRgJSON(r, run.record)
 	}
-	if err != nil && run.sinkErr == nil && !errors.Is(err, ErrStop) {
+	if err != nil && run.sinkErr == nil && !errors.Is(err, search.ErrStop) {
 		return err
 	}
 	return err
@@ -419,7 +389,7 @@ func (run *rgRun) record(rec *rgRecord) error {
 			return err
 		}
 		run.open = run.rel(p)
-		if run.q.Mode == ModeContent {
+		if run.q.Mode == search.ModeContent {
 			run.emitted = true
 			return run.sinkCall(run.sink.Begin(run.open))
 		}
@@ -428,17 +398,17 @@ func (run *rgRun) record(rec *rgRecord) error {
 		if err != nil {
 			return err
 		}
-		kind := KindMatch
+		kind := search.KindMatch
 		if rec.Type == "context" {
-			kind = KindContext
+			kind = search.KindContext
 		}
-		var spans []Span
-		if run.respan != nil && kind == KindMatch {
+		var spans []search.Span
+		if run.respan != nil && kind == search.KindMatch {
 			// Line mode: the record is one line, with its terminator.
 			spans = run.respan(lines, rec.Data.AbsoluteOffset)
 		}
-		dropped, err := splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, kind, func(l Line) error {
-			if spans != nil && l.Kind == KindMatch {
+		dropped, err := splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, kind, func(l search.Line) error {
+			if spans != nil && l.Kind == search.KindMatch {
 				l.Submatches = fitSpans(spans, len(l.Text), !bytes.HasSuffix(lines, []byte("\n")))
 				l.Column = 0
 				if len(l.Submatches) > 0 {
@@ -460,7 +430,7 @@ func (run *rgRun) record(rec *rgRecord) error {
 		}
 		run.stats.FilesMatched++
 		run.stats.MatchedLines += count
-		return run.sinkCall(run.sink.End(FileSummary{Path: run.open, MatchedLines: int(count)}))
+		return run.sinkCall(run.sink.End(search.FileSummary{Path: run.open, MatchedLines: int(count)}))
 	case "summary":
 		st := rec.Data.Stats
 		run.stats.FilesSearched = st.Searches
@@ -505,7 +475,7 @@ func (run *rgRun) consumeNull(r io.Reader, counts bool) error {
 		}
 		// In files mode a listed file has (at least) one matching line, as
 		// the native engine, which stops at the first, reports.
-		summary := FileSummary{Path: path, MatchedLines: n}
+		summary := search.FileSummary{Path: path, MatchedLines: n}
 		if err := run.sinkCall(run.sink.End(summary)); err != nil {
 			return err
 		}
@@ -513,9 +483,9 @@ func (run *rgRun) consumeNull(r io.Reader, counts bool) error {
 }
 
 // finish maps rg's exit and the runner's outcome to Search's result.
-func (run *rgRun) finish(res procResult, err error) (Stats, error) {
+func (run *rgRun) finish(res proc.Result, err error) (search.Stats, error) {
 	run.stats.Unreadable += countFileErrors(res.Stderr)
-	if errors.Is(run.sinkErr, ErrStop) {
+	if errors.Is(run.sinkErr, search.ErrStop) {
 		return run.stats, nil
 	}
 	if run.sinkErr != nil {
@@ -539,7 +509,7 @@ func (run *rgRun) finish(res procResult, err error) (Stats, error) {
 		// compile ("compiled regex exceeds size limit"), or a pattern or flag
 		// another rg version reads differently (rg 14 refuses a pattern that
 		// can match NUL). Another engine may run it.
-		return run.stats, fmt.Errorf("%w: rg: %s", ErrUnsupported, strings.TrimSpace(string(res.Stderr)))
+		return run.stats, fmt.Errorf("%w: rg: %s", search.ErrUnsupported, strings.TrimSpace(string(res.Stderr)))
 	}
 	return run.stats, fmt.Errorf("rg exited with status %d: %s", res.ExitCode, strings.TrimSpace(string(res.Stderr)))
 }

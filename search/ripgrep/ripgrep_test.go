@@ -1,4 +1,4 @@
-package backends
+package ripgrep
 
 import (
 	"context"
@@ -9,14 +9,19 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/dialect"
+	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
-func realRipgrep(t *testing.T) *Ripgrep {
+func realRipgrep(t *testing.T) *Engine {
 	t.Helper()
 	if _, err := exec.LookPath("rg"); err != nil {
 		t.Skip("rg not installed")
 	}
-	return NewRipgrep(nil)
+	return New(nil)
 }
 
 // rgCorpus holds the cases where engines tend to differ.
@@ -44,17 +49,17 @@ var rgCorpus = map[string]string{
 	"uni.txt":            "KELVIN \u212a and k\n",
 }
 
-var rgQueries = []Query{
+var rgQueries = []search.Query{
 	{Pattern: "foo"},
-	{Pattern: "foo", Mode: ModeFilesWithMatches},
-	{Pattern: "foo", Mode: ModeCount},
+	{Pattern: "foo", Mode: search.ModeFilesWithMatches},
+	{Pattern: "foo", Mode: search.ModeCount},
 	{Pattern: "foo", Before: 1, After: 1},
 	{Pattern: "foo", MaxCountPerFile: 1, After: 2},
 	{Pattern: "foo", Hidden: true},
 	{Pattern: "foo", NoIgnore: true},
 	{Pattern: "foo", Word: true},
-	{Pattern: "FOO", Case: CaseInsensitive},
-	{Pattern: "k", Case: CaseInsensitive},
+	{Pattern: "FOO", Case: search.CaseInsensitive},
+	{Pattern: "k", Case: search.CaseInsensitive},
 	{Pattern: "foo", Types: []string{"ts"}},
 	{Pattern: "foo", Globs: []string{"*.{ts,tsx}"}},
 	{Pattern: "foo", Globs: []string{"src/**"}},
@@ -86,15 +91,15 @@ var knownRgNativeDifferences = map[string]string{
 // a bug in one of them.
 func TestRipgrepAgreesWithNative(t *testing.T) {
 	rg := realRipgrep(t)
-	root := writeTree(t, rgCorpus)
+	root := searchtest.WriteTree(t, rgCorpus)
 	for _, q := range rgQueries {
 		q.Root = root
 		t.Run(strings.ReplaceAll(q.Pattern, "\n", `\n`), func(t *testing.T) {
-			want, _, err := runEngine(t, NewNative(), q)
+			want, _, err := searchtest.Run(t, native.New(), q)
 			if err != nil {
 				t.Fatalf("native: %v", err)
 			}
-			got, _, err := runEngine(t, rg, q)
+			got, _, err := searchtest.Run(t, rg, q)
 			if err != nil {
 				t.Fatalf("ripgrep: %v", err)
 			}
@@ -110,8 +115,8 @@ func TestRipgrepAgreesWithNative(t *testing.T) {
 
 func TestRipgrepArgsKeepInputOutOfFlags(t *testing.T) {
 	root := t.TempDir()
-	q := Query{Pattern: "--pre=./x.sh", Fixed: true, Root: root, Paths: []string{"-rf"}, Globs: []string{"*.go"}, Types: []string{"ts"}, Hidden: true}
-	tr, err := translate(q, dialectRust)
+	q := search.Query{Pattern: "--pre=./x.sh", Fixed: true, Root: root, Paths: []string{"-rf"}, Globs: []string{"*.go"}, Types: []string{"ts"}, Hidden: true}
+	tr, err := dialect.Translate(q, dialect.Rust)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,10 +141,10 @@ func TestRipgrepArgsKeepInputOutOfFlags(t *testing.T) {
 // --pre flag is searched as text; the marker script never runs.
 func TestRipgrepPreFlagPatternRunsNothing(t *testing.T) {
 	rg := realRipgrep(t)
-	root := writeTree(t, map[string]string{"notes.txt": "use --pre=./x.sh here\n"})
+	root := searchtest.WriteTree(t, map[string]string{"notes.txt": "use --pre=./x.sh here\n"})
 	marker := filepath.Join(root, "marker")
 	script := filepath.Join(root, "x.sh")
-	must(t, os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\ncat \"$1\"\n"), 0o755))
+	searchtest.Must(t, os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\ncat \"$1\"\n"), 0o755))
 	// Control: the bare tool, with the pattern as a positional argument,
 	// does run the script, so the attack is real.
 	if rgPath, err := exec.LookPath("rg"); err == nil {
@@ -149,10 +154,10 @@ func TestRipgrepPreFlagPatternRunsNothing(t *testing.T) {
 		if _, err := os.Stat(marker); err != nil {
 			t.Fatalf("control: rg --pre did not run the script (%v); the test would prove nothing", err)
 		}
-		must(t, os.Remove(marker))
+		searchtest.Must(t, os.Remove(marker))
 	}
 	for _, p := range []string{"--pre=./x.sh", "-f/etc/passwd", "--files"} {
-		log, _, err := runEngine(t, rg, Query{Pattern: p, Root: root, Fixed: strings.HasPrefix(p, "-f")})
+		log, _, err := searchtest.Run(t, rg, search.Query{Pattern: p, Root: root, Fixed: strings.HasPrefix(p, "-f")})
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
@@ -167,12 +172,12 @@ func TestRipgrepPreFlagPatternRunsNothing(t *testing.T) {
 
 func TestRipgrepIgnoresRipgrepConfigPath(t *testing.T) {
 	realRipgrep(t)
-	root := writeTree(t, map[string]string{"a.txt": "foo\n"})
+	root := searchtest.WriteTree(t, map[string]string{"a.txt": "foo\n"})
 	cfg := filepath.Join(t.TempDir(), "rc")
-	must(t, os.WriteFile(cfg, []byte("--files-without-match\n--ignore-case\n"), 0o644))
-	rg := NewRipgrep(nil)
+	searchtest.Must(t, os.WriteFile(cfg, []byte("--files-without-match\n--ignore-case\n"), 0o644))
+	rg := New(nil)
 	rg.Environ = func() []string { return append(os.Environ(), "RIPGREP_CONFIG_PATH="+cfg) }
-	log, _, err := runEngine(t, rg, Query{Pattern: "foo", Root: root})
+	log, _, err := searchtest.Run(t, rg, search.Query{Pattern: "foo", Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,8 +188,8 @@ func TestRipgrepIgnoresRipgrepConfigPath(t *testing.T) {
 
 func TestRipgrepNonUTF8NamesAndContent(t *testing.T) {
 	rg := realRipgrep(t)
-	root := writeTree(t, map[string]string{"caf\xe9.txt": "x\xff foo\n"})
-	log, _, err := runEngine(t, rg, Query{Pattern: "foo", Root: root})
+	root := searchtest.WriteTree(t, map[string]string{"caf\xe9.txt": "x\xff foo\n"})
+	log, _, err := searchtest.Run(t, rg, search.Query{Pattern: "foo", Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,8 +207,8 @@ func TestRipgrepUnavailable(t *testing.T) {
 	}
 	for name, locate := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := NewRipgrep(locate).Available(context.Background())
-			if !errors.Is(err, ErrUnavailable) {
+			_, err := New(locate).Available(context.Background())
+			if !errors.Is(err, search.ErrUnavailable) {
 				t.Errorf("err = %v, want ErrUnavailable", err)
 			}
 		})
@@ -217,12 +222,12 @@ func TestRipgrepRefusesBinaryInsideRoot(t *testing.T) {
 	}
 	root := t.TempDir()
 	data, err := os.ReadFile(rgPath)
-	must(t, err)
+	searchtest.Must(t, err)
 	planted := filepath.Join(root, "rg")
-	must(t, os.WriteFile(planted, data, 0o755))
-	rg := NewRipgrep(func(context.Context) (string, error) { return planted, nil })
-	_, _, err = runEngine(t, rg, Query{Pattern: "x", Root: root})
-	if !errors.Is(err, ErrUnavailable) {
+	searchtest.Must(t, os.WriteFile(planted, data, 0o755))
+	rg := New(func(context.Context) (string, error) { return planted, nil })
+	_, _, err = searchtest.Run(t, rg, search.Query{Pattern: "x", Root: root})
+	if !errors.Is(err, search.ErrUnavailable) {
 		t.Errorf("err = %v, want ErrUnavailable for an rg inside the root", err)
 	}
 }
@@ -235,9 +240,9 @@ func TestRipgrepSinkStopEndsTheSearch(t *testing.T) {
 	for i := range 200 {
 		files[filepath.Join("d", strings.Repeat("x", i%7+1), "f"+strings.Repeat("y", i%5)+string(rune('a'+i%26))+".txt")] = "needle\nneedle\n"
 	}
-	root := writeTree(t, files)
-	q, err := Normalize(Query{Pattern: "needle", Root: root})
-	must(t, err)
+	root := searchtest.WriteTree(t, files)
+	q, err := search.Normalize(search.Query{Pattern: "needle", Root: root})
+	searchtest.Must(t, err)
 	s := &rgStopAfter{n: 3}
 	if _, err := rg.Search(context.Background(), q, s); err != nil {
 		t.Fatalf("err = %v, want nil", err)
@@ -249,15 +254,15 @@ func TestRipgrepSinkStopEndsTheSearch(t *testing.T) {
 
 type rgStopAfter struct{ n, calls int }
 
-func (s *rgStopAfter) Begin(string) error { return s.tick() }
-func (s *rgStopAfter) Line(Line) error    { return s.tick() }
-func (s *rgStopAfter) End(FileSummary) error {
+func (s *rgStopAfter) Begin(string) error     { return s.tick() }
+func (s *rgStopAfter) Line(search.Line) error { return s.tick() }
+func (s *rgStopAfter) End(search.FileSummary) error {
 	return s.tick()
 }
 func (s *rgStopAfter) tick() error {
 	s.calls++
 	if s.calls >= s.n {
-		return ErrStop
+		return search.ErrStop
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package backends
+package sysgrep
 
 import (
 	"context"
@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rgkit/rgkit/internal/dialect"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // BenchmarkSystemGrepGoroot searches the Go source tree with the
@@ -21,18 +25,18 @@ func BenchmarkSystemGrepGoroot(b *testing.B) {
 		b.Skip("go env GOROOT failed")
 	}
 	root := filepath.Join(strings.TrimSpace(string(out)), "src")
-	g := NewSystemGrep()
+	g := New()
 	info, err := g.Available(context.Background())
 	if err != nil {
 		b.Skipf("system grep unavailable: %v", err)
 	}
 	for _, pat := range []string{"ErrUnexpectedEOF", "func", `func \w+Error\(`} {
 		b.Run(pat, func(b *testing.B) {
-			q, err := Normalize(Query{Pattern: pat, Root: root})
+			q, err := search.Normalize(search.Query{Pattern: pat, Root: root})
 			if err != nil {
 				b.Fatal(err)
 			}
-			tr, err := translate(q, dialectERE)
+			tr, err := dialect.Translate(q, dialect.ERE)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -43,7 +47,7 @@ func BenchmarkSystemGrepGoroot(b *testing.B) {
 					b.Fatal(err)
 				}
 				t1 := time.Now()
-				if _, err := NewNative().Search(context.Background(), q, discardSink{}); err != nil {
+				if _, err := native.New().Search(context.Background(), q, discardSink{}); err != nil {
 					b.Fatal(err)
 				}
 				t2 := time.Now()
@@ -74,6 +78,6 @@ func medianMS(d []time.Duration) float64 {
 // discardSink drops everything.
 type discardSink struct{}
 
-func (discardSink) Begin(string) error    { return nil }
-func (discardSink) Line(Line) error       { return nil }
-func (discardSink) End(FileSummary) error { return nil }
+func (discardSink) Begin(string) error           { return nil }
+func (discardSink) Line(search.Line) error       { return nil }
+func (discardSink) End(search.FileSummary) error { return nil }

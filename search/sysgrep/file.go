@@ -1,4 +1,4 @@
-package backends
+package sysgrep
 
 import (
 	"bytes"
@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // grepFile is one file's records from grep's output.
@@ -68,7 +69,7 @@ func (r *grepRun) finish(g *grepFile) error {
 // so the matcher runs once per file, not once per line. ok is false when
 // grep and the Go matcher disagree on a line (a translation gap), or a line
 // could read as a BOM to the matcher.
-func (r *grepRun) grepLines(g *grepFile, lastLine int) (lines []Line, count int, ok bool) {
+func (r *grepRun) grepLines(g *grepFile, lastLine int) (lines []search.Line, count int, ok bool) {
 	var buf []byte
 	for _, rec := range g.records {
 		if hasBOM(rec.text) {
@@ -79,10 +80,10 @@ func (r *grepRun) grepLines(g *grepFile, lastLine int) (lines []Line, count int,
 			buf = append(buf, '\n')
 		}
 	}
-	matched := make([]*Line, len(g.records))
+	matched := make([]*search.Line, len(g.records))
 	if _, err := r.m.Search(buf, native.SearchOptions{}, func(l native.Line) error {
 		if i := l.Number - 1; !l.Context && i >= 0 && i < len(matched) {
-			ml := lineFromNative(g.file.Path, l)
+			ml := native.SearchLine(g.file.Path, l)
 			matched[i] = &ml
 		}
 		return nil
@@ -105,7 +106,7 @@ func (r *grepRun) grepLines(g *grepFile, lastLine int) (lines []Line, count int,
 			count++
 		default:
 			text := bytes.TrimSuffix(rec.text, []byte{'\r'})
-			lines = append(lines, Line{Path: g.file.Path, Number: rec.number, Text: slices.Clone(text), Kind: KindContext})
+			lines = append(lines, search.Line{Path: g.file.Path, Number: rec.number, Text: slices.Clone(text), Kind: search.KindContext})
 		}
 	}
 	return lines, count, true
@@ -141,18 +142,18 @@ func (r *grepRun) nativeFile(f native.File, data []byte) error {
 	}
 	var opts native.SearchOptions
 	switch r.q.Mode {
-	case ModeFilesWithMatches:
+	case search.ModeFilesWithMatches:
 		opts.FilesOnly = true
-	case ModeCount:
+	case search.ModeCount:
 		opts.CountOnly = true
 		opts.MaxCount = r.q.MaxCountPerFile
 	default:
 		opts = native.SearchOptions{Before: r.q.Before, After: r.q.After, MaxCount: r.q.MaxCountPerFile}
 	}
 	opts.BinaryConvert = r.explicit(f) // rg searches past NULs in a file it was given by name
-	var lines []Line
+	var lines []search.Line
 	res, err := r.m.Search(data, opts, func(l native.Line) error {
-		lines = append(lines, lineFromNative(f.Path, l))
+		lines = append(lines, native.SearchLine(f.Path, l))
 		return nil
 	})
 	if err != nil {
@@ -171,7 +172,7 @@ func (r *grepRun) nativeFile(f native.File, data []byte) error {
 
 // push sends one file's results to the sink; ErrStop ends the search
 // without an error.
-func (r *grepRun) push(path string, lines []Line, count int) error {
+func (r *grepRun) push(path string, lines []search.Line, count int) error {
 	r.sinkMu.Lock()
 	defer r.sinkMu.Unlock()
 	if r.ctx.Err() != nil {
@@ -182,28 +183,12 @@ func (r *grepRun) push(path string, lines []Line, count int) error {
 		err = r.sink.Line(lines[i])
 	}
 	if err == nil {
-		err = r.sink.End(FileSummary{Path: path, MatchedLines: count})
+		err = r.sink.End(search.FileSummary{Path: path, MatchedLines: count})
 	}
-	if errors.Is(err, ErrStop) {
+	if errors.Is(err, search.ErrStop) {
 		r.stopped.Store(true)
 		r.cancel()
 		return nil
 	}
 	return err
-}
-
-// lineFromNative copies a native line (its buffers are reused) into a Line.
-func lineFromNative(path string, l native.Line) Line {
-	out := Line{Path: path, Number: l.Number, Text: slices.Clone(l.Text), Kind: KindMatch}
-	if l.Context {
-		out.Kind = KindContext
-		return out
-	}
-	for _, s := range l.Submatches {
-		out.Submatches = append(out.Submatches, Span{Start: s[0], End: s[1]})
-	}
-	if len(out.Submatches) > 0 {
-		out.Column = out.Submatches[0].Start + 1
-	}
-	return out
 }

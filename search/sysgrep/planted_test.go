@@ -1,4 +1,4 @@
-package backends
+package sysgrep
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/rgkit/rgkit/search"
 )
 
 // A grep planted in the tree being searched (found through PATH, say
@@ -29,14 +31,14 @@ func TestSystemGrepRefusesAGrepInsideTheSearchRoot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("needle\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g := NewSystemGrep()
+	g := New()
 	g.LookPath = func(string) (string, error) { return filepath.Join(bin, "grep"), nil }
-	q, err := Normalize(Query{Pattern: "needle", Root: root})
+	q, err := search.Normalize(search.Query{Pattern: "needle", Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = g.Search(context.Background(), q, discardSink{})
-	if !errors.Is(err, ErrUnavailable) {
+	if !errors.Is(err, search.ErrUnavailable) {
 		t.Errorf("Search with a grep inside the root: %v, want ErrUnavailable", err)
 	}
 	if _, err := os.Stat(marker); err == nil {
@@ -48,7 +50,7 @@ func TestSystemGrepRefusesAGrepInsideTheSearchRoot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(outside, "grep"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	g = NewSystemGrep()
+	g = New()
 	g.LookPath = func(string) (string, error) { return filepath.Join(outside, "grep"), nil }
 	_, _ = g.Search(context.Background(), q, discardSink{})
 	if _, err := os.Stat(marker); err != nil {

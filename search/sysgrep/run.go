@@ -1,4 +1,4 @@
-package backends
+package sysgrep
 
 import (
 	"context"
@@ -10,46 +10,49 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/internal/dialect"
+	"github.com/rgkit/rgkit/internal/proc"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // grepBatchBytes bounds one grep run's argument bytes, well under ARG_MAX.
 const grepBatchBytes = 256 << 10
 
-// Search runs q (normalised) through grep; see SystemGrep.
-func (g *SystemGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, error) {
+// Search runs q (normalised) through grep; see Engine.
+func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (search.Stats, error) {
 	start := time.Now()
 	info, err := g.Available(ctx)
 	if err != nil {
-		return Stats{}, err
+		return search.Stats{}, err
 	}
 	if q.Multiline {
-		return Stats{}, fmt.Errorf("%w: grep searches line by line (multiline)", ErrUnsupported)
+		return search.Stats{}, fmt.Errorf("%w: grep searches line by line (multiline)", search.ErrUnsupported)
 	}
-	if inside(q.Root, info.Path) {
+	if search.Within(q.Root, info.Path) {
 		// A grep planted in the tree being searched is never run.
-		return Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", ErrUnavailable, info.Path)
+		return search.Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", search.ErrUnavailable, info.Path)
 	}
-	t, err := translate(q, dialectERE)
+	t, err := dialect.Translate(q, dialect.ERE)
 	if err != nil {
-		return Stats{}, err
+		return search.Stats{}, err
 	}
-	typeGlobs, err := TypeGlobs(q.Types)
+	typeGlobs, err := search.TypeGlobs(q.Types)
 	if err != nil {
-		return Stats{}, err
+		return search.Stats{}, err
 	}
-	m, err := native.Compile(matchOptions(q)) // q is not multiline here
+	m, err := native.Compile(native.MatchOptionsFor(q)) // q is not multiline here
 	if err != nil {
-		return Stats{}, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		return search.Stats{}, fmt.Errorf("%w: %w", search.ErrUnsupported, err)
 	}
 	args := grepArgs(q, t)
 	if err := g.checkPattern(ctx, info.Path, args); err != nil {
-		return Stats{}, err
+		return search.Stats{}, err
 	}
 	reader := &native.Reader{}
 	src, err := reader.Open(q.Root)
 	if err != nil {
-		return Stats{}, err
+		return search.Stats{}, err
 	}
 	defer src.Close()
 
@@ -91,7 +94,7 @@ func (g *SystemGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, err
 			return ctx.Err()
 		}
 	}
-	ws, walkErr := native.Walk(ctx, walkOptions(q, typeGlobs, 0), func(f native.File) error {
+	ws, walkErr := native.Walk(ctx, native.WalkOptionsFor(q, typeGlobs, 0), func(f native.File) error {
 		mu.Lock()
 		defer mu.Unlock()
 		cur = append(cur, f)
@@ -128,14 +131,14 @@ func (g *SystemGrep) Search(ctx context.Context, q Query, sink Sink) (Stats, err
 type grepRun struct {
 	ctx    context.Context
 	cancel context.CancelFunc
-	q      Query
+	q      search.Query
 	m      *native.Matcher
 	src    *native.Source
 	path   string
 	args   []string
 
 	sinkMu sync.Mutex
-	sink   Sink
+	sink   search.Sink
 
 	errMu    sync.Mutex
 	firstErr error
@@ -145,8 +148,8 @@ type grepRun struct {
 	cpu, peakRSS                                        atomic.Int64 // grep's, over every batch
 }
 
-func (r *grepRun) stats() Stats {
-	return Stats{
+func (r *grepRun) stats() search.Stats {
+	return search.Stats{
 		FilesSearched: r.searched.Load(),
 		FilesMatched:  r.matched.Load(),
 		MatchedLines:  r.lines.Load(),
@@ -195,7 +198,7 @@ func (r *grepRun) batch(files []native.File) error {
 	}
 	r.searched.Add(int64(len(files)))
 	var out func(io.Reader) error
-	if r.q.Mode == ModeContent {
+	if r.q.Mode == search.ModeContent {
 		out = func(rd io.Reader) error { return r.content(rd, byArg) }
 	} else {
 		out = func(rd io.Reader) error {
@@ -208,7 +211,7 @@ func (r *grepRun) batch(files []native.File) error {
 			})
 		}
 	}
-	res, err := runProc(r.ctx, procSpec{Path: r.path, Args: args, Dir: r.q.Root, Env: grepEnv, MaxStdout: DefaultEngineMaxStdout}, out)
+	res, err := proc.Run(r.ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: r.path, Args: args, Dir: r.q.Root, Env: grepEnv, MaxStdout: proc.DefaultMaxStdout}, out)
 	r.cpu.Add(int64(res.CPU))
 	for old := r.peakRSS.Load(); res.PeakRSS > old && !r.peakRSS.CompareAndSwap(old, res.PeakRSS); old = r.peakRSS.Load() {
 	}
@@ -216,7 +219,7 @@ func (r *grepRun) batch(files []native.File) error {
 		return err
 	}
 	if res.StdoutCapped {
-		return fmt.Errorf("grep printed more than %d bytes; narrow the search", DefaultEngineMaxStdout)
+		return fmt.Errorf("grep printed more than %d bytes; narrow the search", proc.DefaultMaxStdout)
 	}
 	if res.ExitCode > 1 && len(strings.TrimSpace(string(res.Stderr))) > 0 {
 		// With -s grep is silent about unreadable files (exit 2, counted

@@ -1,4 +1,4 @@
-package backends
+package sysgrep
 
 import (
 	"bufio"
@@ -11,9 +11,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/rgkit/rgkit/internal/dialect"
+	"github.com/rgkit/rgkit/internal/proc"
+	"github.com/rgkit/rgkit/search"
 )
 
-// SystemGrep is the engine that runs the system's grep (GNU or BSD). grep has
+// Engine is the engine that runs the system's grep (GNU or BSD). grep has
 // no ignore rules, no brace globs and its own binary-file rule, so the library
 // keeps those: the native walker selects the files (exactly as rg would) and
 // feeds them to grep in batches (never -r); the pattern is translated to ERE
@@ -24,7 +28,7 @@ import (
 // Go matcher disagree on. Such a file is searched by the native matcher on
 // the bytes already read, so the answer is rg's whichever way it is reached.
 // Columns and submatch spans come from the Go matcher too: grep reports none.
-type SystemGrep struct {
+type Engine struct {
 	// LookPath finds grep; nil = exec.LookPath. The result must be absolute.
 	LookPath func(file string) (string, error)
 	// BatchSize is how many files one grep run gets; 0 = 1024.
@@ -42,17 +46,17 @@ type SystemGrep struct {
 // maxChecked bounds the accepted-pattern cache.
 const maxChecked = 256
 
-var _ Backend = (*SystemGrep)(nil)
+var _ search.Engine = (*Engine)(nil)
 
-// NewSystemGrep returns the system-grep engine with its defaults.
-func NewSystemGrep() *SystemGrep { return &SystemGrep{} }
+// New returns the system-grep engine with its defaults.
+func New() *Engine { return &Engine{} }
 
 // Name is "grep".
-func (g *SystemGrep) Name() string { return "grep" }
+func (g *Engine) Name() string { return "grep" }
 
 // grepProbe is what Available learned once.
 type grepProbe struct {
-	info Info
+	info search.Info
 	err  error
 }
 
@@ -60,7 +64,7 @@ type grepProbe struct {
 // ("grep (GNU grep) 3.8") or BSD ("grep (BSD grep, GNU compatible) 2.6.0").
 // Any other grep (busybox, a wrapper) is unavailable: its flags and output
 // are not known to match.
-func (g *SystemGrep) Available(ctx context.Context) (Info, error) {
+func (g *Engine) Available(ctx context.Context) (search.Info, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.probe != nil {
@@ -73,40 +77,40 @@ func (g *SystemGrep) Available(ctx context.Context) (Info, error) {
 	return info, err
 }
 
-func (g *SystemGrep) detect(ctx context.Context) (Info, error) {
+func (g *Engine) detect(ctx context.Context) (search.Info, error) {
 	lookPath := g.LookPath
 	if lookPath == nil {
 		lookPath = exec.LookPath
 	}
 	path, err := lookPath("grep")
 	if err != nil {
-		return Info{}, fmt.Errorf("%w: grep: %w", ErrUnavailable, err)
+		return search.Info{}, fmt.Errorf("%w: grep: %w", search.ErrUnavailable, err)
 	}
 	if !filepath.IsAbs(path) {
-		return Info{}, fmt.Errorf("%w: grep found at relative path %q", ErrUnavailable, path)
+		return search.Info{}, fmt.Errorf("%w: grep found at relative path %q", search.ErrUnavailable, path)
 	}
 	var out bytes.Buffer
-	res, err := runProc(ctx, procSpec{Path: path, Args: []string{"--version"}, Env: grepEnv, MaxStdout: 64 << 10},
+	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: path, Args: []string{"--version"}, Env: grepEnv, MaxStdout: 64 << 10},
 		func(r io.Reader) error { _, err := io.Copy(&out, r); return err })
 	if err != nil {
-		return Info{}, err
+		return search.Info{}, err
 	}
 	if res.ExitCode != 0 {
-		return Info{}, fmt.Errorf("%w: %s --version: exit status %d", ErrUnavailable, path, res.ExitCode)
+		return search.Info{}, fmt.Errorf("%w: %s --version: exit status %d", search.ErrUnavailable, path, res.ExitCode)
 	}
 	info, ok := parseGrepVersion(out.String())
 	if !ok {
 		first, _, _ := strings.Cut(out.String(), "\n")
-		return Info{}, fmt.Errorf("%w: %s is neither GNU nor BSD grep (%q)", ErrUnavailable, path, first)
+		return search.Info{}, fmt.Errorf("%w: %s is neither GNU nor BSD grep (%q)", search.ErrUnavailable, path, first)
 	}
 	info.Path = path
 	return info, nil
 }
 
 // parseGrepVersion reads the flavour and version from grep --version.
-func parseGrepVersion(out string) (Info, bool) {
+func parseGrepVersion(out string) (search.Info, bool) {
 	first, _, _ := strings.Cut(out, "\n")
-	info := Info{Name: "grep"}
+	info := search.Info{Name: "grep"}
 	switch {
 	case strings.Contains(first, "GNU grep"):
 		info.Flavor = "gnu"
@@ -136,10 +140,10 @@ const bomERE = "^(\xef\xbb\xbf|\xff\xfe|\xfe\xff)"
 
 // grepArgs builds the flags of one grep run for q with translation t (the
 // files follow "--").
-func grepArgs(q Query, t translation) []string {
+func grepArgs(q search.Query, t dialect.Translation) []string {
 	args := []string{"-a", "-s", "-D", "skip", "-d", "skip", "--null"}
 	switch q.Mode {
-	case ModeFilesWithMatches, ModeCount:
+	case search.ModeFilesWithMatches, search.ModeCount:
 		// The Go side searches each listed file: grep only finds them.
 		args = append(args, "-l")
 	default:
@@ -171,7 +175,7 @@ var errGrepPattern = errors.New("grep rejected the translated pattern")
 // checkPattern runs grep once on empty input, so a pattern grep cannot
 // compile is found before anything is emitted and reported as unsupported.
 // Accepted flag sets are remembered.
-func (g *SystemGrep) checkPattern(ctx context.Context, path string, args []string) error {
+func (g *Engine) checkPattern(ctx context.Context, path string, args []string) error {
 	key := path + "\x00" + strings.Join(args, "\x00")
 	g.mu.Lock()
 	ok := g.checked[key]
@@ -193,14 +197,14 @@ func (g *SystemGrep) checkPattern(ctx context.Context, path string, args []strin
 
 // checkGrepPattern is one dry run of grep with args on empty input.
 func checkGrepPattern(ctx context.Context, path string, args []string) error {
-	res, err := runProc(ctx, procSpec{Path: path, Args: args, Env: grepEnv, MaxStdout: 1 << 10},
+	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: path, Args: args, Env: grepEnv, MaxStdout: 1 << 10},
 		func(r io.Reader) error { _, err := io.Copy(io.Discard, r); return err })
 	if err != nil {
 		return err
 	}
 	if res.ExitCode > 1 {
 		msg, _, _ := bytes.Cut(res.Stderr, []byte("\n"))
-		return fmt.Errorf("%w: %w: %s", ErrUnsupported, errGrepPattern, msg)
+		return fmt.Errorf("%w: %w: %s", search.ErrUnsupported, errGrepPattern, msg)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package backends
+package sysgrep
 
 import (
 	"context"
@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 func TestParseGrepVersion(t *testing.T) {
@@ -45,24 +49,24 @@ func TestSystemGrepAvailability(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := &SystemGrep{LookPath: tc.lookPath}
+			g := &Engine{LookPath: tc.lookPath}
 			_, err := g.Available(context.Background())
-			if !errors.Is(err, ErrUnavailable) {
+			if !errors.Is(err, search.ErrUnavailable) {
 				t.Fatalf("Available = %v, want ErrUnavailable", err)
 			}
 			// Search refuses the same way, before emitting anything.
-			log := newResultLog()
-			_, err = g.Search(context.Background(), Query{Pattern: "x", Root: dir}, log)
-			if !errors.Is(err, ErrUnavailable) || log.String() != "" {
+			log := searchtest.NewResultLog()
+			_, err = g.Search(context.Background(), search.Query{Pattern: "x", Root: dir}, log)
+			if !errors.Is(err, search.ErrUnavailable) || log.String() != "" {
 				t.Errorf("Search = %v with %q", err, log.String())
 			}
 		})
 	}
 }
 
-func requireGrep(t *testing.T) *SystemGrep {
+func requireGrep(t *testing.T) *Engine {
 	t.Helper()
-	g := NewSystemGrep()
+	g := New()
 	if _, err := g.Available(context.Background()); err != nil {
 		t.Skipf("system grep unavailable: %v", err)
 	}
@@ -122,7 +126,7 @@ func TestGrepRecords(t *testing.T) {
 func TestSystemGrepMatchesNative(t *testing.T) {
 	g := requireGrep(t)
 	lateNUL := "needle one\n" + strings.Repeat("filler line\n", 20000) + "\x00\nneedle two\n"
-	root := writeTree(t, map[string]string{
+	root := searchtest.WriteTree(t, map[string]string{
 		"late_nul.dat":        lateNUL,
 		"early_nul.dat":       "x\x00needle\n",
 		"utf16.txt":           "\xff\xfen\x00e\x00e\x00d\x00l\x00e\x00\n\x00",
@@ -137,30 +141,30 @@ func TestSystemGrepMatchesNative(t *testing.T) {
 		"latin1.txt":          "caf\xe9 needle\n",
 		"sub/deep/needle.txt": "needle\n",
 	})
-	for _, q := range []Query{
+	for _, q := range []search.Query{
 		{Pattern: "needle"},
 		{Pattern: "needle", Before: 1, After: 2},
 		{Pattern: "needle", MaxCountPerFile: 1, After: 2},
 		{Pattern: "needle", MaxCountPerFile: 2, After: 1, Before: 1},
 		{Pattern: "needle$"},
 		{Pattern: "^needle"},
-		{Pattern: "NEEDLE", Case: CaseInsensitive},
+		{Pattern: "NEEDLE", Case: search.CaseInsensitive},
 		{Pattern: "needle", Word: true},
 		{Pattern: "--pre=x", Fixed: true},
 		{Pattern: ""},
 		{Pattern: `caf.`},
 		{Pattern: `\d`},
-		{Pattern: "needle", Mode: ModeFilesWithMatches},
-		{Pattern: "needle", Mode: ModeCount},
-		{Pattern: "needle", Mode: ModeCount, MaxCountPerFile: 2},
+		{Pattern: "needle", Mode: search.ModeFilesWithMatches},
+		{Pattern: "needle", Mode: search.ModeCount},
+		{Pattern: "needle", Mode: search.ModeCount, MaxCountPerFile: 2},
 		{Pattern: "needle", Paths: []string{"late_nul.dat"}},
 	} {
 		q.Root = root
-		want, _, err := runEngine(t, NewNative(), q)
+		want, _, err := searchtest.Run(t, native.New(), q)
 		if err != nil {
 			t.Fatalf("%+v: native: %v", q, err)
 		}
-		got, st, err := runEngine(t, g, q)
+		got, st, err := searchtest.Run(t, g, q)
 		if err != nil {
 			t.Fatalf("%+v: grep: %v", q, err)
 		}
@@ -175,26 +179,26 @@ func TestSystemGrepMatchesNative(t *testing.T) {
 
 func TestSystemGrepRefusesMultiline(t *testing.T) {
 	g := requireGrep(t)
-	root := writeTree(t, map[string]string{"a": "x\ny\n"})
-	log, _, err := runEngine(t, g, Query{Pattern: `x\ny`, Root: root, Multiline: true})
-	if !errors.Is(err, ErrUnsupported) || log.String() != "" {
+	root := searchtest.WriteTree(t, map[string]string{"a": "x\ny\n"})
+	log, _, err := searchtest.Run(t, g, search.Query{Pattern: `x\ny`, Root: root, Multiline: true})
+	if !errors.Is(err, search.ErrUnsupported) || log.String() != "" {
 		t.Errorf("err = %v, log %q; want ErrUnsupported before any output", err, log.String())
 	}
 }
 
 // stopAfter is a sink that asks to stop after n files.
 type stopAfter struct {
-	*resultLog
+	*searchtest.ResultLog
 	n int
 }
 
-func (s *stopAfter) End(f FileSummary) error {
-	if err := s.resultLog.End(f); err != nil {
+func (s *stopAfter) End(f search.FileSummary) error {
+	if err := s.ResultLog.End(f); err != nil {
 		return err
 	}
 	s.n--
 	if s.n <= 0 {
-		return ErrStop
+		return search.ErrStop
 	}
 	return nil
 }
@@ -205,13 +209,13 @@ func TestSystemGrepStopsOnErrStop(t *testing.T) {
 	for i := range 50 {
 		files[filepath.Join("d", strings.Repeat("f", i+1))] = "needle\n"
 	}
-	root := writeTree(t, files)
+	root := searchtest.WriteTree(t, files)
 	g.BatchSize = 5
-	nq, err := Normalize(Query{Pattern: "needle", Root: root})
+	nq, err := search.Normalize(search.Query{Pattern: "needle", Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sink := &stopAfter{resultLog: newResultLog(), n: 3}
+	sink := &stopAfter{ResultLog: searchtest.NewResultLog(), n: 3}
 	if _, err := g.Search(context.Background(), nq, sink); err != nil {
 		t.Fatalf("Search = %v, want nil after ErrStop", err)
 	}
@@ -222,14 +226,14 @@ func TestSystemGrepStopsOnErrStop(t *testing.T) {
 
 func TestSystemGrepCancelled(t *testing.T) {
 	g := requireGrep(t)
-	root := writeTree(t, map[string]string{"a": "needle\n"})
-	nq, err := Normalize(Query{Pattern: "needle", Root: root})
+	root := searchtest.WriteTree(t, map[string]string{"a": "needle\n"})
+	nq, err := search.Normalize(search.Query{Pattern: "needle", Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := g.Search(ctx, nq, newResultLog()); !errors.Is(err, context.Canceled) {
+	if _, err := g.Search(ctx, nq, searchtest.NewResultLog()); !errors.Is(err, context.Canceled) {
 		t.Errorf("Search = %v, want context.Canceled", err)
 	}
 }
@@ -256,11 +260,11 @@ func TestSystemGrepRefusesWhatGrepRejects(t *testing.T) {
 		t.Skip("no sh for the fake grep")
 	}
 	path, runs := fakeGrep(t)
-	g := &SystemGrep{LookPath: func(string) (string, error) { return path, nil }}
-	root := writeTree(t, map[string]string{"a": "needle\n"})
+	g := &Engine{LookPath: func(string) (string, error) { return path, nil }}
+	root := searchtest.WriteTree(t, map[string]string{"a": "needle\n"})
 	for range 2 {
-		log, _, err := runEngine(t, g, Query{Pattern: "needle", Root: root})
-		if !errors.Is(err, ErrUnsupported) || log.String() != "" {
+		log, _, err := searchtest.Run(t, g, search.Query{Pattern: "needle", Root: root})
+		if !errors.Is(err, search.ErrUnsupported) || log.String() != "" {
 			t.Fatalf("Search = %v, log %q; want ErrUnsupported and nothing emitted", err, log.String())
 		}
 	}
@@ -272,15 +276,15 @@ func TestSystemGrepRefusesWhatGrepRejects(t *testing.T) {
 
 func TestSystemGrepCachesAcceptedPatterns(t *testing.T) {
 	g := requireGrep(t)
-	root := writeTree(t, map[string]string{"a": "needle\n"})
-	q := Query{Pattern: "needle", Root: root}
-	if _, _, err := runEngine(t, g, q); err != nil {
+	root := searchtest.WriteTree(t, map[string]string{"a": "needle\n"})
+	q := search.Query{Pattern: "needle", Root: root}
+	if _, _, err := searchtest.Run(t, g, q); err != nil {
 		t.Fatal(err)
 	}
 	if len(g.checked) != 1 {
 		t.Fatalf("checked = %v, want the accepted flag set remembered", g.checked)
 	}
-	if _, _, err := runEngine(t, g, q); err != nil || len(g.checked) != 1 {
+	if _, _, err := searchtest.Run(t, g, q); err != nil || len(g.checked) != 1 {
 		t.Errorf("second search: %v, checked %d", err, len(g.checked))
 	}
 }

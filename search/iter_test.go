@@ -1,11 +1,9 @@
-package backends
+package search
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -112,48 +110,3 @@ func TestLinesLoopBodyRunsOnTheCallersGoroutine(t *testing.T) {
 		t.Errorf("engine got %v, want ErrStop", e.sinkErr)
 	}
 }
-
-func ExampleChain_Lines() {
-	dir, _ := os.MkdirTemp("", "rgkit-example")
-	defer os.RemoveAll(dir)
-	_ = os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\n// TODO: flags\nfunc main() {}\n"), 0o644)
-
-	chain := DefaultChain(DefaultOptions{})
-	for l, err := range chain.Lines(context.Background(), Query{Pattern: `TODO|func \w+`, Root: dir}) {
-		if err != nil {
-			fmt.Println("error:", err)
-			return
-		}
-		fmt.Printf("%s:%d:%s\n", l.Path, l.Number, l.Text)
-	}
-	// Output:
-	// main.go:3:// TODO: flags
-	// main.go:4:func main() {}
-}
-
-func ExampleChain_Search() {
-	dir, _ := os.MkdirTemp("", "rgkit-example")
-	defer os.RemoveAll(dir)
-	for i, name := range []string{"b.txt", "a.txt", "c.txt"} {
-		_ = os.WriteFile(filepath.Join(dir, name), []byte(fmt.Sprintf("needle %d\n", i)), 0o644)
-	}
-
-	chain := &Chain{Backends: []Backend{NewNative()}}
-	var files []string
-	sink := &pathSink{paths: &files}
-	res, err := chain.Search(context.Background(), Query{Pattern: "needle", Root: dir, Mode: ModeFilesWithMatches, Limit: 2}, sink)
-	if err != nil {
-		fmt.Println("error:", err)
-		return
-	}
-	fmt.Println(files, res.Backend, res.Truncated == TruncatedLimit)
-	// Output:
-	// [a.txt b.txt] native true
-}
-
-// pathSink collects the paths of the files a search reports.
-type pathSink struct{ paths *[]string }
-
-func (s *pathSink) Begin(p string) error  { *s.paths = append(*s.paths, p); return nil }
-func (s *pathSink) Line(Line) error       { return nil }
-func (s *pathSink) End(FileSummary) error { return nil }

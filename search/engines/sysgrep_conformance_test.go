@@ -1,11 +1,13 @@
-package backends_test
+package engines_test
 
 import (
 	"context"
 	"testing"
 
-	"github.com/rgkit/rgkit/backends"
 	"github.com/rgkit/rgkit/internal/conformance"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
+	"github.com/rgkit/rgkit/search/sysgrep"
 )
 
 // TestSystemGrepConformance runs every conformance case through the
@@ -14,15 +16,15 @@ import (
 // (conformance.ExceptionFor), or a refusal (ErrUnsupported) before anything
 // is emitted.
 func TestSystemGrepConformance(t *testing.T) {
-	g := backends.NewSystemGrep()
+	g := sysgrep.New()
 	if _, err := g.Available(context.Background()); err != nil {
 		t.Skipf("system grep unavailable: %v", err)
 	}
 	c, _, _ := conformanceSetup(t)
-	ref := backends.NewNative()
+	ref := native.New()
 	supported, total := 0, 0
 	for _, cs := range conformance.SearchCases(conformance.Queries()) {
-		q, err := backends.Normalize(c.Query(cs))
+		q, err := search.Normalize(c.Query(cs))
 		if err != nil {
 			t.Fatalf("%s: Normalize: %v", cs.Name, err)
 		}
