@@ -30,9 +30,6 @@ func (d Dialect) String() string {
 	return [...]string{"rust", "pcre", "ere"}[d]
 }
 
-// wordClass is what -w treats as a word character: ASCII, like Go's \w.
-const wordClass = `[0-9A-Za-z_]`
-
 // maxTranslated bounds a translated pattern (a Unicode class spelled out as
 // UTF-8 byte sequences for ERE can grow large); beyond it the engine is
 // skipped rather than handed a pattern it may choke on.

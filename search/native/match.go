@@ -114,6 +114,3 @@ func Compile(o MatchOptions) (*Matcher, error) {
 	}
 	return m, nil
 }
-
-// Options returns the options the Matcher was compiled with.
-func (m *Matcher) Options() MatchOptions { return m.opts }

@@ -2,7 +2,6 @@ package native
 
 import (
 	"os"
-	"path/filepath"
 	"sync"
 )
 
@@ -30,17 +29,6 @@ type work struct {
 
 // dirID identifies a directory (device and inode).
 type dirID struct{ dev, ino uint64 }
-
-// joinInRoot is a child directory's path within the work's root.
-func joinInRoot(it work, name string) string {
-	if it.root == nil {
-		return ""
-	}
-	if it.inRoot == "." {
-		return name
-	}
-	return filepath.Join(it.inRoot, name)
-}
 
 // workQueue is the walkers' shared stack of directories. It is a LIFO, like
 // rg's, so the walk goes depth-first and the pending set stays small. The

@@ -58,3 +58,14 @@ func (l *dirList) childWork(it *work, child *work, name string, following bool) 
 
 // useRoot says whether start directories get an os.Root to confine the walk.
 const useRoot = true
+
+// joinInRoot is a child directory's path within the work's root.
+func joinInRoot(it work, name string) string {
+	if it.root == nil {
+		return ""
+	}
+	if it.inRoot == "." {
+		return name
+	}
+	return filepath.Join(it.inRoot, name)
+}
