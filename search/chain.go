@@ -17,8 +17,8 @@ const (
 	// PolicyFallback tries the engines in the order of Chain.Engines
 	// (DefaultChain: ripgrep, gitgrep, grep, native).
 	PolicyFallback Policy = iota
-	// PolicyFastest runs the in-process native engine first when the tree is
-	// small (spawning a process costs more than searching a few hundred
+	// PolicyFastest runs the last in-process engine (see InProcess) first
+	// when the tree is small (spawning a process costs more than searching a few hundred
 	// files), and the normal order otherwise.
 	PolicyFastest
 )
@@ -30,8 +30,8 @@ const (
 const DefaultMaxOutputBytes int64 = 64 << 20
 
 // DefaultFastestMaxFiles is the file count up to which PolicyFastest puts the
-// native engine first (see readme-grep.md, "Chain policy", for the
-// measurement behind it).
+// native engine first (docs/performance.md has the measurement
+// behind it).
 const DefaultFastestMaxFiles = 500
 
 // Chain runs a Query through the first engine that can honour it exactly,
@@ -235,7 +235,7 @@ func (c *Chain) order(ctx context.Context, q Query) []Engine {
 	}
 	nativeAt := -1
 	for i, b := range c.Engines {
-		if b.Name() == "native" {
+		if ip, ok := b.(InProcess); ok && ip.InProcess() {
 			nativeAt = i
 		}
 	}

@@ -332,8 +332,8 @@ func TestChainPolicyFastestPutsNativeFirstOnSmallTrees(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rg := &scriptedEngine{name: "ripgrep"}
-			native := &scriptedEngine{name: "native"}
-			c := chainOf(rg, native)
+			native := &inProcessEngine{scriptedEngine{name: "native"}}
+			c := &Chain{Engines: []Engine{rg, native}}
 			c.Policy = PolicyFastest
 			c.CountFiles = func(ctx context.Context, q Query, max int) int { return min(tt.files, max+1) }
 			res, err := c.Search(context.Background(), Query{Pattern: "x", Root: t.TempDir()}, &eventRecorder{t: t})
@@ -342,6 +342,31 @@ func TestChainPolicyFastestPutsNativeFirstOnSmallTrees(t *testing.T) {
 			}
 			if res.Backend != tt.want {
 				t.Errorf("Engine = %s, want %s", res.Backend, tt.want)
+			}
+		})
+	}
+}
+
+// The Chain asks an engine whether it runs in-process; its name decides
+// nothing.
+func TestChainPolicyFastestAsksTheEngineNotItsName(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		last Engine
+		want string
+	}{
+		{"named native, spawns a tool", &scriptedEngine{name: "native"}, "ripgrep"},
+		{"in-process, another name", &inProcessEngine{scriptedEngine{name: "embedded"}}, "embedded"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Chain{Engines: []Engine{&scriptedEngine{name: "ripgrep"}, tt.last}, Policy: PolicyFastest,
+				CountFiles: func(context.Context, Query, int) int { return 1 }}
+			res, err := c.Search(context.Background(), Query{Pattern: "x", Root: t.TempDir()}, &eventRecorder{t: t})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Backend != tt.want {
+				t.Errorf("ran %s, want %s", res.Backend, tt.want)
 			}
 		})
 	}
@@ -386,3 +411,8 @@ func writeChainFile(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// inProcessEngine is a scripted engine that says it runs in-process.
+type inProcessEngine struct{ scriptedEngine }
+
+func (*inProcessEngine) InProcess() bool { return true }

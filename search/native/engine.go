@@ -22,13 +22,19 @@ type Engine struct {
 	Reader *Reader
 }
 
-var _ search.Engine = (*Engine)(nil)
+var (
+	_ search.Engine    = (*Engine)(nil)
+	_ search.InProcess = (*Engine)(nil)
+)
 
 // New returns the native engine with its defaults.
 func New() *Engine { return &Engine{} }
 
 // Name is "native".
 func (n *Engine) Name() string { return "native" }
+
+// InProcess is true: the engine spawns nothing (see search.InProcess).
+func (n *Engine) InProcess() bool { return true }
 
 // Available always succeeds: the engine is part of the program.
 func (n *Engine) Available(ctx context.Context) (search.Info, error) {
