@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rgkit/rgkit/internal/proc"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -20,20 +21,18 @@ const probeTimeout = 5 * time.Second
 func runProbe(ctx context.Context, dir string, in string, name string, args ...string) int {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-	cmd.Stdin = strings.NewReader(in)
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.ExitCode()
+	_, res, err := proc.Output(ctx, proc.Spec{
+		Path:  name,
+		Args:  args,
+		Dir:   dir,
+		Env:   append(os.Environ(), "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull),
+		Stdin: strings.NewReader(in),
+		Grace: time.Second,
+	})
+	if err != nil {
+		return -1
 	}
-	return -1
+	return res.ExitCode
 }
 
 // toolFromEngine turns what an engine's Available found into a report

@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -30,6 +31,8 @@ type Spec struct {
 	// SIGKILL, and how long Wait waits for stdout/stderr to close after the
 	// process exits (a grandchild may hold them open). <= 0 = defaultGrace.
 	Grace time.Duration
+	// Stdin is the process's standard input; nil = /dev/null.
+	Stdin io.Reader
 	// Unavailable is the sentinel a start failure wraps; nil = ErrUnavailable.
 	// Search engines pass search.ErrUnavailable so the Chain falls through.
 	Unavailable error
@@ -106,7 +109,7 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
-	cmd.Stdin = nil // /dev/null
+	cmd.Stdin = spec.Stdin // nil = /dev/null
 	setProcGroup(cmd)
 	var killTimer *time.Timer
 	var timerMu sync.Mutex
@@ -261,6 +264,17 @@ func (c *cappedBuffer) bytes() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]byte(nil), c.buf...)
+}
+
+// Output runs spec like Run and returns its stdout (at most MaxStdout
+// bytes when MaxStdout > 0).
+func Output(ctx context.Context, spec Spec) ([]byte, Result, error) {
+	var out bytes.Buffer
+	res, err := Run(ctx, spec, func(r io.Reader) error {
+		_, err := io.Copy(&out, r)
+		return err
+	})
+	return out.Bytes(), res, err
 }
 
 // FirstLine is b's first line, for error messages quoting a tool's output.

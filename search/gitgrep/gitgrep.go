@@ -20,6 +20,7 @@ import (
 	"github.com/rgkit/rgkit/internal/dialect"
 	"github.com/rgkit/rgkit/internal/proc"
 	"github.com/rgkit/rgkit/internal/runeclass"
+	"github.com/rgkit/rgkit/internal/version"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/native"
 )
@@ -190,11 +191,8 @@ func (g *Engine) probe(ctx context.Context, path, dir string) (gitProbe, error) 
 
 // gitAtLeast reports whether a "2.39.5"-style version is at least major.minor.
 func gitAtLeast(v string, major, minor int) bool {
-	var a, b int
-	if _, err := fmt.Sscanf(v, "%d.%d", &a, &b); err != nil {
-		return false
-	}
-	return a > major || a == major && b >= minor
+	got, ok := version.Prefix(v)
+	return ok && got.AtLeast(major, minor, 0)
 }
 
 func cloneArgs(s []string) []string { return append([]string(nil), s...) }

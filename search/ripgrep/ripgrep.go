@@ -17,7 +17,7 @@ import (
 
 	"github.com/rgkit/rgkit/internal/dialect"
 	"github.com/rgkit/rgkit/internal/proc"
-	"github.com/rgkit/rgkit/rgfetch"
+	"github.com/rgkit/rgkit/internal/version"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -44,7 +44,7 @@ type Engine struct {
 }
 
 // rgMinVersion is the oldest rg with --json (0.10.0); rgkit is tested with 13.
-var rgMinVersion = [3]int{0, 10, 0}
+var rgMinVersion = version.V{Major: 0, Minor: 10, Patch: 0}
 
 type rgVersion struct {
 	size    int64
@@ -125,23 +125,19 @@ func (r *Engine) version(ctx context.Context, path string) (search.Info, error) 
 	var out bytes.Buffer
 	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: path, Args: []string{"--version"}, Env: r.env(), MaxStdout: 64 << 10, Grace: r.Grace},
 		func(rd io.Reader) error { _, err := io.Copy(&out, rd); return err })
-	version, parseErr := rgfetch.ParseRgVersion(out.Bytes())
+	number, parseErr := version.Ripgrep(out.Bytes())
 	switch {
 	case err != nil:
 		v.err = fmt.Errorf("%w: %s --version: %w", search.ErrUnavailable, path, err)
 	case res.ExitCode != 0 || parseErr != nil:
 		v.err = fmt.Errorf("%w: %s --version: exit %d, output %q", search.ErrUnavailable, path, res.ExitCode, proc.FirstLine(out.Bytes()))
 	default:
-		var ver [3]int
-		for i, part := range strings.SplitN(version, ".", 3) {
-			ver[i], _ = strconv.Atoi(part)
-		}
-		v.info.Version = version
+		v.info.Version = number
 		if strings.Contains(out.String(), "+PCRE2") {
 			v.info.Flavor = "pcre2"
 		}
-		if versionLess(ver, rgMinVersion) {
-			v.err = fmt.Errorf("%w: %s is ripgrep %s, older than %d.%d.%d (no --json)", search.ErrUnavailable, path, v.info.Version, rgMinVersion[0], rgMinVersion[1], rgMinVersion[2])
+		if ver, _ := version.Parse(number); ver.Less(rgMinVersion) {
+			v.err = fmt.Errorf("%w: %s is ripgrep %s, older than %s (no --json)", search.ErrUnavailable, path, number, rgMinVersion)
 		}
 	}
 	if ctx.Err() == nil { // a cancelled probe says nothing about the binary
@@ -156,21 +152,9 @@ func (r *Engine) version(ctx context.Context, path string) (search.Info, error) 
 }
 
 // rgWordIsRg13 reports whether rg's -w is rg 13's (every release before 14).
-func rgWordIsRg13(version string) bool {
-	var major int
-	if _, err := fmt.Sscanf(version, "%d.", &major); err != nil {
-		return false
-	}
-	return major < 14
-}
-
-func versionLess(a, b [3]int) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] < b[i]
-		}
-	}
-	return false
+func rgWordIsRg13(number string) bool {
+	v, ok := version.Prefix(number)
+	return ok && !v.AtLeast(14, 0, 0)
 }
 
 // env is rg's environment: an allowlist, so RIPGREP_CONFIG_PATH and
@@ -335,7 +319,6 @@ type rgRun struct {
 	stats   search.Stats
 	emitted bool // something reached the sink (no retry after that)
 	open    string
-	dropped int // submatches with offsets outside their line, dropped (reliability F2)
 	// respan, when set, recomputes each match line's spans (see
 	// newRespanner: where rg's own spans are not rgkit's).
 	respan respanner
@@ -407,7 +390,7 @@ func (run *rgRun) record(rec *rgRecord) error {
 			// Line mode: the record is one line, with its terminator.
 			spans = run.respan(lines, rec.Data.AbsoluteOffset)
 		}
-		dropped, err := splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, kind, func(l search.Line) error {
+		_, err = splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, kind, func(l search.Line) error {
 			if spans != nil && l.Kind == search.KindMatch {
 				l.Submatches = fitSpans(spans, len(l.Text), !bytes.HasSuffix(lines, []byte("\n")))
 				l.Column = 0
@@ -417,7 +400,6 @@ func (run *rgRun) record(rec *rgRecord) error {
 			}
 			return run.sinkCall(run.sink.Line(l))
 		})
-		run.dropped += dropped
 		return err
 	case "end":
 		st := rec.Data.Stats
