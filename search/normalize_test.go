@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 func TestNormalizeRejectsInvalidPatternsWithPositionAndHint(t *testing.T) {
@@ -107,10 +109,7 @@ func TestSmartCaseMatchesRipgrep(t *testing.T) {
 		}
 	}
 
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed: the table above is not cross-checked")
-	}
+	rg := testtool.Need(t, "rg")
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f.txt")
 	if err := os.WriteFile(file, []byte("foo\nFOO\nfoo.\nFOO.\n"), 0o644); err != nil {

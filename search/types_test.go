@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 func TestTypeGlobs(t *testing.T) {
@@ -33,10 +35,7 @@ func TestTypeGlobs(t *testing.T) {
 // TestTypeTableMatchesRipgrep compares the table with the installed rg's
 // `--type-list`, so that a type selects the same files with every engine.
 func TestTypeTableMatchesRipgrep(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
+	rg := testtool.Need(t, "rg")
 	ver, _ := exec.Command(rg, "--version").Output()
 	if !strings.HasPrefix(string(ver), "ripgrep 13.") {
 		t.Skipf("the table is ripgrep 13's; installed: %s", strings.SplitN(string(ver), "\n", 2)[0])

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -27,9 +27,7 @@ func rawRgFiles(t *testing.T, rg string, q search.Query) []string {
 
 func buildCorpus(t *testing.T) Corpus {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed: the corpus is a git repository")
-	}
+	testtool.Need(t, "git")
 	c, err := Build(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -41,10 +39,7 @@ func buildCorpus(t *testing.T) Corpus {
 // with WantFiles, the real rg reports exactly those files. If rg changes or
 // the corpus drifts, this fails before any engine is blamed.
 func TestCorpusMatchesRipgrep(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
+	rg := testtool.Need(t, "rg")
 	c := buildCorpus(t)
 	for _, f := range []string{"NonUTF8Names", "NewlineNames", "FIFO", "Symlinks", "UnreadableEnforced"} {
 		if why, ok := c.Features.Skipped[f]; ok {

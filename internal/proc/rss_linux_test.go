@@ -5,16 +5,14 @@ package proc
 import (
 	"context"
 	"io"
-	"os/exec"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 func runForRSS(t *testing.T, args ...string) Result {
 	t.Helper()
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
+	sh := testtool.Need(t, "sh")
 	res, err := Run(context.Background(), Spec{Path: sh, Args: args}, func(r io.Reader) error {
 		_, err := io.Copy(io.Discard, r)
 		return err

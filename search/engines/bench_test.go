@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/gitgrep"
 	"github.com/rgkit/rgkit/search/native"
@@ -22,9 +23,7 @@ import (
 //
 //	go test ./backends -run '^$' -bench EngineOverhead -benchtime 20x
 func BenchmarkEngineOverhead(b *testing.B) {
-	if _, err := exec.LookPath("git"); err != nil {
-		b.Skip("git not installed")
-	}
+	testtool.Need(b, "git")
 	trees := map[string]string{"tiny": benchTinyRepo(b), "goroot": benchGorootRepo(b)}
 	engines := []search.Engine{ripgrep.New(nil), gitgrep.New(), native.New()}
 	for _, tree := range []string{"tiny", "goroot"} {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rgkit/rgkit/internal/conformance"
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/gitgrep"
 	"github.com/rgkit/rgkit/search/native"
@@ -97,9 +98,7 @@ func runEngine(t *testing.T, b search.Engine, q search.Query, firstPath string) 
 // conformanceSetup builds the corpus and finds the available engines.
 func conformanceSetup(t *testing.T) (conformance.Corpus, []engineUnderTest, string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed: the corpus is a git repository")
-	}
+	testtool.Need(t, "git")
 	c, err := conformance.Build(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -143,81 +142,101 @@ func conformanceSetup(t *testing.T) (conformance.Corpus, []engineUnderTest, stri
 func TestConformance(t *testing.T) {
 	c, engines, ref := conformanceSetup(t)
 	cases := conformance.Queries()
+	var mu sync.Mutex
 	matrix := map[string]map[string]outcome{}
 	supported := map[string]int{}
-	nSearch := 0
+	nSearch, ran := 0, 0
 	for _, cs := range cases {
-		q, err := search.Normalize(c.Query(cs))
-		if cs.Invalid {
-			var ipe *search.InvalidPatternError
-			if !errors.As(err, &ipe) {
-				t.Errorf("%s: Normalize(%q) = %v, want *InvalidPatternError", cs.Name, cs.Query.Pattern, err)
-			}
-			continue
+		if !cs.Invalid {
+			nSearch++
 		}
-		if err != nil {
-			t.Errorf("%s: Normalize: %v", cs.Name, err)
-			continue
-		}
-		nSearch++
-		first := ""
-		if len(cs.Query.Paths) == 1 {
-			first = q.Paths[0]
-		}
-		row := map[string]outcome{}
-		for _, e := range engines {
-			row[e.b.Name()] = runEngine(t, e.b, q, first)
-		}
-		matrix[cs.Name] = row
-		refOut := row[ref]
-		if refOut.status != "ok" {
-			t.Errorf("%s: reference %s: %s %v", cs.Name, ref, refOut.status, refOut.err)
+	}
+	// The summary runs once every case (a parallel subtest) has finished.
+	t.Cleanup(func() {
+		if ran < nSearch {
+			return // a -run filter picked some cases: no matrix to judge
 		}
 		for _, e := range engines {
 			name := e.b.Name()
-			o := row[name]
-			if o.status == "ok" && name != ref {
-				if d := conformance.Diff(refOut.render, o.render); len(d) > 0 {
-					o.status, o.diff = "DIFF", d
+			// Refusing a query is allowed (the Chain moves on) but every engine
+			// must honour the large majority of the matrix.
+			if !e.informational && supported[name]*4 < nSearch*3 {
+				t.Errorf("%s honours only %d of %d cases (want at least 3/4)", name, supported[name], nSearch)
+			}
+		}
+		logMatrix(t, cases, engines, matrix, nSearch, supported)
+	})
+	for _, cs := range cases {
+		t.Run(cs.Name, func(t *testing.T) {
+			t.Parallel()
+			q, err := search.Normalize(c.Query(cs))
+			if cs.Invalid {
+				var ipe *search.InvalidPatternError
+				if !errors.As(err, &ipe) {
+					t.Errorf("Normalize(%q) = %v, want *InvalidPatternError", cs.Query.Pattern, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Normalize: %v", err)
+			}
+			first := ""
+			if len(cs.Query.Paths) == 1 {
+				first = q.Paths[0]
+			}
+			row := map[string]outcome{}
+			for _, e := range engines {
+				row[e.b.Name()] = runEngine(t, e.b, q, first)
+			}
+			refOut := row[ref]
+			if refOut.status != "ok" {
+				t.Errorf("reference %s: %s %v", ref, refOut.status, refOut.err)
+			}
+			var honoured []string
+			for _, e := range engines {
+				name := e.b.Name()
+				o := row[name]
+				if o.status == "ok" && name != ref {
+					if d := conformance.Diff(refOut.render, o.render); len(d) > 0 {
+						o.status, o.diff = "DIFF", d
+					}
+				}
+				if exc, ok := conformance.ExceptionFor(name, cs.Name); ok && o.status == "DIFF" {
+					o.status = "exception"
+					if exc.Bug {
+						o.status = "exception(bug)"
+					}
+				}
+				if o.status == "ok" || strings.HasPrefix(o.status, "exception") {
+					honoured = append(honoured, name)
+				}
+				row[name] = o
+				if e.informational {
+					if o.status == "DIFF" || o.status == "ERR" {
+						t.Logf("%s (informational) %s %v\n%s", name, o.status, o.err, head(o.diff, 8))
+					}
+					continue
+				}
+				checkSpec(t, c, cs, name, ref, o)
+				switch o.status {
+				case "DIFF":
+					t.Errorf("%s differs from %s (- %s, + %s):\n%s", name, ref, ref, name, head(o.diff, 40))
+				case "ERR":
+					t.Errorf("%s: %v", name, o.err)
+				}
+				if len(o.violate) > 0 {
+					t.Errorf("%s breaks the Sink contract:\n%s", name, head(o.violate, 10))
 				}
 			}
-			if exc, ok := conformance.ExceptionFor(name, cs.Name); ok && o.status == "DIFF" {
-				o.status = "exception"
-				if exc.Bug {
-					o.status = "exception(bug)"
-				}
-			}
-			if o.status == "ok" || strings.HasPrefix(o.status, "exception") {
+			mu.Lock()
+			defer mu.Unlock()
+			ran++
+			matrix[cs.Name] = row
+			for _, name := range honoured {
 				supported[name]++
 			}
-			row[name] = o
-			if e.informational {
-				if o.status == "DIFF" || o.status == "ERR" {
-					t.Logf("%s: %s (informational) %s %v\n%s", cs.Name, name, o.status, o.err, head(o.diff, 8))
-				}
-				continue
-			}
-			checkSpec(t, c, cs, name, ref, o)
-			switch o.status {
-			case "DIFF":
-				t.Errorf("%s: %s differs from %s (- %s, + %s):\n%s", cs.Name, name, ref, ref, name, head(o.diff, 40))
-			case "ERR":
-				t.Errorf("%s: %s: %v", cs.Name, name, o.err)
-			}
-			if len(o.violate) > 0 {
-				t.Errorf("%s: %s breaks the Sink contract:\n%s", cs.Name, name, head(o.violate, 10))
-			}
-		}
+		})
 	}
-	for _, e := range engines {
-		name := e.b.Name()
-		// Refusing a query is allowed (the Chain moves on) but every engine
-		// must honour the large majority of the matrix.
-		if !e.informational && supported[name]*4 < nSearch*3 {
-			t.Errorf("%s honours only %d of %d cases (want at least 3/4)", name, supported[name], nSearch)
-		}
-	}
-	logMatrix(t, cases, engines, matrix, nSearch, supported)
 }
 
 // checkSpec checks an engine's answer against the case's own specification.
@@ -294,34 +313,37 @@ func TestConformanceThroughChain(t *testing.T) {
 		}
 		chain := &search.Chain{Engines: []search.Engine{e.b}}
 		for _, cs := range conformance.SearchCases(conformance.Queries()) {
-			q := c.Query(cs)
-			nq, err := search.Normalize(q)
-			if err != nil {
-				t.Fatalf("%s: %v", cs.Name, err)
-			}
-			direct := runEngine(t, e.b, nq, "")
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			col := &conformance.Collector{Mode: q.Mode}
-			res, err := chain.Search(ctx, q, col)
-			cancel()
-			switch {
-			case direct.status == "unsupported" || direct.status == "unavailable":
-				if !errors.Is(err, search.ErrUnsupported) && !errors.Is(err, search.ErrUnavailable) {
-					t.Errorf("%s/%s: the engine refuses the query but the Chain returned %v", e.b.Name(), cs.Name, err)
+			t.Run(e.b.Name()+"/"+cs.Name, func(t *testing.T) {
+				t.Parallel()
+				q := c.Query(cs)
+				nq, err := search.Normalize(q)
+				if err != nil {
+					t.Fatal(err)
 				}
-			case err != nil:
-				t.Errorf("%s/%s: Chain: %v", e.b.Name(), cs.Name, err)
-			default:
-				if res.Backend != e.b.Name() {
-					t.Errorf("%s/%s: Result.Backend = %q", e.b.Name(), cs.Name, res.Backend)
+				direct := runEngine(t, e.b, nq, "")
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				col := &conformance.Collector{Mode: q.Mode}
+				res, err := chain.Search(ctx, q, col)
+				switch {
+				case direct.status == "unsupported" || direct.status == "unavailable":
+					if !errors.Is(err, search.ErrUnsupported) && !errors.Is(err, search.ErrUnavailable) {
+						t.Errorf("the engine refuses the query but the Chain returned %v", err)
+					}
+				case err != nil:
+					t.Errorf("Chain: %v", err)
+				default:
+					if res.Backend != e.b.Name() {
+						t.Errorf("Result.Backend = %q", res.Backend)
+					}
+					if d := conformance.Diff(direct.render, col.Render()); len(d) > 0 {
+						t.Errorf("Chain output differs from the engine's (- engine, + chain):\n%s", head(d, 30))
+					}
+					if v := col.Violations(); len(v) > 0 {
+						t.Errorf("Chain breaks the Sink contract:\n%s", head(v, 10))
+					}
 				}
-				if d := conformance.Diff(direct.render, col.Render()); len(d) > 0 {
-					t.Errorf("%s/%s: Chain output differs from the engine's (- engine, + chain):\n%s", e.b.Name(), cs.Name, head(d, 30))
-				}
-				if v := col.Violations(); len(v) > 0 {
-					t.Errorf("%s/%s: Chain breaks the Sink contract:\n%s", e.b.Name(), cs.Name, head(v, 10))
-				}
-			}
+			})
 		}
 	}
 }
@@ -346,32 +368,37 @@ func TestConformanceFallbackChain(t *testing.T) {
 	if len(chain.Engines) < 2 {
 		t.Skipf("need at least two non-reference engines, have %d", len(chain.Engines))
 	}
+	var mu sync.Mutex
 	ran := map[string]int{}
+	t.Cleanup(func() { t.Logf("fallback chain: cases answered per engine: %v", ran) })
 	for _, cs := range conformance.SearchCases(conformance.Queries()) {
-		q := c.Query(cs)
-		nq, err := search.Normalize(q)
-		if err != nil {
-			t.Fatalf("%s: %v", cs.Name, err)
-		}
-		want := runEngine(t, refEngine, nq, "")
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		col := &conformance.Collector{Mode: q.Mode}
-		res, err := chain.Search(ctx, q, col)
-		cancel()
-		if err != nil {
-			t.Errorf("%s: Chain: %v", cs.Name, err)
-			continue
-		}
-		ran[res.Backend]++
-		if _, ok := conformance.ExceptionFor(res.Backend, cs.Name); ok {
-			continue
-		}
-		if d := conformance.Diff(want.render, col.Render()); len(d) > 0 {
-			t.Errorf("%s: the Chain ran %s (skipped %v) and differs from %s (- %s, + chain):\n%s",
-				cs.Name, res.Backend, res.Skipped, ref, ref, head(d, 30))
-		}
+		t.Run(cs.Name, func(t *testing.T) {
+			t.Parallel()
+			q := c.Query(cs)
+			nq, err := search.Normalize(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := runEngine(t, refEngine, nq, "")
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			col := &conformance.Collector{Mode: q.Mode}
+			res, err := chain.Search(ctx, q, col)
+			if err != nil {
+				t.Fatalf("Chain: %v", err)
+			}
+			mu.Lock()
+			ran[res.Backend]++
+			mu.Unlock()
+			if _, ok := conformance.ExceptionFor(res.Backend, cs.Name); ok {
+				return
+			}
+			if d := conformance.Diff(want.render, col.Render()); len(d) > 0 {
+				t.Errorf("the Chain ran %s (skipped %v) and differs from %s (- %s, + chain):\n%s",
+					res.Backend, res.Skipped, ref, ref, head(d, 30))
+			}
+		})
 	}
-	t.Logf("fallback chain: cases answered per engine: %v", ran)
 }
 
 // TestConformanceExceptions asserts every documented exception exactly: the
@@ -452,10 +479,7 @@ func TestConformanceExceptions(t *testing.T) {
 // difference would show up in many content cases; here it shows up once,
 // with the files named.
 func TestConformanceFileListing(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
+	rg := testtool.Need(t, "rg")
 	c, _, _ := conformanceSetup(t)
 	seen := map[string]bool{}
 	for _, cs := range conformance.SearchCases(conformance.Queries()) {
@@ -609,10 +633,7 @@ func TestConformancePagingAcrossEngines(t *testing.T) {
 // ~/.gitconfig), so every engine must: here each one lists a different file,
 // and the engines must agree with rg on both.
 func TestConformanceGlobalGitExcludes(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
+	rg := testtool.Need(t, "rg")
 	c, engines, ref := conformanceSetup(t)
 	home, xdg := t.TempDir(), t.TempDir()
 	write := func(p, s string) {
@@ -682,59 +703,72 @@ func byName(engines []engineUnderTest, name string) search.Engine {
 // conformance.Queries() with what it proves.
 func TestConformanceRandomQueries(t *testing.T) {
 	c, engines, ref := conformanceSetup(t)
+	var mu sync.Mutex
 	invalid, compared := 0, 0
 	seeds := uint64(3)
+	if testing.Short() {
+		seeds = 1
+	}
 	if n, err := strconv.ParseUint(os.Getenv("RGKIT_CONFORMANCE_SEEDS"), 10, 64); err == nil && n > 0 {
 		seeds = n // a deeper, slower run: RGKIT_CONFORMANCE_SEEDS=50 go test -run RandomQueries
 	}
+	t.Cleanup(func() {
+		t.Logf("random queries: %d engine runs compared, %d patterns refused by Normalize", compared, invalid)
+	})
 	for seed := uint64(1); seed <= seeds; seed++ {
-		for _, cs := range conformance.RandomCases(seed, 100) {
-			q, err := search.Normalize(c.Query(cs))
-			if err != nil {
-				var ipe *search.InvalidPatternError
-				if !errors.As(err, &ipe) {
-					t.Errorf("%s (%s): Normalize: %v", cs.Name, cs.Why, err)
-				}
-				invalid++
-				continue
-			}
-			render := func(b search.Engine) outcome {
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				defer cancel()
-				// rg 13 misplaces some spans of patterns with \b or \B; the
-				// fixed matrix pins those (dialect/rg13-*), so here such
-				// lines are compared without spans.
-				dropSpans := strings.Contains(q.Pattern, `\b`) || strings.Contains(q.Pattern, `\B`)
-				col := &conformance.Collector{Mode: q.Mode, DropMidRuneEmptySpans: true, DropSpans: dropSpans}
-				_, err := b.Search(ctx, q, col)
-				return outcome{err: err, render: col.Render(), violate: col.Violations()}
-			}
-			want := render(byName(engines, ref))
-			if want.err != nil {
-				t.Errorf("%s (%s): %s: %v", cs.Name, cs.Why, ref, want.err)
-				continue
-			}
-			for _, e := range engines {
-				if e.informational || e.b.Name() == ref {
+		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
+			t.Parallel()
+			for _, cs := range conformance.RandomCases(seed, 100) {
+				q, err := search.Normalize(c.Query(cs))
+				if err != nil {
+					var ipe *search.InvalidPatternError
+					if !errors.As(err, &ipe) {
+						t.Errorf("%s (%s): Normalize: %v", cs.Name, cs.Why, err)
+					}
+					mu.Lock()
+					invalid++
+					mu.Unlock()
 					continue
 				}
-				got := render(e.b)
-				switch {
-				case errors.Is(got.err, search.ErrUnsupported), errors.Is(got.err, search.ErrUnavailable):
+				render := func(b search.Engine) outcome {
+					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+					defer cancel()
+					// rg 13 misplaces some spans of patterns with \b or \B; the
+					// fixed matrix pins those (dialect/rg13-*), so here such
+					// lines are compared without spans.
+					dropSpans := strings.Contains(q.Pattern, `\b`) || strings.Contains(q.Pattern, `\B`)
+					col := &conformance.Collector{Mode: q.Mode, DropMidRuneEmptySpans: true, DropSpans: dropSpans}
+					_, err := b.Search(ctx, q, col)
+					return outcome{err: err, render: col.Render(), violate: col.Violations()}
+				}
+				want := render(byName(engines, ref))
+				if want.err != nil {
+					t.Errorf("%s (%s): %s: %v", cs.Name, cs.Why, ref, want.err)
 					continue
-				case got.err != nil:
-					t.Errorf("%s (%s): %s: %v", cs.Name, cs.Why, e.b.Name(), got.err)
-				default:
-					compared++
-					if d := conformance.Diff(want.render, got.render); len(d) > 0 {
-						t.Errorf("%s (%s): %s differs from %s (- %s, + %s):\n%s", cs.Name, cs.Why, e.b.Name(), ref, ref, e.b.Name(), head(d, 12))
+				}
+				for _, e := range engines {
+					if e.informational || e.b.Name() == ref {
+						continue
 					}
-					if len(got.violate) > 0 {
-						t.Errorf("%s (%s): %s breaks the Sink contract:\n%s", cs.Name, cs.Why, e.b.Name(), head(got.violate, 5))
+					got := render(e.b)
+					switch {
+					case errors.Is(got.err, search.ErrUnsupported), errors.Is(got.err, search.ErrUnavailable):
+						continue
+					case got.err != nil:
+						t.Errorf("%s (%s): %s: %v", cs.Name, cs.Why, e.b.Name(), got.err)
+					default:
+						mu.Lock()
+						compared++
+						mu.Unlock()
+						if d := conformance.Diff(want.render, got.render); len(d) > 0 {
+							t.Errorf("%s (%s): %s differs from %s (- %s, + %s):\n%s", cs.Name, cs.Why, e.b.Name(), ref, ref, e.b.Name(), head(d, 12))
+						}
+						if len(got.violate) > 0 {
+							t.Errorf("%s (%s): %s breaks the Sink contract:\n%s", cs.Name, cs.Why, e.b.Name(), head(got.violate, 5))
+						}
 					}
 				}
 			}
-		}
+		})
 	}
-	t.Logf("random queries: %d engine runs compared, %d patterns refused by Normalize", compared, invalid)
 }

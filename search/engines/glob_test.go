@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/ripgrep"
 )
@@ -31,10 +32,7 @@ func (missingRg) Available(context.Context) (search.Info, error) {
 
 func requireRg(t *testing.T) systemRg {
 	t.Helper()
-	p, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed: the Glob differential test needs it")
-	}
+	p := testtool.Need(t, "rg")
 	return systemRg{p}
 }
 

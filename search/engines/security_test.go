@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rgkit/rgkit/internal/conformance"
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -73,9 +74,7 @@ func mustRun(t *testing.T, dir string, env []string, name string, args ...string
 // gitRepo makes dir a git repository with everything in it committed.
 func gitRepo(t *testing.T, dir string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testtool.Need(t, "git")
 	ctx := context.Background()
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "x"}} {
 		if _, err := conformance.Git(ctx, dir, args...); err != nil {
@@ -256,10 +255,7 @@ func TestSecurityRipgrepConfigPathIsIgnored(t *testing.T) {
 	}
 	gitRepo(t, dir)
 	t.Setenv("RIPGREP_CONFIG_PATH", cfg)
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed: no control")
-	}
+	rg := testtool.Need(t, "rg")
 	mustRun(t, dir, nil, rg, "needle", "a.txt")
 	if !fired(marker) {
 		t.Fatal("control: rg with RIPGREP_CONFIG_PATH did not run the canary; the test would be vacuous")
@@ -404,9 +400,7 @@ func TestSecurityExplicitSymlinkOutsideIsRefused(t *testing.T) {
 
 func buildSecurityCorpus(t *testing.T) conformance.Corpus {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testtool.Need(t, "git")
 	c, err := conformance.Build(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

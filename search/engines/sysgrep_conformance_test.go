@@ -2,9 +2,11 @@ package engines_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/conformance"
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/native"
 	"github.com/rgkit/rgkit/search/sysgrep"
@@ -18,43 +20,53 @@ import (
 func TestSystemGrepConformance(t *testing.T) {
 	g := sysgrep.New()
 	if _, err := g.Available(context.Background()); err != nil {
-		t.Skipf("system grep unavailable: %v", err)
+		testtool.Missing(t, "system grep unavailable: "+err.Error())
 	}
 	c, _, _ := conformanceSetup(t)
 	ref := native.New()
+	var mu sync.Mutex
+	cases := conformance.SearchCases(conformance.Queries())
 	supported, total := 0, 0
-	for _, cs := range conformance.SearchCases(conformance.Queries()) {
-		q, err := search.Normalize(c.Query(cs))
-		if err != nil {
-			t.Fatalf("%s: Normalize: %v", cs.Name, err)
+	t.Cleanup(func() {
+		t.Logf("system grep honours %d of %d cases", supported, total)
+		if total == len(cases) && supported*4 < total*3 {
+			t.Errorf("grep honours only %d of %d cases (want at least 3/4)", supported, total)
 		}
-		total++
-		want := runEngine(t, ref, q, "")
-		got := runEngine(t, g, q, "")
-		switch got.status {
-		case "unsupported":
-			t.Logf("%s: grep refuses: %v", cs.Name, got.err)
-			continue
-		case "ok":
-			supported++
-		default:
-			t.Errorf("%s: grep: %s %v", cs.Name, got.status, got.err)
-			continue
-		}
-		if d := conformance.Diff(want.render, got.render); len(d) > 0 {
-			if ex, ok := conformance.ExceptionFor("grep", cs.Name); ok {
-				// Documented, and asserted exactly by TestConformanceExceptions.
-				t.Logf("%s: grep differs from native as documented: %s", cs.Name, ex.Why)
-				continue
+	})
+	for _, cs := range cases {
+		t.Run(cs.Name, func(t *testing.T) {
+			t.Parallel()
+			q, err := search.Normalize(c.Query(cs))
+			if err != nil {
+				t.Fatalf("Normalize: %v", err)
 			}
-			t.Errorf("%s: grep differs from native (- native, + grep):\n%s", cs.Name, head(d, 30))
-		}
-		if len(got.violate) > 0 {
-			t.Errorf("%s: grep breaks the Sink contract:\n%s", cs.Name, head(got.violate, 10))
-		}
-	}
-	t.Logf("system grep honours %d of %d cases", supported, total)
-	if supported*4 < total*3 {
-		t.Errorf("grep honours only %d of %d cases (want at least 3/4)", supported, total)
+			want := runEngine(t, ref, q, "")
+			got := runEngine(t, g, q, "")
+			mu.Lock()
+			total++
+			if got.status == "ok" {
+				supported++
+			}
+			mu.Unlock()
+			switch got.status {
+			case "unsupported":
+				t.Logf("grep refuses: %v", got.err)
+				return
+			case "ok":
+			default:
+				t.Fatalf("grep: %s %v", got.status, got.err)
+			}
+			if d := conformance.Diff(want.render, got.render); len(d) > 0 {
+				if ex, ok := conformance.ExceptionFor("grep", cs.Name); ok {
+					// Documented, and asserted exactly by TestConformanceExceptions.
+					t.Logf("grep differs from native as documented: %s", ex.Why)
+					return
+				}
+				t.Errorf("grep differs from native (- native, + grep):\n%s", head(d, 30))
+			}
+			if len(got.violate) > 0 {
+				t.Errorf("grep breaks the Sink contract:\n%s", head(got.violate, 10))
+			}
+		})
 	}
 }

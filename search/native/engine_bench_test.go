@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/native"
 )
@@ -202,10 +203,7 @@ func BenchmarkSmallRepoRatio(b *testing.B) {
 }
 
 func benchRatios(b *testing.B, root string) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		b.Skip("rg not installed")
-	}
+	rg := testtool.Need(b, "rg")
 	for _, c := range benchClasses {
 		b.Run(c.name, func(b *testing.B) {
 			q := benchQuery(root, c)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/conformance"
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/native"
 )
@@ -23,9 +24,7 @@ import (
 // and the Sink contract. The differential test against the other engines is
 // TestConformance.
 func TestNativeMeetsConformanceSpecs(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed: the corpus is a git repository")
-	}
+	testtool.Need(t, "git")
 	c, err := conformance.Build(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -206,10 +205,7 @@ func TestNativeRefusesLiteralNewline(t *testing.T) {
 // alternation, split around a literal, and the line DFA. rg is given the
 // same pattern with ASCII classes, rgkit's semantics.
 func TestNativeCountsMatchRgOnGoSource(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
+	rg := testtool.Need(t, "rg")
 	root := filepath.Join(runtime.GOROOT(), "src", "net")
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("no Go source tree: %v", err)

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // rgCase is one differential case: the same files and options through the
@@ -42,10 +44,7 @@ type gotLine struct {
 
 func searchRg(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed: the differential test needs ripgrep")
-	}
+	p := testtool.Need(t, "rg")
 	return p
 }
 

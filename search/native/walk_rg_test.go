@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // The differential tests below build a tree, list it with Walk and with the
@@ -62,10 +64,7 @@ func (fx fixture) build(t testing.TB, root string) {
 // rgPath is the ripgrep the differential tests compare against.
 func rgPath(t testing.TB) string {
 	t.Helper()
-	p, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed: the differential tests need the real ripgrep")
-	}
+	p := testtool.Need(t, "rg")
 	return p
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -81,7 +82,7 @@ func (r *Engine) mustPath(t *testing.T) string {
 	t.Helper()
 	info, err := r.Available(context.Background())
 	if err != nil {
-		t.Skipf("rg unavailable: %v", err)
+		testtool.Missing(t, "rg unavailable: "+err.Error())
 	}
 	if !filepath.IsAbs(info.Path) {
 		t.Fatalf("rg path %q", info.Path)

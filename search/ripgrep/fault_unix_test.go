@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/rgkit/rgkit/internal/proc/proctest"
 	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/native"
 )
@@ -145,10 +145,7 @@ func TestRipgrepExit2KeepsResultsAndCountsUnreadable(t *testing.T) {
 // answer is the native engine's; a multiline Word query is refused before
 // rg runs. The stand-in reports 15.1.0 and runs the real rg underneath.
 func TestRipgrep15WordUsesRg13Semantics(t *testing.T) {
-	real, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
+	real := testtool.Need(t, "rg")
 	dir := t.TempDir()
 	ran := filepath.Join(dir, "ran")
 	script := filepath.Join(dir, "rg")

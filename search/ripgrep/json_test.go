@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -235,10 +236,7 @@ func foldsSpecially(data []byte) bool {
 // $GOROOT/src/net matching "e") with the record parser and, for
 // comparison, with encoding/json.
 func BenchmarkDecodeRgJSON(b *testing.B) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		b.Skip("rg not installed")
-	}
+	rg := testtool.Need(b, "rg")
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		b.Skip("no GOROOT")

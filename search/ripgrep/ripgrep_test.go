@@ -12,15 +12,14 @@ import (
 
 	"github.com/rgkit/rgkit/internal/dialect"
 	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/native"
 )
 
 func realRipgrep(t *testing.T) *Engine {
 	t.Helper()
-	if _, err := exec.LookPath("rg"); err != nil {
-		t.Skip("rg not installed")
-	}
+	testtool.Need(t, "rg")
 	return New(nil)
 }
 
@@ -216,10 +215,7 @@ func TestRipgrepUnavailable(t *testing.T) {
 }
 
 func TestRipgrepRefusesBinaryInsideRoot(t *testing.T) {
-	rgPath, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
+	rgPath := testtool.Need(t, "rg")
 	root := t.TempDir()
 	data, err := os.ReadFile(rgPath)
 	searchtest.Must(t, err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/native"
 )
@@ -68,7 +69,7 @@ func requireGrep(t *testing.T) *Engine {
 	t.Helper()
 	g := New()
 	if _, err := g.Available(context.Background()); err != nil {
-		t.Skipf("system grep unavailable: %v", err)
+		testtool.Missing(t, "system grep unavailable: "+err.Error())
 	}
 	return g
 }
@@ -256,9 +257,7 @@ func fakeGrep(t *testing.T) (path, runs string) {
 // anything is emitted, so the Chain moves on; a refused pattern is checked
 // again next time, an accepted one is not.
 func TestSystemGrepRefusesWhatGrepRejects(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh for the fake grep")
-	}
+	testtool.Need(t, "sh")
 	path, runs := fakeGrep(t)
 	g := &Engine{LookPath: func(string) (string, error) { return path, nil }}
 	root := searchtest.WriteTree(t, map[string]string{"a": "needle\n"})
