@@ -63,10 +63,6 @@ type Translation struct {
 	Word bool
 }
 
-// rgNonWord is rg's \W in its -w wrapper (Unicode mode), as the native
-// engine uses it.
-const rgNonWord = `[^\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}]`
-
 // translate re-emits q's pattern (q already normalised) for d. For rg, -w
 // stays rg's own flag; the other dialects get the wrapper spelled out.
 func Translate(q search.Query, d Dialect) (Translation, error) {
@@ -170,11 +166,11 @@ func wordWrap(re *syntax.Regexp, multiline bool) (*syntax.Regexp, error) {
 		rgClasses(w, multiline)
 		return w, nil
 	}
-	left, err := side(`(?:^|` + rgNonWord + `)`)
+	left, err := side(`(?:^|` + runeclass.RgNonWord + `)`)
 	if err != nil {
 		return nil, err
 	}
-	right, err := side(`(?:` + rgNonWord + `|$)`)
+	right, err := side(`(?:` + runeclass.RgNonWord + `|$)`)
 	if err != nil {
 		return nil, err
 	}

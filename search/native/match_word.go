@@ -4,13 +4,9 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"unicode/utf8"
-)
 
-// rgNonWord is rg's \W in the word-mode wrapper. rg builds that wrapper in
-// Unicode mode, so a word character is a letter, mark, decimal digit,
-// connector punctuation or joiner (Unicode's \w), not Go's ASCII \w: with
-// rg -w foo, "éfoo" has no match.
-const rgNonWord = `[^\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}]`
+	"github.com/rgkit/rgkit/internal/runeclass"
+)
 
 // compileWord builds rg -w's two regexps around the rewritten pattern:
 // `(?:^|\W)(pat)(?:\W|$)`, used at the start of a line, and `\W(pat)(?:\W|$)`,
@@ -18,7 +14,7 @@ const rgNonWord = `[^\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}]`
 // match ^ (see BurntSushi/ripgrep crates/regex/src/word.rs). The match is
 // capture group 1.
 func (m *Matcher) compileWord(inner string) error {
-	nonWord, err := syntax.Parse(rgNonWord, syntax.Perl)
+	nonWord, err := syntax.Parse(runeclass.RgNonWord, syntax.Perl)
 	if err != nil {
 		return err
 	}
