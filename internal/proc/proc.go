@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -300,4 +301,29 @@ func AllowEnv(env []string, names ...string) []string {
 		}
 	}
 	return out
+}
+
+// ReadNulList reads a tool's NUL-terminated path list (rg --files --null,
+// grep -l --null, git -z: "a\x00b\x00") and calls fn with each path, as
+// raw bytes with no quoting. Empty entries are skipped; a last entry
+// without its NUL still counts.
+func ReadNulList(r io.Reader, fn func(string) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		p, err := br.ReadBytes(0)
+		if len(p) > 0 && p[len(p)-1] == 0 {
+			p = p[:len(p)-1]
+		}
+		if len(p) > 0 {
+			if ferr := fn(string(p)); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }

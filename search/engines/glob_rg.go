@@ -1,7 +1,6 @@
 package engines
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -61,19 +60,10 @@ func globRipgrep(ctx context.Context, rg string, q GlobQuery) ([]GlobFile, error
 		Env:         env,
 		MaxStdout:   globMaxStdout,
 	}, func(r io.Reader) error {
-		br := bufio.NewReaderSize(r, 64<<10)
-		for {
-			p, err := br.ReadString(0)
-			if p = strings.TrimSuffix(p, "\x00"); p != "" {
-				paths = append(paths, filepath.ToSlash(strings.TrimPrefix(p, prefix)))
-			}
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-		}
+		return proc.ReadNulList(r, func(p string) error {
+			paths = append(paths, filepath.ToSlash(strings.TrimPrefix(p, prefix)))
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package gitgrep
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -371,36 +370,12 @@ func (g *Engine) nulList(ctx context.Context, git, dir, locale string, args ...s
 	set := map[string]bool{}
 	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: git, Args: args, Dir: dir, Env: g.env(locale), MaxStdout: proc.DefaultMaxStdout, Grace: g.Grace},
 		func(r io.Reader) error {
-			return parseNulList(r, func(p string) error { set[p] = true; return nil })
+			return proc.ReadNulList(r, func(p string) error { set[p] = true; return nil })
 		})
 	if err == nil && res.StdoutCapped {
 		err = fmt.Errorf("%w: git output passed the engine's byte cap", search.ErrUnavailable)
 	}
 	return set, res, err
-}
-
-// parseNulList splits git's -z path output ("a\x00b\x00") into paths, in
-// git's form: relative to the working directory, forward slashes, raw bytes
-// (no quoting). An empty entry is skipped.
-func parseNulList(r io.Reader, fn func(string) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		p, err := br.ReadBytes(0)
-		if len(p) > 0 && p[len(p)-1] == 0 {
-			p = p[:len(p)-1]
-		}
-		if len(p) > 0 {
-			if ferr := fn(string(p)); ferr != nil {
-				return ferr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
 }
 
 // walkWithBOM lists the files rg would search, and which of them start

@@ -251,30 +251,6 @@ func TestGitAtLeast(t *testing.T) {
 	}
 }
 
-func FuzzParseGitNulList(f *testing.F) {
-	f.Add([]byte("a.txt\x00sub/b c.go\x00-rf\x00"))
-	f.Add([]byte("caf\xe9.txt\x00\x00x"))
-	f.Add([]byte(""))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var got []string
-		if err := parseNulList(strings.NewReader(string(data)), func(p string) error {
-			got = append(got, p)
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		var want []string
-		for _, p := range strings.Split(string(data), "\x00") {
-			if p != "" {
-				want = append(want, p)
-			}
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("parse %q = %q, want %q", data, got, want)
-		}
-	})
-}
-
 // TestGitGrepDubiousOwnershipFallsBack: git refuses a repository owned by
 // someone else; the engine reports ErrUnavailable (the Chain moves on) and
 // never overrides safe.directory (reliability.md case 48).

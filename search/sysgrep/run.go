@@ -202,7 +202,7 @@ func (r *grepRun) batch(files []native.File) error {
 		out = func(rd io.Reader) error { return r.content(rd, byArg) }
 	} else {
 		out = func(rd io.Reader) error {
-			return grepListed(rd, func(p string) error {
+			return proc.ReadNulList(rd, func(p string) error {
 				f, ok := byArg[p]
 				if !ok {
 					return fmt.Errorf("grep listed an unknown file %q", p)

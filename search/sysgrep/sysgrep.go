@@ -273,22 +273,3 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 		}
 	}
 }
-
-// grepListed reads grep -l --null output: "path\0" per file.
-func grepListed(r io.Reader, emit func(path string) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		p, err := br.ReadString(0)
-		if p = strings.TrimSuffix(p, "\x00"); p != "" {
-			if err := emit(p); err != nil {
-				return err
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
