@@ -82,3 +82,17 @@ type Query struct {
 	// Timeout bounds the whole search; what was found by then is returned with Partial set.
 	Timeout time.Duration
 }
+
+// ContextLines merges rg's -B, -A and -C into the lines of context before
+// and after a match, as rg 15 does: -C sets both sides, and -B or -A, when
+// given (non-nil), sets its own side whatever the order of the flags.
+func ContextLines(before, after *int, context int) (b, a int) {
+	b, a = context, context
+	if before != nil {
+		b = *before
+	}
+	if after != nil {
+		a = *after
+	}
+	return b, a
+}

@@ -151,14 +151,15 @@ func (w *Workspace) grepQuery(in GrepInput) (search.Query, error) {
 		q.Limit = *in.HeadLimit
 	}
 	if mode == search.ModeContent {
-		around := max(in.C, in.Context)
-		q.Before, q.After = around, around
+		// A JSON 0 cannot be told from an absent field: 0 means "not given".
+		var before, after *int
 		if in.Before > 0 {
-			q.Before = in.Before
+			before = &in.Before
 		}
 		if in.After > 0 {
-			q.After = in.After
+			after = &in.After
 		}
+		q.Before, q.After = search.ContextLines(before, after, max(in.C, in.Context))
 	}
 	if in.Path != "" {
 		tgt, err := w.sandbox.Resolve(in.Path)

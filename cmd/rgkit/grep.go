@@ -252,13 +252,14 @@ func (o grepOptions) query(cmd *cobra.Command, args []string) (search.Query, err
 		q.Case = search.CaseSmart
 	}
 	q.Word, q.Multiline = o.word, o.multiline
-	q.Before, q.After = o.context, o.context
+	var before, after *int
 	if cmd.Flags().Changed("before-context") {
-		q.Before = o.before
+		before = &o.before
 	}
 	if cmd.Flags().Changed("after-context") {
-		q.After = o.after
+		after = &o.after
 	}
+	q.Before, q.After = search.ContextLines(before, after, o.context)
 	q.Globs, q.Types = o.globs, o.types
 	switch {
 	case o.filesWithMatches && o.count:
