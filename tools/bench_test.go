@@ -4,9 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/native"
 	"github.com/rgkit/rgkit/search/ripgrep"
@@ -17,7 +17,7 @@ import (
 //
 //	go test ./tools -run '^$' -bench GrepTool -benchtime 20x
 func BenchmarkGrepTool(b *testing.B) {
-	root := filepath.Join(runtime.GOROOT(), "src")
+	root := filepath.Join(testtool.GOROOT(b), "src")
 	if _, err := os.Stat(root); err != nil {
 		b.Skipf("no GOROOT/src: %v", err)
 	}

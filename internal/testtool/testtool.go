@@ -5,8 +5,11 @@
 package testtool
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -32,3 +35,30 @@ func Missing(t testing.TB, why string) {
 
 // Required reports whether RGKIT_REQUIRE_TOOLS=1 is set.
 func Required() bool { return os.Getenv("RGKIT_REQUIRE_TOOLS") == "1" }
+
+var goroot = sync.OnceValues(func() (string, error) {
+	gocmd, err := exec.LookPath("go")
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command(gocmd, "env", "GOROOT").Output()
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+})
+
+// GOROOTDir is `go env GOROOT`: the Go tree the tests search as a large
+// real corpus (runtime.GOROOT is deprecated and empty in a trimmed binary).
+func GOROOTDir() (string, error) { return goroot() }
+
+// GOROOT is GOROOTDir for a test, which is skipped (or failed under
+// RGKIT_REQUIRE_TOOLS=1) when the go command cannot say.
+func GOROOT(t testing.TB) string {
+	t.Helper()
+	dir, err := goroot()
+	if err != nil || dir == "" {
+		Missing(t, fmt.Sprintf("go env GOROOT: %v", err))
+	}
+	return dir
+}

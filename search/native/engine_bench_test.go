@@ -53,7 +53,7 @@ func benchCorpus(b *testing.B) string {
 	if dir := os.Getenv("RGKIT_BENCH_CORPUS"); dir != "" {
 		return dir
 	}
-	dir := filepath.Join(runtime.GOROOT(), "src")
+	dir := filepath.Join(testtool.GOROOT(b), "src")
 	if _, err := os.Stat(dir); err != nil {
 		b.Skipf("no benchmark corpus: set RGKIT_BENCH_CORPUS (%v)", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -206,7 +205,7 @@ func TestNativeRefusesLiteralNewline(t *testing.T) {
 // same pattern with ASCII classes, rgkit's semantics.
 func TestNativeCountsMatchRgOnGoSource(t *testing.T) {
 	rg := testtool.Need(t, "rg")
-	root := filepath.Join(runtime.GOROOT(), "src", "net")
+	root := filepath.Join(testtool.GOROOT(t), "src", "net")
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("no Go source tree: %v", err)
 	}

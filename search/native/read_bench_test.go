@@ -6,9 +6,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"golang.org/x/sys/unix"
 )
 
@@ -21,7 +21,7 @@ import (
 func BenchmarkRead(b *testing.B) {
 	root := os.Getenv("RGKIT_BENCH_CORPUS")
 	if root == "" {
-		root = filepath.Join(runtime.GOROOT(), "src")
+		root = filepath.Join(testtool.GOROOT(b), "src")
 	}
 	var small, large []File
 	_, err := Walk(context.Background(), WalkOptions{Root: root, Workers: 1}, func(f File) error {

@@ -4,9 +4,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // BenchmarkMatcher measures the searcher alone, on files already in
@@ -54,7 +55,8 @@ func BenchmarkMatcher(b *testing.B) {
 var benchCorpus = sync.OnceValues(func() ([][]byte, int64) {
 	root := os.Getenv("RGKIT_BENCH_CORPUS")
 	if root == "" {
-		root = filepath.Join(runtime.GOROOT(), "src")
+		goroot, _ := testtool.GOROOTDir()
+		root = filepath.Join(goroot, "src")
 	}
 	var files [][]byte
 	var total int64

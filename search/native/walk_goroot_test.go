@@ -5,11 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // gorootSrc is $(go env GOROOT)/src, the corpus of the walker's differential
@@ -17,7 +18,7 @@ import (
 // inside vendored modules, hidden files, no repository).
 func gorootSrc(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(runtime.GOROOT(), "src")
+	dir := filepath.Join(testtool.GOROOT(t), "src")
 	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
 		dir = filepath.Join(strings.TrimSpace(string(out)), "src")
 	}
