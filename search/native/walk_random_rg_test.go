@@ -57,6 +57,9 @@ func randomPattern(r *rand.Rand) string {
 // nothing, not "**".)
 func TestRandomGlobsMatchRipgrep(t *testing.T) {
 	rg := rgPath(t)
+	if testing.Short() {
+		t.Skip("randomised differential test skipped in -short mode")
+	}
 	root := t.TempDir()
 	randomTree.build(t, root)
 	home := t.TempDir()
@@ -126,6 +129,9 @@ func rgFailsOnGlobs(t *testing.T, rg, root string, o WalkOptions) bool {
 // files at several levels of a repository and requires rg's listing.
 func TestRandomIgnoreFilesMatchRipgrep(t *testing.T) {
 	rgPath(t)
+	if testing.Short() {
+		t.Skip("randomised differential test skipped in -short mode")
+	}
 	home := t.TempDir()
 	r := rand.New(rand.NewPCG(13, 14))
 	lines := func() string {
