@@ -9,13 +9,13 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // Task is one thing to measure: a search pattern, or a file listing.
 type Task struct {
-	Name  string         // short label for tables and charts, e.g. "rare literal"
-	Query backends.Query // Pattern and matching options; Root is filled in by Run
+	Name  string       // short label for tables and charts, e.g. "rare literal"
+	Query search.Query // Pattern and matching options; Root is filled in by Run
 	// Listing measures listing the files a search would visit instead of
 	// searching (rg --files vs the native walker).
 	Listing bool
@@ -27,7 +27,7 @@ func (t Task) Label() string {
 		return t.Name
 	}
 	flags := ""
-	if t.Query.Case == backends.CaseInsensitive {
+	if t.Query.Case == search.CaseInsensitive {
 		flags += "-i "
 	}
 	if t.Query.Word {
@@ -45,19 +45,19 @@ func (t Task) Label() string {
 // Engine is a named engine under test. List is nil for engines that cannot
 // list files on their own.
 type Engine struct {
-	Backend backends.Backend
-	Info    backends.Info
+	Backend search.Engine
+	Info    search.Info
 	List    Lister
 }
 
 // Lister lists the files a search of root would visit, as paths relative to root.
-type Lister func(ctx context.Context, root string) (paths []string, usage backends.Stats, err error)
+type Lister func(ctx context.Context, root string) (paths []string, usage search.Stats, err error)
 
 // Options configure a benchmark run.
 type Options struct {
 	Root    string
 	Engines []Engine
-	Tasks   []Task // queries are normalised by Run (backends.Normalize)
+	Tasks   []Task // queries are normalised by Run (search.Normalize)
 	Runs    int    // measured runs per (task, engine); default 10
 	Warmup  int    // unmeasured runs per (task, engine) first; default 1
 	// Progress, when set, is told after every run how many of total are done.
@@ -101,7 +101,7 @@ type Report struct {
 	Machine       Machine
 	Root          string
 	Runs, Warmup  int
-	Engines       []backends.Info
+	Engines       []search.Info
 	Tasks         []Task
 	Cells         []Cell // len(Tasks)*len(Engines), task-major
 	Disagreements []Disagreement
@@ -145,7 +145,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		q := t.Query
 		q.Root = o.Root
-		nq, err := backends.Normalize(q)
+		nq, err := search.Normalize(q)
 		if err != nil {
 			return nil, fmt.Errorf("bench: task %q: %w", t.Name, err)
 		}
@@ -236,7 +236,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 func measure(ctx context.Context, o Options, t Task, e Engine) (Sample, error) {
 	m := o.Meter.Start()
 	start := time.Now()
-	var usage backends.Stats
+	var usage search.Stats
 	var err error
 	if t.Listing {
 		_, usage, err = e.List(ctx, o.Root)
@@ -254,7 +254,7 @@ func measure(ctx context.Context, o Options, t Task, e Engine) (Sample, error) {
 func runOnce(ctx context.Context, o Options, t Task, e Engine, cell *Cell, record bool) (map[Key]struct{}, error) {
 	if t.Listing {
 		if e.List == nil {
-			return nil, fmt.Errorf("%s cannot list files: %w", e.Info.Name, backends.ErrUnsupported)
+			return nil, fmt.Errorf("%s cannot list files: %w", e.Info.Name, search.ErrUnsupported)
 		}
 		paths, _, err := e.List(ctx, o.Root)
 		if err != nil {
@@ -284,9 +284,9 @@ func runOnce(ctx context.Context, o Options, t Task, e Engine, cell *Cell, recor
 // countSink discards results: the measured runs pay only for the engine.
 type countSink struct{}
 
-func (countSink) Begin(string) error             { return nil }
-func (countSink) Line(backends.Line) error       { return nil }
-func (countSink) End(backends.FileSummary) error { return nil }
+func (countSink) Begin(string) error           { return nil }
+func (countSink) Line(search.Line) error       { return nil }
+func (countSink) End(search.FileSummary) error { return nil }
 
 // keySink counts matching lines and files and records (path, line) keys.
 type keySink struct {
@@ -296,8 +296,8 @@ type keySink struct {
 
 func (s *keySink) Begin(string) error { s.files++; return nil }
 
-func (s *keySink) Line(l backends.Line) error {
-	if l.Kind != backends.KindMatch {
+func (s *keySink) Line(l search.Line) error {
+	if l.Kind != search.KindMatch {
 		return nil
 	}
 	s.lines++
@@ -307,4 +307,4 @@ func (s *keySink) Line(l backends.Line) error {
 	return nil
 }
 
-func (s *keySink) End(backends.FileSummary) error { return nil }
+func (s *keySink) End(search.FileSummary) error { return nil }

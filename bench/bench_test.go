@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // scripted is a Backend that reports fixed matches and records when it ran.
@@ -23,25 +23,25 @@ type scripted struct {
 }
 
 func (s *scripted) Name() string { return s.name }
-func (s *scripted) Available(context.Context) (backends.Info, error) {
-	return backends.Info{Name: s.name, Version: "1.0"}, nil
+func (s *scripted) Available(context.Context) (search.Info, error) {
+	return search.Info{Name: s.name, Version: "1.0"}, nil
 }
 
-func (s *scripted) Search(_ context.Context, q backends.Query, sink backends.Sink) (backends.Stats, error) {
+func (s *scripted) Search(_ context.Context, q search.Query, sink search.Sink) (search.Stats, error) {
 	if s.log != nil {
 		*s.log = append(*s.log, s.name+":"+q.Pattern)
 	}
 	if s.err != nil {
-		return backends.Stats{}, s.err
+		return search.Stats{}, s.err
 	}
 	for path, lines := range s.matches {
 		_ = sink.Begin(path)
 		for _, n := range lines {
-			_ = sink.Line(backends.Line{Path: path, Number: n, Kind: backends.KindMatch})
+			_ = sink.Line(search.Line{Path: path, Number: n, Kind: search.KindMatch})
 		}
-		_ = sink.End(backends.FileSummary{Path: path, MatchedLines: len(lines)})
+		_ = sink.End(search.FileSummary{Path: path, MatchedLines: len(lines)})
 	}
-	return backends.Stats{}, nil
+	return search.Stats{}, nil
 }
 
 // nullMeter keeps tests independent of the machine's counters.
@@ -49,7 +49,7 @@ type nullMeter struct{}
 
 func (nullMeter) Start() Measurement { return nullMeter{} }
 
-func (nullMeter) Stop(backends.Stats) Sample { return Sample{} }
+func (nullMeter) Stop(search.Stats) Sample { return Sample{} }
 
 func engine(b *scripted) Engine {
 	info, _ := b.Available(context.Background())
@@ -96,7 +96,7 @@ func TestRunsInterleaveEnginesAndRotateTheirOrder(t *testing.T) {
 	_, err := Run(context.Background(), Options{
 		Root:    t.TempDir(),
 		Engines: []Engine{mk("A"), mk("B"), mk("C")},
-		Tasks:   []Task{{Name: "p", Query: backends.Query{Pattern: "p"}}},
+		Tasks:   []Task{{Name: "p", Query: search.Query{Pattern: "p"}}},
 		Runs:    3, Warmup: 1, Meter: nullMeter{},
 	})
 	if err != nil {
@@ -121,7 +121,7 @@ func TestAgreementCatchesABrokenEngine(t *testing.T) {
 			engine(&scripted{name: "native", matches: good}),
 			engine(&scripted{name: "grep", matches: broken}),
 		},
-		Tasks: []Task{{Name: "lit", Query: backends.Query{Pattern: "x"}}},
+		Tasks: []Task{{Name: "lit", Query: search.Query{Pattern: "x"}}},
 		Runs:  2, Meter: nullMeter{},
 	})
 	if err != nil {
@@ -154,9 +154,9 @@ func TestAnEngineThatCannotRunATaskIsReportedNotCompared(t *testing.T) {
 		Root: t.TempDir(),
 		Engines: []Engine{
 			engine(&scripted{name: "ripgrep", matches: m}),
-			engine(&scripted{name: "gitgrep", err: fmt.Errorf("multiline: %w", backends.ErrUnsupported)}),
+			engine(&scripted{name: "gitgrep", err: fmt.Errorf("multiline: %w", search.ErrUnsupported)}),
 		},
-		Tasks: []Task{{Name: "t", Query: backends.Query{Pattern: "x"}}},
+		Tasks: []Task{{Name: "t", Query: search.Query{Pattern: "x"}}},
 		Runs:  2, Meter: nullMeter{},
 	})
 	if err != nil {
@@ -165,7 +165,7 @@ func TestAnEngineThatCannotRunATaskIsReportedNotCompared(t *testing.T) {
 	if len(rep.Disagreements) != 0 {
 		t.Errorf("an unsupported engine was compared: %+v", rep.Disagreements)
 	}
-	if c := rep.Cell(0, 1); !errors.Is(c.Err, backends.ErrUnsupported) || len(c.Samples) != 0 {
+	if c := rep.Cell(0, 1); !errors.Is(c.Err, search.ErrUnsupported) || len(c.Samples) != 0 {
 		t.Errorf("cell = %+v, want the unsupported error and no samples", c)
 	}
 	var md bytes.Buffer
@@ -178,7 +178,7 @@ func TestAnEngineThatCannotRunATaskIsReportedNotCompared(t *testing.T) {
 func TestRatiosAreAgainstFastestAndRipgrep(t *testing.T) {
 	ms := time.Millisecond
 	rep := &Report{
-		Engines: []backends.Info{{Name: "native"}, {Name: "ripgrep"}, {Name: "grep"}},
+		Engines: []search.Info{{Name: "native"}, {Name: "ripgrep"}, {Name: "grep"}},
 		Tasks:   []Task{{Name: "t"}},
 		Cells: []Cell{
 			{Samples: []Sample{{Wall: 10 * ms}}},
@@ -197,7 +197,7 @@ func TestMachineReadableFormatsCarryEveryCell(t *testing.T) {
 	rep, err := Run(context.Background(), Options{
 		Root:    t.TempDir(),
 		Engines: []Engine{engine(&scripted{name: "ripgrep", matches: m}), engine(&scripted{name: "native", matches: m})},
-		Tasks:   []Task{{Name: "one", Query: backends.Query{Pattern: "a"}}, {Name: "two", Query: backends.Query{Pattern: "b"}}},
+		Tasks:   []Task{{Name: "one", Query: search.Query{Pattern: "a"}}, {Name: "two", Query: search.Query{Pattern: "b"}}},
 		Runs:    3, Meter: nullMeter{},
 	})
 	if err != nil {
@@ -231,10 +231,10 @@ func TestRunRefusesAnInvalidPatternBeforeAnyEngineRuns(t *testing.T) {
 	_, err := Run(context.Background(), Options{
 		Root:    t.TempDir(),
 		Engines: []Engine{engine(&scripted{name: "native", log: &log})},
-		Tasks:   []Task{{Name: "bad", Query: backends.Query{Pattern: "a("}}},
+		Tasks:   []Task{{Name: "bad", Query: search.Query{Pattern: "a("}}},
 		Meter:   nullMeter{},
 	})
-	var ipe *backends.InvalidPatternError
+	var ipe *search.InvalidPatternError
 	if !errors.As(err, &ipe) || len(log) != 0 {
 		t.Errorf("err %v, runs %v; want an *InvalidPatternError and no engine run", err, log)
 	}

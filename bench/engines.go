@@ -6,15 +6,16 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/engines"
 )
 
 // Engines returns the engines to measure: those named (all of rgkit's when
 // names is empty), in the default chain's order, each with its version. An
 // engine that cannot run here is returned in skipped when it was not asked
 // for by name, and is an error when it was.
-func Engines(ctx context.Context, names []string, opts backends.DefaultOptions) (engines []Engine, skipped []backends.Skip, err error) {
-	all := backends.DefaultChain(opts).Backends
+func Engines(ctx context.Context, names []string, opts engines.Options) (out []Engine, skipped []search.Skip, err error) {
+	all := engines.Default(opts).Engines
 	known := make([]string, len(all))
 	for i, b := range all {
 		known[i] = b.Name()
@@ -33,26 +34,26 @@ func Engines(ctx context.Context, names []string, opts backends.DefaultOptions) 
 			if len(names) > 0 {
 				return nil, nil, fmt.Errorf("%s: %w", b.Name(), err)
 			}
-			skipped = append(skipped, backends.Skip{Backend: b.Name(), Reason: err})
+			skipped = append(skipped, search.Skip{Backend: b.Name(), Reason: err})
 			continue
 		}
 		if info.Name == "" {
 			info.Name = b.Name()
 		}
-		engines = append(engines, Engine{Backend: b, Info: info, List: listerFor(b)})
+		out = append(out, Engine{Backend: b, Info: info, List: listerFor(b)})
 	}
-	if len(engines) == 0 {
+	if len(out) == 0 {
 		return nil, skipped, fmt.Errorf("no engine available to measure")
 	}
-	return engines, skipped, nil
+	return out, skipped, nil
 }
 
 // listerFor lists files the way the engine would find them: rg --files for
-// ripgrep, the native walker for native (both through backends.Glob, so the
+// ripgrep, the native walker for native (both through engines.Glob, so the
 // two lists follow the same rules). Other engines have no lister of their own.
-func listerFor(b backends.Backend) Lister {
+func listerFor(b search.Engine) Lister {
 	var rg interface {
-		Available(ctx context.Context) (backends.Info, error)
+		Available(ctx context.Context) (search.Info, error)
 	}
 	switch b.Name() {
 	case "ripgrep":
@@ -61,18 +62,18 @@ func listerFor(b backends.Backend) Lister {
 	default:
 		return nil
 	}
-	return func(ctx context.Context, root string) ([]string, backends.Stats, error) {
-		res, err := backends.Glob(ctx, backends.GlobQuery{Root: root, Pattern: "**", Sort: backends.GlobSortPath, Ripgrep: rg})
+	return func(ctx context.Context, root string) ([]string, search.Stats, error) {
+		res, err := engines.Glob(ctx, engines.GlobQuery{Root: root, Pattern: "**", Sort: engines.GlobSortPath, Ripgrep: rg})
 		if err != nil {
-			return nil, backends.Stats{}, err
+			return nil, search.Stats{}, err
 		}
 		if rg != nil && res.Backend != "ripgrep" {
-			return nil, backends.Stats{}, fmt.Errorf("rg --files did not run (the native walker answered)")
+			return nil, search.Stats{}, fmt.Errorf("rg --files did not run (the native walker answered)")
 		}
 		paths := make([]string, len(res.Files))
 		for i, f := range res.Files {
 			paths[i] = f.Path
 		}
-		return paths, backends.Stats{}, nil
+		return paths, search.Stats{}, nil
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // Format is an output format for a Report.
@@ -77,9 +77,9 @@ func cellError(err error) string {
 	switch {
 	case err == nil:
 		return "no runs"
-	case errors.Is(err, backends.ErrUnsupported):
+	case errors.Is(err, search.ErrUnsupported):
 		return "unsupported"
-	case errors.Is(err, backends.ErrUnavailable):
+	case errors.Is(err, search.ErrUnavailable):
 		return "unavailable"
 	}
 	return "error: " + firstLine(err.Error())

@@ -1,6 +1,6 @@
 package bench
 
-import "github.com/rgkit/rgkit/backends"
+import "github.com/rgkit/rgkit/search"
 
 // Meter measures the resources one run uses.
 type Meter interface {
@@ -11,5 +11,5 @@ type Meter interface {
 type Measurement interface {
 	// Stop ends the measurement; usage is what the engine reported about its
 	// child processes (zero for in-process engines).
-	Stop(usage backends.Stats) Sample
+	Stop(usage search.Stats) Sample
 }

@@ -2,7 +2,7 @@
 
 package bench
 
-import "github.com/rgkit/rgkit/backends"
+import "github.com/rgkit/rgkit/search"
 
 // defaultMeter measures only what engines report on this OS: wall time is
 // taken by Run; CPU and memory come from the engine's child-process usage.
@@ -12,6 +12,6 @@ type engineMeasurement struct{}
 
 func (defaultMeter) Start() Measurement { return engineMeasurement{} }
 
-func (engineMeasurement) Stop(usage backends.Stats) Sample {
+func (engineMeasurement) Stop(usage search.Stats) Sample {
 	return Sample{CPU: usage.ProcessCPU, PeakRSS: usage.ProcessPeakRSS}
 }

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // defaultMeter reads getrusage for CPU time (this process plus the children it
@@ -35,7 +35,7 @@ func (defaultMeter) Start() Measurement {
 	return &m
 }
 
-func (m *unixMeasurement) Stop(usage backends.Stats) Sample {
+func (m *unixMeasurement) Stop(usage search.Stats) Sample {
 	var self, children syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
 	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children)

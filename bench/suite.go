@@ -1,14 +1,14 @@
 package bench
 
-import "github.com/rgkit/rgkit/backends"
+import "github.com/rgkit/rgkit/search"
 
 // DefaultSuite is the query classes measured when no pattern is given: the
 // classes in which engines differ most (a literal prefilter helps the first
 // three, little helps the last regexes), plus listing files.
 func DefaultSuite() []Task {
-	q := func(p string) backends.Query { return backends.Query{Pattern: p} }
+	q := func(p string) search.Query { return search.Query{Pattern: p} }
 	insensitive := q("http")
-	insensitive.Case = backends.CaseInsensitive
+	insensitive.Case = search.CaseInsensitive
 	word := q("err")
 	word.Word = true
 	return []Task{

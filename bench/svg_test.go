@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 func chartReport() *Report {
@@ -23,7 +23,7 @@ func chartReport() *Report {
 		Machine: Machine{OS: "linux", Arch: "amd64", CPUs: 2, Go: "go1.26", Versions: map[string]string{"ripgrep": "13.0.0"}},
 		Root:    "/src",
 		Runs:    3,
-		Engines: []backends.Info{{Name: "ripgrep", Version: "13.0.0"}, {Name: "native"}, {Name: "grep", Version: "3.8"}},
+		Engines: []search.Info{{Name: "ripgrep", Version: "13.0.0"}, {Name: "native"}, {Name: "grep", Version: "3.8"}},
 		Tasks:   []Task{{Name: "rare literal"}, {Name: "no-literal regex"}},
 		Started: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC),
 	}
@@ -37,7 +37,7 @@ func chartReport() *Report {
 			rep.Cells = append(rep.Cells, Cell{Samples: s})
 		}
 	}
-	rep.Cell(1, 2).Samples, rep.Cell(1, 2).Err = nil, backends.ErrUnsupported
+	rep.Cell(1, 2).Samples, rep.Cell(1, 2).Err = nil, search.ErrUnsupported
 	return rep
 }
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
+	"os"
 	"runtime"
+
+	"github.com/rgkit/rgkit/internal/proc"
 )
 
 // quarantineAttr is the extended attribute Gatekeeper checks; a binary that
@@ -22,7 +24,7 @@ type PostInstallOptions struct {
 	// path, never a PATH lookup).
 	Codesign string
 	// Run runs a command and returns its combined output; the error is
-	// non-nil for a non-zero exit (exec.CommandContext + CombinedOutput).
+	// non-nil for a non-zero exit (internal/proc, stdout then stderr).
 	Run func(ctx context.Context, name string, args ...string) ([]byte, error)
 	// RemoveXattr removes an extended attribute, returning nil when the file
 	// does not carry it (x/sys/unix.Removexattr on darwin ignoring ENOATTR;
@@ -89,7 +91,13 @@ func needsAdhocSign(out []byte) bool {
 		bytes.Contains(out, []byte("linker-signed"))
 }
 
-// runCombined is the default PostInstallOptions.Run.
+// runCombined is the default PostInstallOptions.Run: stdout then stderr,
+// and an error for a non-zero exit.
 func runCombined(ctx context.Context, name string, args ...string) ([]byte, error) {
-	return exec.CommandContext(ctx, name, args...).CombinedOutput()
+	out, res, err := proc.Output(ctx, proc.Spec{Path: name, Args: args, Env: os.Environ()})
+	out = append(out, res.Stderr...)
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("%s: exit status %d", name, res.ExitCode)
+	}
+	return out, err
 }

@@ -1,6 +1,10 @@
 package platforms
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/rgkit/rgkit/internal/version"
+)
 
 // Triple returns the Rust target triple of ripgrep's release asset for
 // version on t, following ripgrep-releases.md §1.2 and §5:
@@ -39,7 +43,7 @@ func (t Target) Triple(ver string) (string, error) {
 		case "amd64":
 			return "x86_64-apple-darwin", nil
 		case "arm64":
-			if v.atLeast(14, 0, 0) {
+			if v.AtLeast(14, 0, 0) {
 				return "aarch64-apple-darwin", nil
 			}
 			if t.Rosetta {
@@ -54,7 +58,7 @@ func (t Target) Triple(ver string) (string, error) {
 		case "386":
 			return "i686-pc-windows-msvc", nil
 		case "arm64":
-			if v.atLeast(15, 0, 0) {
+			if v.AtLeast(15, 0, 0) {
 				return "aarch64-pc-windows-msvc", nil
 			}
 			// Windows on Arm runs x86_64 programs under emulation.
@@ -65,19 +69,19 @@ func (t Target) Triple(ver string) (string, error) {
 }
 
 // linuxTriple is Triple for t.OS == "linux".
-func (t Target) linuxTriple(v version, no func(string) (string, error)) (string, error) {
+func (t Target) linuxTriple(v version.V, no func(string) (string, error)) (string, error) {
 	glibc := t.Libc != LibcMusl // unknown counts as glibc, the common case
 	switch t.Arch {
 	case "amd64":
 		return "x86_64-unknown-linux-musl", nil
 	case "arm64":
 		if glibc {
-			if v.atLeast(14, 0, 0) {
+			if v.AtLeast(14, 0, 0) {
 				return "aarch64-unknown-linux-gnu", nil
 			}
 			return no("ripgrep before 14.0.0 has no aarch64 Linux build")
 		}
-		if !v.atLeast(15, 2, 0) {
+		if !v.AtLeast(15, 2, 0) {
 			return no("the aarch64-unknown-linux-gnu build needs glibc and aarch64-unknown-linux-musl exists only from 15.2.0")
 		}
 		if t.PageSize != 4096 {
@@ -85,7 +89,7 @@ func (t Target) linuxTriple(v version, no func(string) (string, error)) (string,
 		}
 		return "aarch64-unknown-linux-musl", nil
 	case "386":
-		if !v.atLeast(14, 0, 0) {
+		if !v.AtLeast(14, 0, 0) {
 			return no("ripgrep before 14.0.0 has no i686 Linux build")
 		}
 		if !glibc {
@@ -97,7 +101,7 @@ func (t Target) linuxTriple(v version, no func(string) (string, error)) (string,
 		if armv == 0 {
 			armv = 7
 		}
-		if !v.atLeast(14, 0, 0) {
+		if !v.AtLeast(14, 0, 0) {
 			if armv < 6 {
 				return no("arm-unknown-linux-gnueabihf needs ARMv6 with VFP")
 			}
@@ -109,12 +113,12 @@ func (t Target) linuxTriple(v version, no func(string) (string, error)) (string,
 		if armv < 7 {
 			return no("ripgrep 14+ builds for 32-bit ARM need ARMv7")
 		}
-		if !v.atLeast(14, 1, 0) {
+		if !v.AtLeast(14, 1, 0) {
 			return no("ripgrep 14.0.x has no 32-bit ARM build (armv7 from 14.1.0)")
 		}
 		return "armv7-unknown-linux-musleabihf", nil
 	case "s390x":
-		if !v.atLeast(14, 0, 0) {
+		if !v.AtLeast(14, 0, 0) {
 			return no("ripgrep before 14.0.0 has no s390x build")
 		}
 		if !glibc {
@@ -122,7 +126,7 @@ func (t Target) linuxTriple(v version, no func(string) (string, error)) (string,
 		}
 		return "s390x-unknown-linux-gnu", nil
 	case "ppc64":
-		if !v.atLeast(14, 0, 0) || v.atLeast(15, 0, 0) {
+		if !v.AtLeast(14, 0, 0) || v.AtLeast(15, 0, 0) {
 			return no("ripgrep built powerpc64 (big-endian) only in 14.x")
 		}
 		if !glibc {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/version"
 )
 
 // Every release format, in the real layout, installs and runs: the .tar.gz
@@ -83,7 +85,7 @@ func TestInstallRealRipgrep(t *testing.T) {
 	if err != nil {
 		t.Skipf("no real rg at %s: %v", real, err)
 	}
-	version, err := ParseRgVersion(out)
+	version, err := version.Ripgrep(out)
 	if err != nil {
 		t.Skip(err)
 	}

@@ -3,12 +3,14 @@ package rgfetch
 import (
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/version"
 )
 
 func TestPinsAreWellFormed(t *testing.T) {
 	seen := map[string]pinKey{}
 	for k, p := range pins {
-		if _, err := parseSemver(k.version); err != nil {
+		if _, err := version.Parse(k.version); err != nil {
 			t.Errorf("%v: %v", k, err)
 		}
 		if got, err := NormalizeSHA256(p.SHA256); err != nil || got != p.SHA256 {

@@ -237,7 +237,7 @@ func (r *Resolver) Resolve(ctx context.Context) (Resolved, error) {
 }
 
 // Locate is Resolve reduced to the path, so a Resolver plugs in wherever a
-// locator func(ctx) (string, error) is wanted (backends.NewRipgrep(r.Locate)).
+// locator func(ctx) (string, error) is wanted (ripgrep.New(r.Locate)).
 // The error is Resolve's: with NoDownload or Offline, a missing rg matches
 // ErrNotInstalled, which search engines read as "unavailable".
 func (r *Resolver) Locate(ctx context.Context) (string, error) {

@@ -1,6 +1,7 @@
 package rgfetch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/rgkit/rgkit/internal/proc"
+	"github.com/rgkit/rgkit/internal/version"
 )
 
 // overrideMemo remembers a verified override by identity, so repeated
@@ -100,12 +104,12 @@ func (r *Resolver) trySystem(ctx context.Context, s settings, tr *Trace) (Resolv
 	if err != nil {
 		return reject(VerdictRejected, path, "", err.Error())
 	}
-	have, err1 := parseSemver(v)
-	floor, err2 := parseSemver(s.minVersion)
+	have, err1 := version.Parse(v)
+	floor, err2 := version.Parse(strings.TrimSpace(s.minVersion))
 	if err := errors.Join(err1, err2); err != nil {
 		return reject(VerdictRejected, path, v, err.Error())
 	}
-	if have.less(floor) {
+	if have.Less(floor) {
 		return reject(VerdictRejected, path, v, fmt.Sprintf("version %s is older than the minimum %s", v, s.minVersion))
 	}
 	tr.add(Step{Source: SourceSystem, Verdict: VerdictChosen, Path: path, Version: v,
@@ -211,23 +215,28 @@ func rgVersion(ctx context.Context, path string, timeout time.Duration, sleep fu
 	if err != nil {
 		return "", fmt.Errorf("%s --version: %w", path, err)
 	}
-	return ParseRgVersion(out)
+	return version.Ripgrep(out)
 }
 
 func runVersion(ctx context.Context, path string, timeout time.Duration) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "--version")
-	cmd.Env = append(os.Environ(), "RIPGREP_CONFIG_PATH=")
-	cmd.WaitDelay = time.Second
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	out, res, err := proc.Output(ctx, proc.Spec{
+		Path: path, Args: []string{"--version"},
+		Env:       append(os.Environ(), "RIPGREP_CONFIG_PATH="),
+		MaxStdout: 1 << 20, Grace: time.Second,
+	})
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("exit status %d", res.ExitCode)
+	}
 	if ctx.Err() != nil && err != nil {
 		return out, fmt.Errorf("timed out after %s", timeout)
 	}
-	if err != nil && stderr.Len() > 0 {
-		return out, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+	if err != nil && len(bytes.TrimSpace(res.Stderr)) > 0 {
+		return out, fmt.Errorf("%w: %s", err, strings.TrimSpace(string(res.Stderr)))
 	}
 	return out, err
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/internal/testtool"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
+	"github.com/rgkit/rgkit/search/ripgrep"
 )
 
 // BenchmarkGrepTool measures one whole Grep tool call (sandbox, search,
@@ -15,13 +17,13 @@ import (
 //
 //	go test ./tools -run '^$' -bench GrepTool -benchtime 20x
 func BenchmarkGrepTool(b *testing.B) {
-	root := filepath.Join(runtime.GOROOT(), "src")
+	root := filepath.Join(testtool.GOROOT(b), "src")
 	if _, err := os.Stat(root); err != nil {
 		b.Skipf("no GOROOT/src: %v", err)
 	}
-	engines := map[string]backends.Backend{
-		"ripgrep": backends.NewRipgrep(nil),
-		"native":  backends.NewNative(),
+	engines := map[string]search.Engine{
+		"ripgrep": ripgrep.New(nil),
+		"native":  native.New(),
 	}
 	inputs := map[string]GrepInput{
 		"files":   {Pattern: `func \w+Error\(`},
@@ -35,7 +37,7 @@ func BenchmarkGrepTool(b *testing.B) {
 		}
 		for _, mode := range []string{"files", "content"} {
 			b.Run(name+"/"+mode, func(b *testing.B) {
-				w, err := NewWorkspace(root, Options{Searcher: &backends.Chain{Backends: []backends.Backend{eng}}})
+				w, err := NewWorkspace(root, Options{Searcher: &search.Chain{Engines: []search.Engine{eng}}})
 				if err != nil {
 					b.Fatal(err)
 				}

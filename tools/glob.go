@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search/engines"
 )
 
 // GlobInput are Glob's arguments.
@@ -36,7 +36,7 @@ func (w *Workspace) globTool() Tool {
 }
 
 // Glob lists the files under path whose path matches the pattern, newest
-// modified first, through backends.Glob (rg --files or the native walker).
+// modified first, through engines.Glob (rg --files or the native walker).
 func (w *Workspace) Glob(ctx context.Context, in GlobInput) (Output, error) {
 	name := w.names.Glob
 	fail := func(err error) (Output, error) {
@@ -48,7 +48,7 @@ func (w *Workspace) Glob(ctx context.Context, in GlobInput) (Output, error) {
 	}
 	tctx, cancel := context.WithTimeout(ctx, w.limits.Timeout)
 	defer cancel()
-	res, err := backends.Glob(tctx, q)
+	res, err := engines.Glob(tctx, q)
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
@@ -57,7 +57,7 @@ func (w *Workspace) Glob(ctx context.Context, in GlobInput) (Output, error) {
 	case tctx.Err() != nil:
 		return fail(fmt.Errorf("%s timed out after %s before the listing finished; no files are shown because the list would be incomplete. Use a more specific pattern or a path deeper in the tree",
 			name, w.limits.Timeout))
-	case errors.Is(err, backends.ErrGlobOutsideRoot):
+	case errors.Is(err, engines.ErrGlobOutsideRoot):
 		return fail(fmt.Errorf("pattern %q reaches outside the search directory %s; only files under the workspace root %s can be listed",
 			in.Pattern, dir.Abs, w.sandbox.Root()))
 	default:
@@ -70,29 +70,29 @@ func (w *Workspace) Glob(ctx context.Context, in GlobInput) (Output, error) {
 
 // globQuery resolves the search directory through the sandbox and checks
 // the pattern.
-func (w *Workspace) globQuery(in GlobInput) (backends.GlobQuery, Target, error) {
+func (w *Workspace) globQuery(in GlobInput) (engines.GlobQuery, Target, error) {
 	name := w.names.Glob
 	if in.Pattern == "" {
-		return backends.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "pattern", Msg: "is required"}
+		return engines.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "pattern", Msg: "is required"}
 	}
 	if err := nonNegative(name, map[string]int{"offset": in.Offset}); err != nil {
-		return backends.GlobQuery{}, Target{}, err
+		return engines.GlobQuery{}, Target{}, err
 	}
 	if in.HeadLimit != nil && *in.HeadLimit < 0 {
-		return backends.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "head_limit", Msg: "must be 0 (no limit) or more"}
+		return engines.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "head_limit", Msg: "must be 0 (no limit) or more"}
 	}
 	dir, err := w.sandbox.Resolve(in.Path)
 	if err != nil {
-		return backends.GlobQuery{}, Target{}, w.pathHint(err)
+		return engines.GlobQuery{}, Target{}, w.pathHint(err)
 	}
 	if !dir.Info.IsDir() {
-		return backends.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "path",
+		return engines.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "path",
 			Msg: fmt.Sprintf("is %q, a file; give the directory to search in", in.Path)}
 	}
 	pattern := in.Pattern
 	body := strings.TrimPrefix(pattern, "!")
 	if climbs(body) {
-		return backends.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "pattern",
+		return engines.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "pattern",
 			Msg: fmt.Sprintf("%q climbs above the search directory with \"..\"; only files under the workspace root %s can be listed, so use path to choose the directory",
 				in.Pattern, w.sandbox.Root())}
 	}
@@ -101,7 +101,7 @@ func (w *Workspace) globQuery(in GlobInput) (backends.GlobQuery, Target, error) 
 		// /tmp); resolve its literal directory part through the sandbox.
 		abs, err := w.absPattern(body)
 		if err != nil {
-			return backends.GlobQuery{}, Target{}, err
+			return engines.GlobQuery{}, Target{}, err
 		}
 		pattern = strings.TrimSuffix(pattern, body) + abs
 	}
@@ -109,12 +109,12 @@ func (w *Workspace) globQuery(in GlobInput) (backends.GlobQuery, Target, error) 
 	if in.HeadLimit != nil {
 		limit = *in.HeadLimit
 	}
-	q := backends.GlobQuery{
+	q := engines.GlobQuery{
 		Root:     dir.Abs,
 		Pattern:  pattern,
 		Hidden:   w.hidden,
 		NoIgnore: w.noIgnore,
-		Sort:     backends.GlobSortModified,
+		Sort:     engines.GlobSortModified,
 		Ripgrep:  w.ripgrep,
 	}
 	if limit > 0 {
@@ -141,7 +141,7 @@ func (w *Workspace) absPattern(p string) (string, error) {
 
 // globResult pages the listing and turns its paths, relative to the
 // search directory, into paths relative to the workspace root.
-func (w *Workspace) globResult(in GlobInput, q backends.GlobQuery, dir Target, res backends.GlobResult) *GlobResult {
+func (w *Workspace) globResult(in GlobInput, q engines.GlobQuery, dir Target, res engines.GlobResult) *GlobResult {
 	r := &GlobResult{
 		Files:        []string{},
 		SearchRoot:   dir.Abs,

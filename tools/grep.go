@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rgkit/rgkit/backends"
-	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // GrepMode is Grep's output_mode.
@@ -113,26 +113,26 @@ func (w *Workspace) Grep(ctx context.Context, in GrepInput) (Output, error) {
 
 // grepQuery turns the model's arguments into a Query rooted at the
 // workspace, with the path resolved through the sandbox.
-func (w *Workspace) grepQuery(in GrepInput) (backends.Query, error) {
+func (w *Workspace) grepQuery(in GrepInput) (search.Query, error) {
 	name := w.names.Grep
 	if in.Pattern == "" {
-		return backends.Query{}, &ArgumentError{Tool: name, Param: "pattern", Msg: "is required"}
+		return search.Query{}, &ArgumentError{Tool: name, Param: "pattern", Msg: "is required"}
 	}
 	if err := nonNegative(name, map[string]int{"-A": in.After, "-B": in.Before, "-C": in.C,
 		"context": in.Context, "offset": in.Offset}); err != nil {
-		return backends.Query{}, err
+		return search.Query{}, err
 	}
 	if in.HeadLimit != nil && *in.HeadLimit < 0 {
-		return backends.Query{}, &ArgumentError{Tool: name, Param: "head_limit", Msg: "must be 0 (no limit) or more"}
+		return search.Query{}, &ArgumentError{Tool: name, Param: "head_limit", Msg: "must be 0 (no limit) or more"}
 	}
 	mode, err := grepMode(name, in.OutputMode)
 	if err != nil {
-		return backends.Query{}, err
+		return search.Query{}, err
 	}
-	q := backends.Query{
+	q := search.Query{
 		Pattern:    in.Pattern,
 		Root:       w.sandbox.Root(),
-		Case:       backends.CaseSensitive,
+		Case:       search.CaseSensitive,
 		Fixed:      in.FixedStrings,
 		Multiline:  in.Multiline,
 		Mode:       mode,
@@ -141,24 +141,25 @@ func (w *Workspace) grepQuery(in GrepInput) (backends.Query, error) {
 		MaxColumns: w.limits.MaxColumns,
 		Limit:      w.limits.GrepHeadLimit,
 		Offset:     in.Offset,
-		Sort:       backends.SortPath,
+		Sort:       search.SortPath,
 		Timeout:    w.limits.Timeout,
 	}
 	if in.IgnoreCase {
-		q.Case = backends.CaseInsensitive
+		q.Case = search.CaseInsensitive
 	}
 	if in.HeadLimit != nil {
 		q.Limit = *in.HeadLimit
 	}
-	if mode == backends.ModeContent {
-		around := max(in.C, in.Context)
-		q.Before, q.After = around, around
+	if mode == search.ModeContent {
+		// A JSON 0 cannot be told from an absent field: 0 means "not given".
+		var before, after *int
 		if in.Before > 0 {
-			q.Before = in.Before
+			before = &in.Before
 		}
 		if in.After > 0 {
-			q.After = in.After
+			after = &in.After
 		}
+		q.Before, q.After = search.ContextLines(before, after, max(in.C, in.Context))
 	}
 	if in.Path != "" {
 		tgt, err := w.sandbox.Resolve(in.Path)
@@ -185,14 +186,14 @@ func (w *Workspace) grepQuery(in GrepInput) (backends.Query, error) {
 	return q, nil
 }
 
-func grepMode(tool string, m GrepMode) (backends.OutputMode, error) {
+func grepMode(tool string, m GrepMode) (search.OutputMode, error) {
 	switch m {
 	case "", GrepFiles:
-		return backends.ModeFilesWithMatches, nil
+		return search.ModeFilesWithMatches, nil
 	case GrepContent:
-		return backends.ModeContent, nil
+		return search.ModeContent, nil
 	case GrepCount:
-		return backends.ModeCount, nil
+		return search.ModeCount, nil
 	}
 	return 0, &ArgumentError{Tool: tool, Param: "output_mode",
 		Msg: fmt.Sprintf("is %q; use one of files_with_matches, content, count", string(m))}

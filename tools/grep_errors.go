@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // grepError turns a failed search into a message a model can act on: an
@@ -13,7 +13,7 @@ import (
 // cannot be mistaken for "no matches", an unknown file type with the known
 // ones.
 func (w *Workspace) grepError(in GrepInput, err error) error {
-	var pe *backends.InvalidPatternError
+	var pe *search.InvalidPatternError
 	var ae *ArgumentError
 	var pathErr *PathError
 	switch {
@@ -21,7 +21,7 @@ func (w *Workspace) grepError(in GrepInput, err error) error {
 		return err
 	case errors.As(err, &pe):
 		return &PatternError{Err: pe}
-	case errors.Is(err, backends.ErrUnavailable):
+	case errors.Is(err, search.ErrUnavailable):
 		return fmt.Errorf("search unavailable: %w (this is not \"no matches\": no search engine could run)", err)
 	case strings.Contains(err.Error(), "unrecognized file type"):
 		return fmt.Errorf("%w; known types include %s", err, strings.Join(commonTypes(), ", "))
@@ -31,7 +31,7 @@ func (w *Workspace) grepError(in GrepInput, err error) error {
 
 // PatternError is an invalid Grep pattern, with how to fix it.
 type PatternError struct {
-	Err *backends.InvalidPatternError
+	Err *search.InvalidPatternError
 }
 
 func (e *PatternError) Error() string {
@@ -44,7 +44,7 @@ func (e *PatternError) Unwrap() error { return e.Err }
 // known to the type table.
 func commonTypes() []string {
 	known := map[string]bool{}
-	for _, t := range backends.TypeNames() {
+	for _, t := range search.TypeNames() {
 		known[t] = true
 	}
 	var out []string

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // noteReserve keeps room under the output cap for the notes around the
@@ -15,7 +15,7 @@ const noteReserve = 600
 // renderGrep is the text a model sees. Entries are added whole until the
 // output cap would be passed; the result is then cut to the entries shown,
 // so the structured result holds exactly what the text shows.
-func (w *Workspace) renderGrep(in GrepInput, q backends.Query, r *GrepResult) string {
+func (w *Workspace) renderGrep(in GrepInput, q search.Query, r *GrepResult) string {
 	var b strings.Builder
 	if r.Partial {
 		fmt.Fprintf(&b, "[Partial results: %s. Files not yet searched may also match; narrow the search with path, glob or type.]\n", r.PartialReason)
@@ -104,7 +104,7 @@ func renderMatch(m GrepMatch, lineNumbers bool) string {
 		}
 		b.WriteString(text)
 		if cut > 0 {
-			b.WriteString(backends.CutMarker(cut))
+			b.WriteString(search.CutMarker(cut))
 		}
 		b.WriteByte('\n')
 	}

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // grepSink receives the Chain's ordered, paged results. The Chain calls it
 // one call at a time.
 type grepSink struct {
-	mode    backends.OutputMode
+	mode    search.OutputMode
 	files   []sinkFile
 	cur     *sinkFile
 	dropped int // result paths that failed the lexical re-check
@@ -18,7 +18,7 @@ type grepSink struct {
 
 type sinkFile struct {
 	path  string
-	lines []backends.Line
+	lines []search.Line
 	count int
 }
 
@@ -27,7 +27,7 @@ func (s *grepSink) Begin(path string) error {
 	return nil
 }
 
-func (s *grepSink) Line(l backends.Line) error {
+func (s *grepSink) Line(l search.Line) error {
 	if s.cur == nil || s.cur.path != l.Path {
 		s.cur = &sinkFile{path: l.Path}
 	}
@@ -37,7 +37,7 @@ func (s *grepSink) Line(l backends.Line) error {
 	return nil
 }
 
-func (s *grepSink) End(sum backends.FileSummary) error {
+func (s *grepSink) End(sum search.FileSummary) error {
 	f := s.cur
 	if f == nil || f.path != sum.Path {
 		f = &sinkFile{path: sum.Path}
@@ -57,7 +57,7 @@ func (s *grepSink) End(sum backends.FileSummary) error {
 func (s *grepSink) empty() bool { return len(s.files) == 0 }
 
 // result builds the structured result from what the Chain passed on.
-func (s *grepSink) result(in GrepInput, q backends.Query, res backends.Result) *GrepResult {
+func (s *grepSink) result(in GrepInput, q search.Query, res search.Result) *GrepResult {
 	r := &GrepResult{
 		TotalMatches: res.Stats.MatchedLines,
 		TotalFiles:   res.Stats.FilesMatched,
@@ -69,12 +69,12 @@ func (s *grepSink) result(in GrepInput, q backends.Query, res backends.Result) *
 		},
 	}
 	switch q.Mode {
-	case backends.ModeContent:
+	case search.ModeContent:
 		r.Mode = GrepContent
 		for _, f := range s.files {
 			r.Matches = append(r.Matches, groupMatches(f, q.After)...)
 		}
-	case backends.ModeCount:
+	case search.ModeCount:
 		r.Mode = GrepCount
 		for _, f := range s.files {
 			r.Counts = append(r.Counts, GrepFileCount{File: f.path, Count: f.count})
@@ -86,9 +86,9 @@ func (s *grepSink) result(in GrepInput, q backends.Query, res backends.Result) *
 		}
 	}
 	switch res.Truncated {
-	case backends.TruncatedLimit:
+	case search.TruncatedLimit:
 		r.cut(CapHeadLimit, r.entries())
-	case backends.TruncatedBytes:
+	case search.TruncatedBytes:
 		r.cut(CapMemory, r.entries())
 	}
 	if s.dropped > 0 {
@@ -106,7 +106,7 @@ func groupMatches(f sinkFile, after int) []GrepMatch {
 	var out []GrepMatch
 	var pending []ContextLine
 	for _, l := range f.lines {
-		if l.Kind == backends.KindMatch {
+		if l.Kind == search.KindMatch {
 			out = append(out, GrepMatch{File: f.path, Line: l.Number, Text: string(l.Text), Cut: l.Cut, Before: pending})
 			pending = nil
 			continue

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // grepTree is a small project: Go and JS files, a subdirectory, an ignored
@@ -255,13 +255,13 @@ func TestGrepErrorsAModelCanActOn(t *testing.T) {
 // A chain with no engine that can run must say so; it is not "no matches"
 // (lean-ctx#1499, OpenSwarm#373).
 func TestGrepUnavailableIsNotNoMatches(t *testing.T) {
-	w := newTestWorkspace(t, grepTree(t), Options{Searcher: &backends.Chain{}})
+	w := newTestWorkspace(t, grepTree(t), Options{Searcher: &search.Chain{}})
 	out, err := callTool(t, w, "Grep", map[string]any{"pattern": "needle"})
 	if err == nil {
 		t.Fatalf("no error: %q", out.Text)
 	}
 	if !strings.HasPrefix(err.Error(), "search unavailable:") || !strings.Contains(err.Error(), `not "no matches"`) ||
-		!errors.Is(err, backends.ErrUnavailable) {
+		!errors.Is(err, search.ErrUnavailable) {
 		t.Errorf("error = %v", err)
 	}
 }
@@ -271,25 +271,25 @@ func TestGrepUnavailableIsNotNoMatches(t *testing.T) {
 type stallEngine struct{ files []string }
 
 func (stallEngine) Name() string { return "stall" }
-func (stallEngine) Available(context.Context) (backends.Info, error) {
-	return backends.Info{Name: "stall"}, nil
+func (stallEngine) Available(context.Context) (search.Info, error) {
+	return search.Info{Name: "stall"}, nil
 }
-func (e stallEngine) Search(ctx context.Context, q backends.Query, sink backends.Sink) (backends.Stats, error) {
+func (e stallEngine) Search(ctx context.Context, q search.Query, sink search.Sink) (search.Stats, error) {
 	for _, f := range e.files {
 		if err := sink.Begin(f); err != nil {
-			return backends.Stats{}, err
+			return search.Stats{}, err
 		}
-		if q.Mode == backends.ModeContent {
-			if err := sink.Line(backends.Line{Path: f, Number: 1, Column: 1, Text: []byte("needle"), Kind: backends.KindMatch}); err != nil {
-				return backends.Stats{}, err
+		if q.Mode == search.ModeContent {
+			if err := sink.Line(search.Line{Path: f, Number: 1, Column: 1, Text: []byte("needle"), Kind: search.KindMatch}); err != nil {
+				return search.Stats{}, err
 			}
 		}
-		if err := sink.End(backends.FileSummary{Path: f, MatchedLines: 1}); err != nil {
-			return backends.Stats{}, err
+		if err := sink.End(search.FileSummary{Path: f, MatchedLines: 1}); err != nil {
+			return search.Stats{}, err
 		}
 	}
 	<-ctx.Done()
-	return backends.Stats{}, ctx.Err()
+	return search.Stats{}, ctx.Err()
 }
 
 // Claude Code #16043: a timed-out search silently showed "No files found".
@@ -299,7 +299,7 @@ func TestGrepTimeoutIsLabelledPartial(t *testing.T) {
 	root := grepTree(t)
 	limits := Limits{Timeout: 20 * time.Millisecond}
 	w := newTestWorkspace(t, root, Options{Limits: limits,
-		Searcher: &backends.Chain{Backends: []backends.Backend{stallEngine{files: []string{"main.go"}}}}})
+		Searcher: &search.Chain{Engines: []search.Engine{stallEngine{files: []string{"main.go"}}}}})
 	out, err := callTool(t, w, "Grep", map[string]any{"pattern": "needle"})
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +310,7 @@ func TestGrepTimeoutIsLabelledPartial(t *testing.T) {
 		t.Errorf("partial result: %+v\ntext %q summary %q", r, out.Text, out.Summary)
 	}
 	w = newTestWorkspace(t, root, Options{Limits: limits,
-		Searcher: &backends.Chain{Backends: []backends.Backend{stallEngine{}}}})
+		Searcher: &search.Chain{Engines: []search.Engine{stallEngine{}}}})
 	out, err = callTool(t, w, "Grep", map[string]any{"pattern": "needle"})
 	if err != nil {
 		t.Fatal(err)
@@ -322,7 +322,7 @@ func TestGrepTimeoutIsLabelledPartial(t *testing.T) {
 
 func TestGrepCancelled(t *testing.T) {
 	w := newTestWorkspace(t, grepTree(t), Options{
-		Searcher: &backends.Chain{Backends: []backends.Backend{stallEngine{files: []string{"main.go"}}}}})
+		Searcher: &search.Chain{Engines: []search.Engine{stallEngine{files: []string{"main.go"}}}}})
 	ctx, cancel := context.WithCancel(context.Background())
 	go cancel()
 	_, err := w.Grep(ctx, GrepInput{Pattern: "needle"})

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // ReadInput are Read's arguments.
@@ -200,7 +200,7 @@ func cutChars(text []byte, max, size int) (string, int) {
 func formatReadLine(n int, text string, cut int) string {
 	s := strconv.Itoa(n) + "\t" + text
 	if cut > 0 {
-		s += backends.CutMarker(cut)
+		s += search.CutMarker(cut)
 	}
 	return s + "\n"
 }

@@ -1,10 +1,10 @@
 package tools
 
-import "github.com/rgkit/rgkit/backends"
+import "github.com/rgkit/rgkit/search/engines"
 
 // testChain is the engine chain the tool tests search with: the real
 // default chain, so the tests pin down what a model gets whichever engine
 // runs first here.
 func testChain() Searcher {
-	return backends.DefaultChain(backends.DefaultOptions{})
+	return engines.Default(engines.Options{})
 }

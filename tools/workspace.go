@@ -3,14 +3,16 @@ package tools
 import (
 	"context"
 
-	"github.com/rgkit/rgkit/backends"
 	"github.com/rgkit/rgkit/rgfetch"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/engines"
+	"github.com/rgkit/rgkit/search/ripgrep"
 )
 
-// Searcher runs one grep Query; *backends.Chain is the real one. Tests and
+// Searcher runs one grep Query; *search.Chain is the real one. Tests and
 // embedders may put another chain (one engine, a fixed order) here.
 type Searcher interface {
-	Search(ctx context.Context, q backends.Query, sink backends.Sink) (backends.Result, error)
+	Search(ctx context.Context, q search.Query, sink search.Sink) (search.Result, error)
 }
 
 // Options configure a Workspace. The zero value is ready to use.
@@ -29,7 +31,7 @@ type Options struct {
 	// nil = an rgfetch.Resolver that never downloads and never takes an rg
 	// from inside the workspace (a planted ./rg in an untrusted checkout).
 	Locate func(ctx context.Context) (string, error)
-	// Searcher runs Grep's searches; nil = backends.DefaultChain.
+	// Searcher runs Grep's searches; nil = engines.Default.
 	Searcher Searcher
 }
 
@@ -43,7 +45,7 @@ type Workspace struct {
 	noIgnore bool
 	locate   func(ctx context.Context) (string, error)
 	searcher Searcher
-	ripgrep  *backends.Ripgrep // lists files for Glob when rg is available
+	ripgrep  *ripgrep.Engine // lists files for Glob when rg is available
 }
 
 // NewWorkspace opens the tree at root. The root is canonicalised once
@@ -66,9 +68,9 @@ func NewWorkspace(root string, opts Options) (*Workspace, error) {
 	if w.locate == nil {
 		w.locate = workspaceLocator(sb.Root())
 	}
-	w.ripgrep = backends.NewRipgrep(w.locate)
+	w.ripgrep = ripgrep.New(w.locate)
 	if w.searcher == nil {
-		w.searcher = backends.DefaultChain(backends.DefaultOptions{
+		w.searcher = engines.Default(engines.Options{
 			Locate:         w.locate,
 			MaxOutputBytes: DefaultMaxHeldBytes,
 		})

@@ -11,8 +11,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/rgkit/rgkit/backends"
 	"github.com/rgkit/rgkit/bench"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/engines"
 )
 
 // benchOptions are `rgkit bench`'s flags.
@@ -76,7 +77,7 @@ func runBench(cmd *cobra.Command, s streams, o benchOptions, root string) error 
 		return &exitError{code: 2, err: fmt.Errorf("bench needs a directory: %s", root)}
 	}
 	ctx := cmd.Context()
-	engines, skipped, err := bench.Engines(ctx, o.backends, backends.DefaultOptions{Locate: locateRg()})
+	engines, skipped, err := bench.Engines(ctx, o.backends, engines.Options{Locate: locateRg()})
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -87,9 +88,9 @@ func runBench(cmd *cobra.Command, s streams, o benchOptions, root string) error 
 	if len(o.patterns) > 0 {
 		tasks = nil
 		for _, p := range o.patterns {
-			q := backends.Query{Pattern: p}
+			q := search.Query{Pattern: p}
 			if o.ignoreCase {
-				q.Case = backends.CaseInsensitive
+				q.Case = search.CaseInsensitive
 			}
 			tasks = append(tasks, bench.Task{Name: p, Query: q})
 		}

@@ -10,9 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rgkit/rgkit/backends"
 	"github.com/rgkit/rgkit/platforms"
 	"github.com/rgkit/rgkit/rgfetch"
+	"github.com/rgkit/rgkit/search/gitgrep"
+	"github.com/rgkit/rgkit/search/sysgrep"
 )
 
 // doctorReport is what `rgkit doctor` finds; --json prints it as is.
@@ -79,7 +80,7 @@ func diagnose(ctx context.Context, r *rgfetch.Resolver, t platforms.Target) doct
 	if t.Translated {
 		rep.Platform += ", translated (Rosetta 2 / emulation)"
 	}
-	rep.Tools = []toolReport{probeGit(ctx, backends.NewGitGrep()), probeGrep(ctx, backends.NewSystemGrep())}
+	rep.Tools = []toolReport{probeGit(ctx, gitgrep.New()), probeGrep(ctx, sysgrep.New())}
 	for _, k := range doctorEnv {
 		if v := os.Getenv(k); v != "" {
 			if k == "GITHUB_TOKEN" {

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/internal/proc"
+	"github.com/rgkit/rgkit/search"
 )
 
 // probeTimeout bounds each -P probe command.
@@ -20,26 +21,24 @@ const probeTimeout = 5 * time.Second
 func runProbe(ctx context.Context, dir string, in string, name string, args ...string) int {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-	cmd.Stdin = strings.NewReader(in)
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.ExitCode()
+	_, res, err := proc.Output(ctx, proc.Spec{
+		Path:  name,
+		Args:  args,
+		Dir:   dir,
+		Env:   append(os.Environ(), "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull),
+		Stdin: strings.NewReader(in),
+		Grace: time.Second,
+	})
+	if err != nil {
+		return -1
 	}
-	return -1
+	return res.ExitCode
 }
 
 // toolFromEngine turns what an engine's Available found into a report
 // line: the same path, version and flavour the search would use, so doctor
 // and the engines never disagree about a tool.
-func toolFromEngine(name string, info backends.Info, err error) toolReport {
+func toolFromEngine(name string, info search.Info, err error) toolReport {
 	rep := toolReport{Name: name, Path: info.Path, Version: info.Version}
 	switch info.Flavor {
 	case "gnu":
@@ -51,14 +50,14 @@ func toolFromEngine(name string, info backends.Info, err error) toolReport {
 	case errors.Is(err, exec.ErrNotFound):
 		rep.Error = "not on PATH"
 	case err != nil:
-		rep.Error = strings.TrimPrefix(err.Error(), backends.ErrUnavailable.Error()+": ")
+		rep.Error = strings.TrimPrefix(err.Error(), search.ErrUnavailable.Error()+": ")
 	}
 	return rep
 }
 
 // probeGit reports git as the gitgrep engine sees it, and whether
 // git grep -P works (git built with libpcre2).
-func probeGit(ctx context.Context, engine backends.Backend) toolReport {
+func probeGit(ctx context.Context, engine search.Engine) toolReport {
 	info, err := engine.Available(ctx)
 	rep := toolFromEngine("git", info, err)
 	if rep.Error != "" {
@@ -80,7 +79,7 @@ func probeGit(ctx context.Context, engine backends.Backend) toolReport {
 // probeGrep reports grep as the system-grep engine sees it (GNU or BSD;
 // any other grep is unavailable to rgkit, and the error says what it is),
 // and whether grep -P works.
-func probeGrep(ctx context.Context, engine backends.Backend) toolReport {
+func probeGrep(ctx context.Context, engine search.Engine) toolReport {
 	info, err := engine.Available(ctx)
 	rep := toolFromEngine("grep", info, err)
 	if rep.Error != "" {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/version"
 	"github.com/rgkit/rgkit/rgfetch"
 )
 
@@ -179,7 +180,7 @@ func TestFetchRealRgFromMirror(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	version, err := rgfetch.ParseRgVersion(v)
+	version, err := version.Ripgrep(v)
 	if err != nil {
 		t.Skip(err)
 	}

@@ -9,9 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/rgkit/rgkit/search/engines"
 	"github.com/spf13/cobra"
-
-	"github.com/rgkit/rgkit/backends"
 )
 
 // globOptions are rgkit glob's flags.
@@ -76,7 +75,7 @@ func runGlob(ctx context.Context, s streams, o globOptions, args []string) error
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	res, err := backends.Glob(ctx, q)
+	res, err := engines.Glob(ctx, q)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -115,8 +114,8 @@ func runGlob(ctx context.Context, s streams, o globOptions, args []string) error
 }
 
 // query builds the GlobQuery from the flags and arguments.
-func (o globOptions) query(ctx context.Context, args []string) (backends.GlobQuery, error) {
-	q := backends.GlobQuery{Pattern: args[0], Root: ".", Hidden: o.hidden, NoIgnore: o.noIgnore, Limit: o.limit}
+func (o globOptions) query(ctx context.Context, args []string) (engines.GlobQuery, error) {
+	q := engines.GlobQuery{Pattern: args[0], Root: ".", Hidden: o.hidden, NoIgnore: o.noIgnore, Limit: o.limit}
 	if len(args) == 2 {
 		q.Root = args[1]
 	}
@@ -125,15 +124,15 @@ func (o globOptions) query(ctx context.Context, args []string) (backends.GlobQue
 	}
 	switch o.sort {
 	case "modified", "":
-		q.Sort = backends.GlobSortModified
+		q.Sort = engines.GlobSortModified
 	case "path":
-		q.Sort = backends.GlobSortPath
+		q.Sort = engines.GlobSortPath
 	default:
 		return q, fmt.Errorf("glob: --sort %q: want modified or path", o.sort)
 	}
 	switch o.backend {
 	case "auto", "", "ripgrep":
-		rg, err := backends.DefaultChain(backends.DefaultOptions{Locate: locateRg()}).ByName("ripgrep")
+		rg, err := engines.Default(engines.Options{Locate: locateRg()}).ByName("ripgrep")
 		if err == nil {
 			q.Ripgrep = rg
 		}

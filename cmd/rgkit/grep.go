@@ -17,13 +17,14 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/rgkit/rgkit/backends"
-	"github.com/rgkit/rgkit/backends/printer"
 	"github.com/rgkit/rgkit/rgfetch"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/engines"
+	"github.com/rgkit/rgkit/search/printer"
 )
 
 // grepOptions are the flags of `rgkit grep`, bound before they are turned
-// into a backends.Query.
+// into a search.Query.
 type grepOptions struct {
 	patterns                        []string // -e, repeatable
 	ignoreCase, smartCase, caseSens bool
@@ -127,21 +128,21 @@ func runGrep(ctx context.Context, s streams, cmd *cobra.Command, o grepOptions, 
 		Context:    q.Before > 0 || q.After > 0,
 		PathPrefix: loc.prefix,
 	}
-	var sink backends.Sink
+	var sink search.Sink
 	var js *printer.JSON
 	switch {
 	case o.json:
 		js = printer.NewJSON(w, q.Mode)
 		sink = js
-	case q.Mode == backends.ModeFilesWithMatches:
+	case q.Mode == search.ModeFilesWithMatches:
 		sink = printer.NewFiles(w, popts)
-	case q.Mode == backends.ModeCount:
+	case q.Mode == search.ModeCount:
 		sink = printer.NewCount(w, popts)
 	default:
 		sink = printer.NewText(w, popts)
 	}
 
-	if isTerm || q.Sort == backends.SortNone {
+	if isTerm || q.Sort == search.SortNone {
 		sink = flushEachFile{Sink: sink, w: w} // results show up as they are found
 	}
 	res, err := chain.Search(ctx, q, sink)
@@ -160,11 +161,11 @@ func runGrep(ctx context.Context, s streams, cmd *cobra.Command, o grepOptions, 
 // grepOutcome maps a search's outcome to rg's exit status and notes on
 // stderr: 0 match, 1 none, 2 error; a search cut short by a timeout is an
 // error (exit 2) like rg's partial searches, though its results were printed.
-func grepOutcome(errOut io.Writer, q backends.Query, res backends.Result, err error, json bool) error {
+func grepOutcome(errOut io.Writer, q search.Query, res search.Result, err error, json bool) error {
 	if errors.Is(err, syscall.EPIPE) {
 		return nil // the reader went away (| head): rg exits quietly too
 	}
-	var ipe *backends.InvalidPatternError
+	var ipe *search.InvalidPatternError
 	if errors.As(err, &ipe) {
 		return &exitError{code: 2, err: fmt.Errorf("%w%s", err, caret(ipe))}
 	}
@@ -176,9 +177,9 @@ func grepOutcome(errOut io.Writer, q backends.Query, res backends.Result, err er
 	}
 	if !json {
 		switch res.Truncated {
-		case backends.TruncatedLimit:
+		case search.TruncatedLimit:
 			fmt.Fprintf(errOut, "rgkit: stopped at --head-limit %d; use --offset %d for more\n", q.Limit, q.Offset+q.Limit)
-		case backends.TruncatedBytes:
+		case search.TruncatedBytes:
 			fmt.Fprintln(errOut, "rgkit: output cap reached; results are incomplete (narrow the search or use --head-limit)")
 		}
 	}
@@ -193,7 +194,7 @@ func grepOutcome(errOut io.Writer, q backends.Query, res backends.Result, err er
 
 // caret points at the offending byte of an invalid pattern, under the
 // pattern itself, so the position is visible without counting.
-func caret(e *backends.InvalidPatternError) string {
+func caret(e *search.InvalidPatternError) string {
 	if e.Offset < 0 || strings.ContainsAny(e.Pattern, "\n\t") {
 		return ""
 	}
@@ -202,7 +203,7 @@ func caret(e *backends.InvalidPatternError) string {
 
 // printStats writes --stats: which engine ran, why the others before it did
 // not, and what the search counted.
-func printStats(w io.Writer, res backends.Result) {
+func printStats(w io.Writer, res search.Result) {
 	info := res.Info
 	if res.Backend == "" {
 		res.Backend = "none ran"
@@ -225,14 +226,14 @@ func printStats(w io.Writer, res backends.Result) {
 	fmt.Fprintf(w, "files searched: %d, with matches: %d, matched lines: %d, bytes searched: %d\n",
 		st.FilesSearched, st.FilesMatched, st.MatchedLines, st.BytesSearched)
 	fmt.Fprintf(w, "skipped files: binary %d, unreadable %d, too large %d\n", st.Binary, st.Unreadable, st.TooLarge)
-	trunc := map[backends.Truncation]string{backends.NotTruncated: "no", backends.TruncatedLimit: "limit", backends.TruncatedBytes: "bytes"}
+	trunc := map[search.Truncation]string{search.NotTruncated: "no", search.TruncatedLimit: "limit", search.TruncatedBytes: "bytes"}
 	fmt.Fprintf(w, "truncated: %s, partial: %v, elapsed: %s\n", trunc[res.Truncated], res.Partial, st.Elapsed.Round(time.Microsecond))
 }
 
-// query builds the backends.Query from the flags and arguments; Paths are
+// query builds the search.Query from the flags and arguments; Paths are
 // still as the user wrote them.
-func (o grepOptions) query(cmd *cobra.Command, args []string) (backends.Query, error) {
-	var q backends.Query
+func (o grepOptions) query(cmd *cobra.Command, args []string) (search.Query, error) {
+	var q search.Query
 	patterns := o.patterns
 	if len(patterns) == 0 {
 		if len(args) == 0 {
@@ -244,28 +245,29 @@ func (o grepOptions) query(cmd *cobra.Command, args []string) (backends.Query, e
 	q.Paths = args
 	switch {
 	case o.caseSens:
-		q.Case = backends.CaseSensitive
+		q.Case = search.CaseSensitive
 	case o.ignoreCase:
-		q.Case = backends.CaseInsensitive
+		q.Case = search.CaseInsensitive
 	case o.smartCase:
-		q.Case = backends.CaseSmart
+		q.Case = search.CaseSmart
 	}
 	q.Word, q.Multiline = o.word, o.multiline
-	q.Before, q.After = o.context, o.context
+	var before, after *int
 	if cmd.Flags().Changed("before-context") {
-		q.Before = o.before
+		before = &o.before
 	}
 	if cmd.Flags().Changed("after-context") {
-		q.After = o.after
+		after = &o.after
 	}
+	q.Before, q.After = search.ContextLines(before, after, o.context)
 	q.Globs, q.Types = o.globs, o.types
 	switch {
 	case o.filesWithMatches && o.count:
 		return q, errors.New("grep: -l and -c cannot be combined")
 	case o.filesWithMatches:
-		q.Mode = backends.ModeFilesWithMatches
+		q.Mode = search.ModeFilesWithMatches
 	case o.count:
-		q.Mode = backends.ModeCount
+		q.Mode = search.ModeCount
 	}
 	q.MaxCountPerFile = o.maxCount
 	q.Hidden, q.NoIgnore, q.FollowSymlinks = o.hidden, o.noIgnore, o.follow
@@ -281,11 +283,11 @@ func (o grepOptions) query(cmd *cobra.Command, args []string) (backends.Query, e
 	q.Timeout = o.timeout
 	switch o.sort {
 	case "path":
-		q.Sort = backends.SortPath
+		q.Sort = search.SortPath
 	case "modified":
-		q.Sort = backends.SortModified
+		q.Sort = search.SortModified
 	case "none":
-		q.Sort = backends.SortNone
+		q.Sort = search.SortNone
 	default:
 		return q, fmt.Errorf("grep: --sort %q: want path, modified or none", o.sort)
 	}
@@ -337,21 +339,21 @@ func parseSize(s string) (int64, error) {
 // chain returns the engines --backend asks for: the default fallback order,
 // the fastest policy, or exactly one engine (which must be able to run the
 // query, else exit 2 with its reason).
-func (o grepOptions) chain() (*backends.Chain, error) {
-	opts := backends.DefaultOptions{Locate: locateRg()}
+func (o grepOptions) chain() (*search.Chain, error) {
+	opts := engines.Options{Locate: locateRg()}
 	switch o.backend {
 	case "auto", "":
-		return backends.DefaultChain(opts), nil
+		return engines.Default(opts), nil
 	case "fastest":
-		opts.Policy = backends.PolicyFastest
-		return backends.DefaultChain(opts), nil
+		opts.Policy = search.PolicyFastest
+		return engines.Default(opts), nil
 	}
-	all := backends.DefaultChain(opts)
+	all := engines.Default(opts)
 	b, err := all.ByName(o.backend)
 	if err != nil {
 		return nil, fmt.Errorf("grep: --backend: %w", err)
 	}
-	return &backends.Chain{Backends: []backends.Backend{b}, MaxOutputBytes: all.MaxOutputBytes}, nil
+	return &search.Chain{Engines: []search.Engine{b}, MaxOutputBytes: all.MaxOutputBytes}, nil
 }
 
 // useColor reports whether output gets ANSI colors: --color always, or auto
@@ -376,11 +378,11 @@ func isTerminal(out io.Writer) bool {
 // streaming search (--sort none) or a person at a terminal sees results as
 // they are found rather than when the buffer fills.
 type flushEachFile struct {
-	backends.Sink
+	search.Sink
 	w *bufio.Writer
 }
 
-func (s flushEachFile) End(sum backends.FileSummary) error {
+func (s flushEachFile) End(sum search.FileSummary) error {
 	if err := s.Sink.End(sum); err != nil {
 		return err
 	}

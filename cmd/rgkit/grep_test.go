@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/engines"
 )
 
 // grepTree writes a small tree and makes it the working directory.
@@ -67,7 +68,7 @@ func grep(t *testing.T, args ...string) (stdout, stderr string, code int) {
 func availableEngines(t *testing.T) []string {
 	t.Helper()
 	var names []string
-	for _, b := range backends.DefaultChain(backends.DefaultOptions{}).Backends {
+	for _, b := range engines.Default(engines.Options{}).Engines {
 		if _, err := b.Available(context.Background()); err == nil {
 			names = append(names, b.Name())
 		}
@@ -221,7 +222,7 @@ func TestGrepSameOutputWhicheverEngineRuns(t *testing.T) {
 		ran := 0
 		for _, name := range engines {
 			out, errOut, code := grep(t, append([]string{"--backend", name}, q...)...)
-			if code == 2 && strings.Contains(errOut, backends.ErrUnsupported.Error()) {
+			if code == 2 && strings.Contains(errOut, search.ErrUnsupported.Error()) {
 				continue // an engine may refuse what it cannot express exactly
 			}
 			if code == 2 {

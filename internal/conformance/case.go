@@ -3,7 +3,7 @@ package conformance
 import (
 	"sort"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // Case is one named query of the matrix.
@@ -12,11 +12,11 @@ type Case struct {
 	// Tree is the corpus tree the query searches; Corpus.Query sets Root to it.
 	Tree Tree
 	// Query is the request; its Root is filled in by Corpus.Query.
-	Query backends.Query
+	Query search.Query
 	// Why says what the case proves.
 	Why string
 
-	// Invalid marks a pattern that backends.Normalize must refuse with an
+	// Invalid marks a pattern that search.Normalize must refuse with an
 	// *InvalidPatternError, so no engine ever runs it.
 	Invalid bool
 

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // Collector is a Sink that records everything an engine emits, keyed by
@@ -18,7 +18,7 @@ import (
 // backends/sink.go: a line outside Begin/End, lines out of order, a column
 // that is not the first submatch, lines in a non-content mode.
 type Collector struct {
-	Mode backends.OutputMode
+	Mode search.OutputMode
 	// DropMidRuneEmptySpans leaves out of Render the zero-width submatches
 	// that fall inside a multi-byte UTF-8 character: rg 13 reports them, Go's
 	// regexp does not (the documented dialect/empty-pattern exception).
@@ -34,7 +34,7 @@ type Collector struct {
 
 type fileRecord struct {
 	begun, ended bool
-	lines        []backends.Line
+	lines        []search.Line
 	matched      int
 }
 
@@ -42,7 +42,7 @@ func (c *Collector) violate(format string, args ...any) {
 	c.violations = append(c.violations, fmt.Sprintf(format, args...))
 }
 
-// Begin implements backends.Sink.
+// Begin implements search.Sink.
 func (c *Collector) Begin(path string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -56,8 +56,8 @@ func (c *Collector) Begin(path string) error {
 	return nil
 }
 
-// Line implements backends.Sink.
-func (c *Collector) Line(l backends.Line) error {
+// Line implements search.Sink.
+func (c *Collector) Line(l search.Line) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	f := c.files[l.Path]
@@ -72,13 +72,13 @@ func (c *Collector) Line(l backends.Line) error {
 	case f.ended:
 		c.violate("%q:%d: Line after End", l.Path, l.Number)
 	}
-	if c.Mode != backends.ModeContent {
+	if c.Mode != search.ModeContent {
 		c.violate("%q:%d: Line in a non-content mode", l.Path, l.Number)
 	}
 	if n := len(f.lines); n > 0 && f.lines[n-1].Number >= l.Number {
 		c.violate("%q:%d: line after line %d", l.Path, l.Number, f.lines[n-1].Number)
 	}
-	if l.Kind == backends.KindMatch && len(l.Submatches) > 0 && l.Column != l.Submatches[0].Start+1 {
+	if l.Kind == search.KindMatch && len(l.Submatches) > 0 && l.Column != l.Submatches[0].Start+1 {
 		c.violate("%q:%d: column %d, first submatch starts at byte %d", l.Path, l.Number, l.Column, l.Submatches[0].Start)
 	}
 	for _, s := range l.Submatches {
@@ -87,13 +87,13 @@ func (c *Collector) Line(l backends.Line) error {
 		}
 	}
 	l.Text = append([]byte(nil), l.Text...)
-	l.Submatches = append([]backends.Span(nil), l.Submatches...)
+	l.Submatches = append([]search.Span(nil), l.Submatches...)
 	f.lines = append(f.lines, l)
 	return nil
 }
 
-// End implements backends.Sink.
-func (c *Collector) End(s backends.FileSummary) error {
+// End implements search.Sink.
+func (c *Collector) End(s search.FileSummary) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	f := c.files[s.Path]
@@ -138,7 +138,7 @@ func (c *Collector) Render() []string {
 		qp := strconv.Quote(p)
 		end := "no End"
 		switch {
-		case f.ended && c.Mode == backends.ModeFilesWithMatches:
+		case f.ended && c.Mode == search.ModeFilesWithMatches:
 			// The count is not part of the files-mode contract: an
 			// engine may stop reading at the first match.
 			end = "end"
@@ -178,7 +178,7 @@ func (c *Collector) MatchLines(path string) []int {
 	out := []int{}
 	if f := c.files[path]; f != nil {
 		for _, l := range f.lines {
-			if l.Kind == backends.KindMatch {
+			if l.Kind == search.KindMatch {
 				out = append(out, l.Number)
 			}
 		}
@@ -186,10 +186,10 @@ func (c *Collector) MatchLines(path string) []int {
 	return out
 }
 
-func renderLine(l backends.Line) string {
+func renderLine(l search.Line) string {
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(l.Number))
-	if l.Kind == backends.KindMatch {
+	if l.Kind == search.KindMatch {
 		fmt.Fprintf(&b, " match col=%d", l.Column)
 	} else {
 		b.WriteString(" ctx")
@@ -250,8 +250,8 @@ func Diff(want, got []string) []string {
 	return out
 }
 
-func dropMidRuneEmptySpans(l backends.Line) backends.Line {
-	var keep []backends.Span
+func dropMidRuneEmptySpans(l search.Line) search.Line {
+	var keep []search.Span
 	for _, s := range l.Submatches {
 		if s.Start == s.End && s.Start > 0 && s.Start < len(l.Text) && !utf8.RuneStart(l.Text[s.Start]) {
 			continue

@@ -29,7 +29,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // Tree names one of the corpus trees a Case searches.
@@ -114,7 +114,7 @@ func (c Corpus) Root(t Tree) string {
 }
 
 // Query returns the case's query with Root set to its tree in this corpus.
-func (c Corpus) Query(cs Case) backends.Query {
+func (c Corpus) Query(cs Case) search.Query {
 	q := cs.Query
 	q.Root = c.Root(cs.Tree)
 	return q

@@ -4,19 +4,19 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/internal/testtool"
+	"github.com/rgkit/rgkit/search"
 )
 
 // rawRgFiles runs the real rg (RawRipgrep: plain rg flags, no dialect
 // translation) and returns the files it reports. It is the corpus's check
 // against rg itself, independent of rgkit's engines.
-func rawRgFiles(t *testing.T, rg string, q backends.Query) []string {
+func rawRgFiles(t *testing.T, rg string, q search.Query) []string {
 	t.Helper()
 	col := &Collector{Mode: q.Mode}
 	if _, err := (RawRipgrep{Path: rg}).Search(context.Background(), q, col); err != nil {
@@ -27,9 +27,7 @@ func rawRgFiles(t *testing.T, rg string, q backends.Query) []string {
 
 func buildCorpus(t *testing.T) Corpus {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed: the corpus is a git repository")
-	}
+	testtool.Need(t, "git")
 	c, err := Build(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -41,10 +39,7 @@ func buildCorpus(t *testing.T) Corpus {
 // with WantFiles, the real rg reports exactly those files. If rg changes or
 // the corpus drifts, this fails before any engine is blamed.
 func TestCorpusMatchesRipgrep(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skip("rg not installed")
-	}
+	rg := testtool.Need(t, "rg")
 	c := buildCorpus(t)
 	for _, f := range []string{"NonUTF8Names", "NewlineNames", "FIFO", "Symlinks", "UnreadableEnforced"} {
 		if why, ok := c.Features.Skipped[f]; ok {

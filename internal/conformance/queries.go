@@ -3,7 +3,7 @@ package conformance
 import (
 	"bytes"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // needleDefault is what rg reports for "needle" over the repo with its
@@ -42,10 +42,10 @@ var needleSrcOverride = []string{
 // needleTS are the TypeScript files (rg's ts type: *.ts, *.tsx, *.cts, *.mts).
 var needleTS = []string{"app.tsx", "sub/a.ts", "sub/b.tsx", "sub/inner/c.ts", "top.ts"}
 
-func needle() backends.Query { return backends.Query{Pattern: "needle"} }
+func needle() search.Query { return search.Query{Pattern: "needle"} }
 
-func inFile(path, pattern string) backends.Query {
-	return backends.Query{Pattern: pattern, Paths: []string{path}}
+func inFile(path, pattern string) search.Query {
+	return search.Query{Pattern: pattern, Paths: []string{path}}
 }
 
 // Queries returns the query matrix: every dialect, case, glob, type, context,
@@ -70,11 +70,11 @@ func selectionCases() []Case {
 	return []Case{
 		{Name: "select/default", Query: needle(), WantFiles: needleDefault,
 			Why: "hidden, ignored (root, nested, anchored, dir-only, negated, info/exclude, .ignore, .rgignore), tracked-but-ignored, binary, symlinks, FIFO"},
-		{Name: "select/hidden", Query: backends.Query{Pattern: "needle", Hidden: true},
+		{Name: "select/hidden", Query: search.Query{Pattern: "needle", Hidden: true},
 			WantFiles: plus(needleDefault, needleHidden...), Why: "hidden files and dirs, never .git"},
-		{Name: "select/no-ignore", Query: backends.Query{Pattern: "needle", NoIgnore: true},
+		{Name: "select/no-ignore", Query: search.Query{Pattern: "needle", NoIgnore: true},
 			WantFiles: plus(needleDefault, needleIgnored...), Why: "every ignore source off"},
-		{Name: "select/hidden-no-ignore", Query: backends.Query{Pattern: "needle", Hidden: true, NoIgnore: true},
+		{Name: "select/hidden-no-ignore", Query: search.Query{Pattern: "needle", Hidden: true, NoIgnore: true},
 			WantFiles: plus(plus(needleDefault, needleHidden...), needleIgnored...)},
 		{Name: "select/parent-gitignore", Tree: TreeRepoSrc, Query: needle(),
 			WantFiles: []string{"anchored.txt", "build", "important.tmp", "keep.gen.go", "lib.py", "main.go", "nested/local.txt", "util/helper.go"},
@@ -82,29 +82,29 @@ func selectionCases() []Case {
 		{Name: "select/no-git-tree", Tree: TreeNoGit, Query: needle(),
 			WantFiles: plus([]string{"big1mb.txt", "sub/w.txt", "x.txt", "y.txt"}, manyWant()...),
 			Why:       ".gitignore outside a git repo is not applied; .ignore is"},
-		{Name: "select/follow-symlinks", Query: backends.Query{Pattern: "needle", FollowSymlinks: true, Globs: []string{"!link_out"}},
+		{Name: "select/follow-symlinks", Query: search.Query{Pattern: "needle", FollowSymlinks: true, Globs: []string{"!link_out"}},
 			Why: "-L: links to a file and a directory are followed, loops and broken links skipped (link_out is excluded here; see the security tests)"},
-		{Name: "select/many-files", Tree: TreeNoGit, Query: backends.Query{Pattern: "needle", Paths: []string{"many"}}, WantFiles: manyWant(),
+		{Name: "select/many-files", Tree: TreeNoGit, Query: search.Query{Pattern: "needle", Paths: []string{"many"}}, WantFiles: manyWant(),
 			Why: "1100 files with 199-byte names: file lists on a command line must be batched"},
-		{Name: "select/many-files-count", Tree: TreeNoGit, Query: backends.Query{Pattern: "needle|file 1", Mode: backends.ModeCount, Paths: []string{"many"}}},
-		{Name: "select/gitignore-syntax", Query: backends.Query{Pattern: "probe", Paths: []string{"gi"}}, WantFiles: GitignoreSyntaxKept,
+		{Name: "select/many-files-count", Tree: TreeNoGit, Query: search.Query{Pattern: "needle|file 1", Mode: search.ModeCount, Paths: []string{"many"}}},
+		{Name: "select/gitignore-syntax", Query: search.Query{Pattern: "probe", Paths: []string{"gi"}}, WantFiles: GitignoreSyntaxKept,
 			Why: "escaped # and !, trailing spaces, ** forms, classes, ?, no re-include inside an ignored dir"},
-		{Name: "select/gitignore-syntax-no-ignore", Query: backends.Query{Pattern: "probe", Paths: []string{"gi"}, NoIgnore: true}},
+		{Name: "select/gitignore-syntax-no-ignore", Query: search.Query{Pattern: "probe", Paths: []string{"gi"}, NoIgnore: true}},
 		{Name: "select/parent-dot-ignore", Tree: TreeParentIgnore, Query: needle(), WantFiles: []string{"q.txt", "r.txt"},
 			Why: "a .ignore in a directory above the root applies; a .gitignore there does not (no git)"},
-		{Name: "select/nested-repo", Query: backends.Query{Pattern: "needle", Paths: []string{"subrepo"}},
+		{Name: "select/nested-repo", Query: search.Query{Pattern: "needle", Paths: []string{"subrepo"}},
 			WantFiles: []string{"subrepo/inner.txt", "subrepo/n.log", "subrepo/n.tmp"},
 			Why:       "a nested git repository: its own .gitignore applies, the outer repo's *.log and *.tmp do not; git grep skips it"},
-		{Name: "select/max-filesize", Query: backends.Query{Pattern: "needle", MaxFileSize: 1000},
+		{Name: "select/max-filesize", Query: search.Query{Pattern: "needle", MaxFileSize: 1000},
 			WantFiles: minus(needleDefault, "bin_late.dat")},
-		{Name: "select/binary", Query: backends.Query{Pattern: "needle", Globs: []string{"*.dat"}},
+		{Name: "select/binary", Query: search.Query{Pattern: "needle", Globs: []string{"*.dat"}},
 			WantFiles: []string{"bin_late.dat"},
 			Why:       "early NUL: nothing; late NUL (~200 KB): the match before it only"},
 		{Name: "select/utf16-bom", Query: inFile("utf16.txt", "utf16"), WantFiles: []string{"utf16.txt"},
 			Why: "rg transcodes UTF-16 with a BOM"},
 		{Name: "select/long-line", Tree: TreeNoGit, Query: inFile("big1mb.txt", "needle"), WantFiles: []string{"big1mb.txt"},
 			Why: "a 1 MiB line: column 524289"},
-		{Name: "select/awkward-names", Query: backends.Query{Pattern: "needle", Paths: []string{"names"}},
+		{Name: "select/awkward-names", Query: search.Query{Pattern: "needle", Paths: []string{"names"}},
 			WantFiles: []string{"names/-leading.txt", "names/colon:name.txt", "names/with space.txt", nonUTF8Name, newlineName}},
 	}
 }
@@ -156,13 +156,13 @@ func dialectCases() []Case {
 			Why: "rg 13 looks for the next submatch in the rest of the line as if it began the text, so a leading \\B fails there (\"line 10\": rg in; Go in, e, 0)"},
 		{Name: "dialect/rg13-repeated-boundary", Query: inFile("dialect.txt", `(\s*\b|-flag){1,2}\D[^a-z]`),
 			Why: "rg 13 matches (\\s*\\b){1,2} at the start of ÅNGSTRÖM, where ASCII \\b cannot hold"},
-		{Name: "dialect/rg13-boundary-before-anchor", Query: backends.Query{Pattern: `\B^`, Paths: []string{"dialect.txt", "multi.txt"}},
+		{Name: "dialect/rg13-boundary-before-anchor", Query: search.Query{Pattern: `\B^`, Paths: []string{"dialect.txt", "multi.txt"}},
 			Why: "\\B^ holds at the start of a line that starts with a non-word character (-flag, ÅNGSTRÖM, a tab); rg 13 matches ^\\B there but never \\B^"},
 		{Name: "dialect/rg13-word-boundary-before-anchor", Query: inFile("dialect.txt", `\b^`),
 			Why: "the same with \\b: it holds at the start of every line that starts with a word character"},
 		{Name: "dialect/empty-loop", Query: inFile("dialect.txt", `([[:upper:]]*?)*`),
 			Why: "a star over a lazy, empty-matching group: Rust takes \"H\" at the start of Hello, Go an empty match"},
-		{Name: "dialect/anchor-end-crlf", Query: backends.Query{Pattern: `end$`},
+		{Name: "dialect/anchor-end-crlf", Query: search.Query{Pattern: `end$`},
 			WantFiles: []string{"multi.txt"}, Why: "$ does not match before \\r (no --crlf)"},
 		{Name: "dialect/dot-invalid-utf8", Query: inFile("latin1.txt", `caf. needle`), WantLines: []int{},
 			Why: ". never matches the invalid byte 0xE9"},
@@ -179,12 +179,12 @@ func dialectCases() []Case {
 		{Name: "dialect/crlf-text", Query: inFile("crlf.txt", `needle`), WantLines: []int{2},
 			Why: "the \\r\\n terminator is not part of the text"},
 		{Name: "dialect/no-final-newline", Query: inFile("nofinal.txt", `newline`), WantLines: []int{2}},
-		{Name: "dialect/empty-pattern-line-ends", Query: backends.Query{Pattern: "", Paths: []string{"crlf.txt", "nofinal.txt"}},
+		{Name: "dialect/empty-pattern-line-ends", Query: search.Query{Pattern: "", Paths: []string{"crlf.txt", "nofinal.txt"}},
 			WantFiles: []string{"crlf.txt", "nofinal.txt"}, Why: "CRLF is one line break; a final line without \\n counts"},
-		{Name: "dialect/empty-pattern-edges", Query: backends.Query{Pattern: "", Paths: []string{"edge"}},
+		{Name: "dialect/empty-pattern-edges", Query: search.Query{Pattern: "", Paths: []string{"edge"}},
 			WantFiles: []string{"edge/blank-crlf.txt", "edge/cr-only.txt", "edge/newline.txt", "edge/tabs.txt"},
 			Why:       "an empty file has no line; a lone \n is one empty line; CR alone does not end a line"},
-		{Name: "dialect/anchors-empty-line", Query: backends.Query{Pattern: `^$`, Paths: []string{"edge"}},
+		{Name: "dialect/anchors-empty-line", Query: search.Query{Pattern: `^$`, Paths: []string{"edge"}},
 			WantFiles: []string{"edge/newline.txt"}, Why: "an empty LF line; an empty CRLF line holds a \\r, so ^$ does not match it (no --crlf)"},
 		{Name: "dialect/many-submatches", Query: inFile("dialect.txt", `o`), WantLines: []int{5, 7, 10, 11, 15, 17},
 			Why: "every submatch span, columns of the first"},
@@ -194,56 +194,56 @@ func dialectCases() []Case {
 // caseModeCases cover sensitive, insensitive and smart case, fixed strings
 // and word mode.
 func caseModeCases() []Case {
-	q := func(pattern string, mode backends.CaseMode) backends.Query {
-		return backends.Query{Pattern: pattern, Paths: []string{"dialect.txt"}, Case: mode}
+	q := func(pattern string, mode search.CaseMode) search.Query {
+		return search.Query{Pattern: pattern, Paths: []string{"dialect.txt"}, Case: mode}
 	}
 	return []Case{
-		{Name: "case/sensitive", Query: q("hello", backends.CaseSensitive), WantLines: []int{11}},
-		{Name: "case/insensitive", Query: q("hello world", backends.CaseInsensitive), WantLines: []int{10, 11}},
-		{Name: "case/insensitive-unicode", Query: q("ångström", backends.CaseInsensitive), WantLines: []int{14},
+		{Name: "case/sensitive", Query: q("hello", search.CaseSensitive), WantLines: []int{11}},
+		{Name: "case/insensitive", Query: q("hello world", search.CaseInsensitive), WantLines: []int{10, 11}},
+		{Name: "case/insensitive-unicode", Query: q("ångström", search.CaseInsensitive), WantLines: []int{14},
 			Why: "Å/å and Ö/ö fold"},
-		{Name: "case/insensitive-kelvin", Query: q("k", backends.CaseInsensitive), WantLines: []int{17},
+		{Name: "case/insensitive-kelvin", Query: q("k", search.CaseInsensitive), WantLines: []int{17},
 			Why: "the Kelvin sign U+212A folds to k (a 3-byte submatch)"},
-		{Name: "case/insensitive-long-s", Query: q("STRONG", backends.CaseInsensitive), WantLines: []int{17},
+		{Name: "case/insensitive-long-s", Query: q("STRONG", search.CaseInsensitive), WantLines: []int{17},
 			Why: "ſ (U+017F) folds to s"},
-		{Name: "case/smart-lower", Query: q("hello", backends.CaseSmart), WantLines: []int{10, 11},
+		{Name: "case/smart-lower", Query: q("hello", search.CaseSmart), WantLines: []int{10, 11},
 			Why: "all lowercase: insensitive"},
-		{Name: "case/smart-upper", Query: q("Hello", backends.CaseSmart), WantLines: []int{10},
+		{Name: "case/smart-upper", Query: q("Hello", search.CaseSmart), WantLines: []int{10},
 			Why: "an uppercase letter: sensitive"},
-		{Name: "case/smart-unicode-upper", Query: q("ÅNGSTRÖM", backends.CaseSmart), WantLines: []int{14},
+		{Name: "case/smart-unicode-upper", Query: q("ÅNGSTRÖM", search.CaseSmart), WantLines: []int{14},
 			Why: "a non-ASCII uppercase letter makes smart case sensitive: one submatch, not two"},
-		{Name: "case/smart-class-escape", Query: q(`\Shello`, backends.CaseSmart),
+		{Name: "case/smart-class-escape", Query: q(`\Shello`, search.CaseSmart),
 			Why: "\\S is not a literal: the pattern is all lowercase, so insensitive"},
-		{Name: "fixed/metachars", Query: backends.Query{Pattern: "(a+b)*c?", Fixed: true, Paths: []string{"dialect.txt"}}, WantLines: []int{9}},
-		{Name: "fixed/dollar-dot", Query: backends.Query{Pattern: "$5.00", Fixed: true, Paths: []string{"dialect.txt"}}, WantLines: []int{9}},
-		{Name: "fixed/insensitive", Query: backends.Query{Pattern: "CAFÉ", Fixed: true, Case: backends.CaseInsensitive, Paths: []string{"dialect.txt"}}, WantLines: []int{2, 3}},
-		{Name: "word/plain", Query: backends.Query{Pattern: "foo", Word: true, Paths: []string{"dialect.txt"}}, WantLines: []int{5},
+		{Name: "fixed/metachars", Query: search.Query{Pattern: "(a+b)*c?", Fixed: true, Paths: []string{"dialect.txt"}}, WantLines: []int{9}},
+		{Name: "fixed/dollar-dot", Query: search.Query{Pattern: "$5.00", Fixed: true, Paths: []string{"dialect.txt"}}, WantLines: []int{9}},
+		{Name: "fixed/insensitive", Query: search.Query{Pattern: "CAFÉ", Fixed: true, Case: search.CaseInsensitive, Paths: []string{"dialect.txt"}}, WantLines: []int{2, 3}},
+		{Name: "word/plain", Query: search.Query{Pattern: "foo", Word: true, Paths: []string{"dialect.txt"}}, WantLines: []int{5},
 			Why: "only the first foo of line 5 is a word"},
-		{Name: "word/non-word-edge", Query: backends.Query{Pattern: "-flag", Word: true, Paths: []string{"dialect.txt"}}, WantLines: []int{12},
+		{Name: "word/non-word-edge", Query: search.Query{Pattern: "-flag", Word: true, Paths: []string{"dialect.txt"}}, WantLines: []int{12},
 			Why: "rg -w is (^|\\W)pat(\\W|$), not \\bpat\\b: a pattern that starts with a non-word character"},
-		{Name: "word/unicode-neighbour", Query: backends.Query{Pattern: "na", Word: true, Paths: []string{"dialect.txt"}},
+		{Name: "word/unicode-neighbour", Query: search.Query{Pattern: "na", Word: true, Paths: []string{"dialect.txt"}},
 			Why: "naïve: is ï a word character next to na?"},
-		{Name: "word/insensitive", Query: backends.Query{Pattern: "HELLO", Word: true, Case: backends.CaseInsensitive, Paths: []string{"dialect.txt"}}, WantLines: []int{10, 11}},
-		{Name: "word/rg13-submatch-offsets", Query: backends.Query{Pattern: `\w[a-z]\w*`, Word: true, Paths: []string{"dialect.txt"}},
+		{Name: "word/insensitive", Query: search.Query{Pattern: "HELLO", Word: true, Case: search.CaseInsensitive, Paths: []string{"dialect.txt"}}, WantLines: []int{10, 11}},
+		{Name: "word/rg13-submatch-offsets", Query: search.Query{Pattern: `\w[a-z]\w*`, Word: true, Paths: []string{"dialect.txt"}},
 			Why: "rg 13's -w reports some submatches one character late (Hello -> ello; ripgrep#2574, #2623): every engine must report rg 13's spans"},
-		{Name: "word/rg13-submatch-offsets-context", Query: backends.Query{Pattern: `\w[a-z]\w*`, Word: true, Paths: []string{"context.txt"}},
+		{Name: "word/rg13-submatch-offsets-context", Query: search.Query{Pattern: `\w[a-z]\w*`, Word: true, Paths: []string{"context.txt"}},
 			Why: "the same rg 13 -w span bug on \"line 10\" (rg: ine)"},
-		{Name: "word/rg13-empty-match", Query: backends.Query{Pattern: `(World[[:punct:]]+|[^ ]?){1,2}`, Word: true, Case: backends.CaseInsensitive, Paths: []string{"dialect.txt"}},
+		{Name: "word/rg13-empty-match", Query: search.Query{Pattern: `(World[[:punct:]]+|[^ ]?){1,2}`, Word: true, Case: search.CaseInsensitive, Paths: []string{"dialect.txt"}},
 			Why: "-w with a pattern that can match empty: rg 13 reports empty or shifted spans"},
-		{Name: "word/lazy-empty", Query: backends.Query{Pattern: `.*?`, Word: true, Paths: []string{"dialect.txt"}},
+		{Name: "word/lazy-empty", Query: search.Query{Pattern: `.*?`, Word: true, Paths: []string{"dialect.txt"}},
 			Why: "-w around a pattern that matches the empty string"},
-		{Name: "word/leading-space-class", Query: backends.Query{Pattern: `\s*\D+kelvin`, Word: true, Case: backends.CaseSmart, Paths: []string{"dialect.txt"}},
+		{Name: "word/leading-space-class", Query: search.Query{Pattern: `\s*\D+kelvin`, Word: true, Case: search.CaseSmart, Paths: []string{"dialect.txt"}},
 			Why: "-w where the pattern itself may start with a non-word character"},
-		{Name: "word/star-non-space", Query: backends.Query{Pattern: `\S*`, Word: true, Case: backends.CaseInsensitive, Paths: []string{"edge/tabs.txt"}},
+		{Name: "word/star-non-space", Query: search.Query{Pattern: `\S*`, Word: true, Case: search.CaseInsensitive, Paths: []string{"edge/tabs.txt"}},
 			Why: "-w with \\S* next to \\t and \\v"},
-		{Name: "word/fixed", Query: backends.Query{Pattern: "foo_bar", Word: true, Fixed: true, Paths: []string{"dialect.txt"}}, WantLines: []int{5}},
+		{Name: "word/fixed", Query: search.Query{Pattern: "foo_bar", Word: true, Fixed: true, Paths: []string{"dialect.txt"}}, WantLines: []int{5}},
 	}
 }
 
 // globAndTypeCases cover include/exclude globs (rg --glob) and types.
 func globAndTypeCases() []Case {
-	g := func(globs ...string) backends.Query {
-		return backends.Query{Pattern: "needle", Globs: globs}
+	g := func(globs ...string) search.Query {
+		return search.Query{Pattern: "needle", Globs: globs}
 	}
 	return []Case{
 		{Name: "glob/brace", Query: g("*.{ts,tsx}"), WantFiles: needleTS, Why: "brace alternatives; GNU --include has none"},
@@ -263,18 +263,18 @@ func globAndTypeCases() []Case {
 		{Name: "glob/last-wins", Query: g("!src/**", "src/main.go"), WantFiles: []string{"src/main.go"},
 			Why: "later globs take precedence over earlier ones"},
 		{Name: "glob/exclude-then-include-order", Query: g("src/main.go", "!src/**"), WantFiles: []string{}},
-		{Name: "glob/with-no-ignore", Query: backends.Query{Pattern: "needle", NoIgnore: true, Globs: []string{"*.log", "*.tmp"}},
+		{Name: "glob/with-no-ignore", Query: search.Query{Pattern: "needle", NoIgnore: true, Globs: []string{"*.log", "*.tmp"}},
 			WantFiles: []string{"a.log", "keep.log", "src/important.tmp", "src/other.tmp", "subrepo/n.log", "subrepo/n.tmp", "x.tmp"}},
 		{Name: "glob/positive-on-ignored-file", Query: g("ignored.txt"), WantFiles: []string{"ignored.txt"},
 			Why: "a positive glob overrides the ignore rules for a file"},
 		{Name: "glob/positive-into-ignored-dir", Query: g("*.js"), WantFiles: []string{},
 			Why: "an ignored directory (node_modules/) is not descended for a glob on its files"},
-		{Name: "type/go", Query: backends.Query{Pattern: "needle", Types: []string{"go"}},
+		{Name: "type/go", Query: search.Query{Pattern: "needle", Types: []string{"go"}},
 			WantFiles: []string{"main.go", "src/keep.gen.go", "src/main.go", "src/util/helper.go"}},
-		{Name: "type/ts", Query: backends.Query{Pattern: "needle", Types: []string{"ts"}}, WantFiles: needleTS},
-		{Name: "type/py-md", Query: backends.Query{Pattern: "needle", Types: []string{"py", "md"}},
+		{Name: "type/ts", Query: search.Query{Pattern: "needle", Types: []string{"ts"}}, WantFiles: needleTS},
+		{Name: "type/py-md", Query: search.Query{Pattern: "needle", Types: []string{"py", "md"}},
 			WantFiles: []string{"README.md", "docs/guide.md", "script.py", "src/lib.py"}},
-		{Name: "type/and-glob", Query: backends.Query{Pattern: "needle", Types: []string{"go"}, Globs: []string{"src/**"}},
+		{Name: "type/and-glob", Query: search.Query{Pattern: "needle", Types: []string{"go"}, Globs: []string{"src/**"}},
 			WantFiles: needleSrcOverride, Why: "rg checks --glob overrides before types: a file the glob matches is searched whatever its type"},
 		{Name: "glob/positive-beats-hidden-and-ignore", Query: g("*.txt"),
 			WantFiles: []string{"-dash.txt", ".hfile.txt", "anchored.txt", "crlf.txt", "dotignore.txt", "excluded.txt",
@@ -291,7 +291,7 @@ func globAndTypeCases() []Case {
 // contextCases cover -A/-B/-C, group merging and -m with context.
 func contextCases() []Case {
 	c := func(name string, before, after, max int, why string) Case {
-		return Case{Name: "context/" + name, Why: why, Query: backends.Query{
+		return Case{Name: "context/" + name, Why: why, Query: search.Query{
 			Pattern: "hit", Paths: []string{"context.txt"}, Before: before, After: after, MaxCountPerFile: max}}
 	}
 	return []Case{
@@ -302,29 +302,29 @@ func contextCases() []Case {
 		c("max-count-after", 0, 3, 2, "context after the last counted match is still printed"),
 		c("max-count-match-in-after", 0, 3, 1, "a later match inside the trailing context"),
 		c("max-count-both", 1, 1, 3, "-m 3 -C 1"),
-		{Name: "multiline/newline", Query: backends.Query{Pattern: `begin\nmiddle`, Multiline: true, Paths: []string{"multi.txt"}},
+		{Name: "multiline/newline", Query: search.Query{Pattern: `begin\nmiddle`, Multiline: true, Paths: []string{"multi.txt"}},
 			WantLines: []int{4, 5}, Why: "one KindMatch line per physical line"},
-		{Name: "multiline/dotall", Query: backends.Query{Pattern: `start\(\).*?body`, Multiline: true, Paths: []string{"multi.txt"}},
+		{Name: "multiline/dotall", Query: search.Query{Pattern: `start\(\).*?body`, Multiline: true, Paths: []string{"multi.txt"}},
 			WantLines: []int{1, 2}, Why: "'.' matches '\\n' in multiline mode"},
-		{Name: "multiline/across-crlf", Query: backends.Query{Pattern: `end\r?\nlast`, Multiline: true, Paths: []string{"crlf.txt"}},
+		{Name: "multiline/across-crlf", Query: search.Query{Pattern: `end\r?\nlast`, Multiline: true, Paths: []string{"crlf.txt"}},
 			WantLines: []int{2, 3}, Why: "a match over a CRLF break: spans end at the text, without the \r"},
-		{Name: "multiline/fixed-newline", Query: backends.Query{Pattern: "begin\nmiddle", Fixed: true, Multiline: true, Paths: []string{"multi.txt"}},
+		{Name: "multiline/fixed-newline", Query: search.Query{Pattern: "begin\nmiddle", Fixed: true, Multiline: true, Paths: []string{"multi.txt"}},
 			WantLines: []int{4, 5}, Why: "a literal with a line break"},
-		{Name: "multiline/no-newline-in-pattern", Query: backends.Query{Pattern: "needle", Multiline: true, Globs: []string{"*.txt"}, Paths: []string{"crlf.txt", "nofinal.txt", "latin1.txt"}},
+		{Name: "multiline/no-newline-in-pattern", Query: search.Query{Pattern: "needle", Multiline: true, Globs: []string{"*.txt"}, Paths: []string{"crlf.txt", "nofinal.txt", "latin1.txt"}},
 			WantFiles: []string{"crlf.txt", "latin1.txt", "nofinal.txt"}, Why: "-U with a pattern that cannot cross lines"},
-		{Name: "multiline/max-count", Query: backends.Query{Pattern: `\w+\n\w+`, Multiline: true, MaxCountPerFile: 1, Paths: []string{"multi.txt"}},
+		{Name: "multiline/max-count", Query: search.Query{Pattern: `\w+\n\w+`, Multiline: true, MaxCountPerFile: 1, Paths: []string{"multi.txt"}},
 			Why: "-m counts matches, each spanning lines"},
-		{Name: "context/empty-matches", Query: backends.Query{Pattern: `x*`, Paths: []string{"nofinal.txt"}, After: 1},
+		{Name: "context/empty-matches", Query: search.Query{Pattern: `x*`, Paths: []string{"nofinal.txt"}, After: 1},
 			WantLines: []int{1, 2}, Why: "a pattern matching the empty string makes every line a match"},
-		{Name: "context/at-eof-no-newline", Query: backends.Query{Pattern: `first`, Paths: []string{"nofinal.txt"}, After: 3},
+		{Name: "context/at-eof-no-newline", Query: search.Query{Pattern: `first`, Paths: []string{"nofinal.txt"}, After: 3},
 			WantLines: []int{1}, Why: "after-context reaches a last line without \\n"},
-		{Name: "context/long-line", Tree: TreeNoGit, Query: backends.Query{Pattern: `y{3}$`, Paths: []string{"big1mb.txt"}, Before: 1},
+		{Name: "context/long-line", Tree: TreeNoGit, Query: search.Query{Pattern: `y{3}$`, Paths: []string{"big1mb.txt"}, Before: 1},
 			WantLines: []int{1}},
-		{Name: "multiline/line-anchors", Query: backends.Query{Pattern: `^begin\n^middle$`, Multiline: true, Paths: []string{"multi.txt"}},
+		{Name: "multiline/line-anchors", Query: search.Query{Pattern: `^begin\n^middle$`, Multiline: true, Paths: []string{"multi.txt"}},
 			WantLines: []int{4, 5}, Why: "^ and $ stay line anchors in multiline mode"},
-		{Name: "multiline/count-lines-not-matches", Query: backends.Query{Pattern: "foo", Fixed: true, Multiline: true, Paths: []string{"dialect.txt"}},
+		{Name: "multiline/count-lines-not-matches", Query: search.Query{Pattern: "foo", Fixed: true, Multiline: true, Paths: []string{"dialect.txt"}},
 			Why: "the file's MatchedLines is rg -c's count of lines (1), not of matches (4), in multiline mode too"},
-		{Name: "multiline/context", Query: backends.Query{Pattern: `middle\nend`, Multiline: true, Before: 1, After: 1, Paths: []string{"multi.txt"}},
+		{Name: "multiline/context", Query: search.Query{Pattern: `middle\nend`, Multiline: true, Before: 1, After: 1, Paths: []string{"multi.txt"}},
 			WantLines: []int{5, 6}},
 	}
 }
@@ -332,23 +332,23 @@ func contextCases() []Case {
 // modeCases cover the three output modes.
 func modeCases() []Case {
 	return []Case{
-		{Name: "mode/files", Query: backends.Query{Pattern: "needle", Mode: backends.ModeFilesWithMatches}, WantFiles: needleDefault},
-		{Name: "mode/count", Query: backends.Query{Pattern: "needle", Mode: backends.ModeCount}, WantFiles: minus(needleDefault, "bin_late.dat"),
+		{Name: "mode/files", Query: search.Query{Pattern: "needle", Mode: search.ModeFilesWithMatches}, WantFiles: needleDefault},
+		{Name: "mode/count", Query: search.Query{Pattern: "needle", Mode: search.ModeCount}, WantFiles: minus(needleDefault, "bin_late.dat"),
 			Why: "rg -c prints nothing for a file it stopped reading at a NUL (bin_late.dat), though rg -l lists it"},
-		{Name: "mode/count-lines", Query: backends.Query{Pattern: "hit|line 1", Mode: backends.ModeCount, Paths: []string{"context.txt"}},
+		{Name: "mode/count-lines", Query: search.Query{Pattern: "hit|line 1", Mode: search.ModeCount, Paths: []string{"context.txt"}},
 			WantFiles: []string{"context.txt"}, Why: "counts lines, not matches"},
-		{Name: "mode/count-max", Query: backends.Query{Pattern: "hit", Mode: backends.ModeCount, MaxCountPerFile: 2, Paths: []string{"context.txt"}},
+		{Name: "mode/count-max", Query: search.Query{Pattern: "hit", Mode: search.ModeCount, MaxCountPerFile: 2, Paths: []string{"context.txt"}},
 			WantFiles: []string{"context.txt"}},
-		{Name: "mode/count-multiline", Query: backends.Query{Pattern: `\w+\n\w+`, Multiline: true, Mode: backends.ModeCount, Paths: []string{"multi.txt"}},
+		{Name: "mode/count-multiline", Query: search.Query{Pattern: `\w+\n\w+`, Multiline: true, Mode: search.ModeCount, Paths: []string{"multi.txt"}},
 			WantFiles: []string{"multi.txt"}, Why: "rg -c -U counts blocks of lines joined by matches"},
-		{Name: "mode/files-with-context", Query: backends.Query{Pattern: "hit", Mode: backends.ModeFilesWithMatches, After: 2, Paths: []string{"context.txt"}},
+		{Name: "mode/files-with-context", Query: search.Query{Pattern: "hit", Mode: search.ModeFilesWithMatches, After: 2, Paths: []string{"context.txt"}},
 			WantFiles: []string{"context.txt"}, Why: "context is ignored outside content mode"},
 	}
 }
 
 // pathCases give Paths explicitly: a file, a subdir, a symlink, an ignored file.
 func pathCases() []Case {
-	p := func(paths ...string) backends.Query { return backends.Query{Pattern: "needle", Paths: paths} }
+	p := func(paths ...string) search.Query { return search.Query{Pattern: "needle", Paths: paths} }
 	return []Case{
 		{Name: "paths/file", Query: p("src/main.go"), WantFiles: []string{"src/main.go"}},
 		{Name: "paths/subdir", Query: p("sub"), WantFiles: []string{"sub/a.ts", "sub/b.tsx", "sub/inner/c.ts"}},
@@ -369,12 +369,12 @@ func pathCases() []Case {
 		{Name: "paths/file-in-ignored-dir", Query: p("build/out.txt"), WantFiles: []string{"build/out.txt"}},
 		{Name: "paths/root-dot", Query: p("."), WantFiles: needleDefault, Why: "\".\" is the root, paths without ./"},
 		{Name: "paths/trailing-slash", Query: p("sub/"), WantFiles: []string{"sub/a.ts", "sub/b.tsx", "sub/inner/c.ts"}},
-		{Name: "paths/empty-file", Query: backends.Query{Pattern: "", Paths: []string{"edge/empty.txt"}}, WantFiles: []string{}},
-		{Name: "paths/file-beats-glob", Query: backends.Query{Pattern: "needle", Paths: []string{"src/main.go"}, Globs: []string{"*.md"}},
+		{Name: "paths/empty-file", Query: search.Query{Pattern: "", Paths: []string{"edge/empty.txt"}}, WantFiles: []string{}},
+		{Name: "paths/file-beats-glob", Query: search.Query{Pattern: "needle", Paths: []string{"src/main.go"}, Globs: []string{"*.md"}},
 			WantFiles: []string{"src/main.go"}, Why: "an explicit file is searched whatever the globs say"},
-		{Name: "paths/file-beats-type", Query: backends.Query{Pattern: "needle", Paths: []string{"src/main.go", "sub"}, Types: []string{"py"}},
+		{Name: "paths/file-beats-type", Query: search.Query{Pattern: "needle", Paths: []string{"src/main.go", "sub"}, Types: []string{"py"}},
 			WantFiles: []string{"src/main.go"}, Why: "types filter the walk of sub/, not the explicit file"},
-		{Name: "paths/file-beats-max-filesize", Query: backends.Query{Pattern: "needle", Paths: []string{"src/main.go"}, MaxFileSize: 10},
+		{Name: "paths/file-beats-max-filesize", Query: search.Query{Pattern: "needle", Paths: []string{"src/main.go"}, MaxFileSize: 10},
 			WantFiles: []string{"src/main.go"}},
 		{Name: "paths/binary-early", Query: p("bin_early.dat"), WantFiles: []string{"bin_early.dat"},
 			Why: "an explicit file with a NUL right after the match: the match is reported"},
@@ -396,7 +396,7 @@ func invalidCases() []Case {
 		bad("extended-flag", `(?x) foo`),
 		bad("unclosed", `foo(`),
 		bad("newline-outside-multiline", `begin\nmiddle`),
-		{Name: "invalid/fixed-newline-outside-multiline", Query: backends.Query{Pattern: "begin\nmiddle", Fixed: true, Paths: []string{"multi.txt"}}, Invalid: true},
+		{Name: "invalid/fixed-newline-outside-multiline", Query: search.Query{Pattern: "begin\nmiddle", Fixed: true, Paths: []string{"multi.txt"}}, Invalid: true},
 	}
 }
 

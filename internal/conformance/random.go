@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // RandomCases returns n generated queries over the corpus's text files,
@@ -20,7 +20,7 @@ func RandomCases(seed uint64, n int) []Case {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	out := make([]Case, 0, n)
 	for i := 0; i < n; i++ {
-		q := backends.Query{Paths: randomPaths}
+		q := search.Query{Paths: randomPaths}
 		if r.IntN(10) == 0 {
 			q.Fixed = true
 			q.Pattern = pick(r, randomWords)
@@ -33,7 +33,7 @@ func RandomCases(seed uint64, n int) []Case {
 				q.Pattern += `\n` + randomPattern(r, 1)
 			}
 		}
-		q.Case = backends.CaseMode(r.IntN(3))
+		q.Case = search.CaseMode(r.IntN(3))
 		q.Word = r.IntN(6) == 0
 		if r.IntN(3) == 0 {
 			q.Before, q.After = r.IntN(3), r.IntN(3)
@@ -43,9 +43,9 @@ func RandomCases(seed uint64, n int) []Case {
 		}
 		switch r.IntN(10) {
 		case 0:
-			q.Mode = backends.ModeFilesWithMatches
+			q.Mode = search.ModeFilesWithMatches
 		case 1:
-			q.Mode = backends.ModeCount
+			q.Mode = search.ModeCount
 		}
 		out = append(out, Case{Name: fmt.Sprintf("random/%d/%03d", seed, i), Query: q,
 			Why: fmt.Sprintf("pattern %q case=%d word=%v fixed=%v multiline=%v -B%d -A%d -m%d mode=%d",

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // RawRipgrep is a baseline Backend that runs the real rg with RipgrepArgs:
@@ -26,9 +26,9 @@ type RawRipgrep struct {
 	Path string
 }
 
-var _ backends.Backend = RawRipgrep{}
+var _ search.Engine = RawRipgrep{}
 
-// Name implements backends.Backend.
+// Name implements search.Engine.
 func (RawRipgrep) Name() string { return "rg-raw" }
 
 func (r RawRipgrep) path() (string, error) {
@@ -37,18 +37,18 @@ func (r RawRipgrep) path() (string, error) {
 	}
 	p, err := exec.LookPath("rg")
 	if err != nil {
-		return "", fmt.Errorf("rg not found: %w", backends.ErrUnavailable)
+		return "", fmt.Errorf("rg not found: %w", search.ErrUnavailable)
 	}
 	return p, nil
 }
 
-// Available implements backends.Backend.
-func (r RawRipgrep) Available(ctx context.Context) (backends.Info, error) {
+// Available implements search.Engine.
+func (r RawRipgrep) Available(ctx context.Context) (search.Info, error) {
 	p, err := r.path()
 	if err != nil {
-		return backends.Info{}, err
+		return search.Info{}, err
 	}
-	return backends.Info{Name: r.Name(), Path: p}, nil
+	return search.Info{Name: r.Name(), Path: p}, nil
 }
 
 // rgValue is rg --json's {"text": ...} or {"bytes": base64} value.
@@ -84,11 +84,11 @@ type rgRecord struct {
 	} `json:"data"`
 }
 
-// Search implements backends.Backend.
-func (r RawRipgrep) Search(ctx context.Context, q backends.Query, sink backends.Sink) (backends.Stats, error) {
+// Search implements search.Engine.
+func (r RawRipgrep) Search(ctx context.Context, q search.Query, sink search.Sink) (search.Stats, error) {
 	rg, err := r.path()
 	if err != nil {
-		return backends.Stats{}, err
+		return search.Stats{}, err
 	}
 	cmd := exec.CommandContext(ctx, rg, RipgrepArgs(q)...)
 	cmd.Dir = q.Root
@@ -102,46 +102,46 @@ func (r RawRipgrep) Search(ctx context.Context, q backends.Query, sink backends.
 	out, err := cmd.Output()
 	var ee *exec.ExitError
 	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() <= 2) {
-		return backends.Stats{}, fmt.Errorf("rg: %w: %s", err, stderr.String())
+		return search.Stats{}, fmt.Errorf("rg: %w: %s", err, stderr.String())
 	}
 	err = nil // exit 1 (no match) and 2 (some file failed) still carry results
-	if q.Mode == backends.ModeCount {
-		return backends.Stats{}, emitCounts(sink, out)
+	if q.Mode == search.ModeCount {
+		return search.Stats{}, emitCounts(sink, out)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
 		var rec rgRecord
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			return backends.Stats{}, fmt.Errorf("rg --json: %w", err)
+			return search.Stats{}, fmt.Errorf("rg --json: %w", err)
 		}
 		path := strings.TrimPrefix(rec.Data.Path.String(), "./")
 		switch rec.Type {
 		case "begin":
 			err = sink.Begin(path)
 		case "end":
-			err = sink.End(backends.FileSummary{Path: path, MatchedLines: rec.Data.Stats.MatchedLines})
+			err = sink.End(search.FileSummary{Path: path, MatchedLines: rec.Data.Stats.MatchedLines})
 		case "match", "context":
-			if q.Mode != backends.ModeContent {
+			if q.Mode != search.ModeContent {
 				continue
 			}
 			err = emitPhysicalLines(sink, path, rec)
 		}
 		if err != nil {
-			return backends.Stats{}, err
+			return search.Stats{}, err
 		}
 	}
-	return backends.Stats{}, sc.Err()
+	return search.Stats{}, sc.Err()
 }
 
 // emitPhysicalLines splits one rg record (several lines for a multiline
 // match) into one Line per physical line, with the submatch spans clipped to
 // each line, as the Sink contract asks.
-func emitPhysicalLines(sink backends.Sink, path string, rec rgRecord) error {
+func emitPhysicalLines(sink search.Sink, path string, rec rgRecord) error {
 	text := rec.Data.Lines.String()
-	kind := backends.KindMatch
+	kind := search.KindMatch
 	if rec.Type == "context" {
-		kind = backends.KindContext
+		kind = search.KindContext
 	}
 	offset := 0
 	for i, raw := range strings.SplitAfter(text, "\n") {
@@ -149,11 +149,11 @@ func emitPhysicalLines(sink backends.Sink, path string, rec rgRecord) error {
 			break
 		}
 		body := strings.TrimSuffix(strings.TrimSuffix(raw, "\n"), "\r")
-		l := backends.Line{Path: path, Number: rec.Data.LineNumber + i, Text: []byte(body), Kind: kind}
+		l := search.Line{Path: path, Number: rec.Data.LineNumber + i, Text: []byte(body), Kind: kind}
 		for _, s := range rec.Data.Submatches {
 			start, end := max(s.Start-offset, 0), min(s.End-offset, len(body))
 			if start < end || (s.Start == s.End && s.Start >= offset && s.Start-offset <= len(body)) {
-				l.Submatches = append(l.Submatches, backends.Span{Start: start, End: max(start, end)})
+				l.Submatches = append(l.Submatches, search.Span{Start: start, End: max(start, end)})
 			}
 		}
 		if len(l.Submatches) > 0 {
@@ -169,7 +169,7 @@ func emitPhysicalLines(sink backends.Sink, path string, rec rgRecord) error {
 
 // emitCounts turns rg --count --null output ("path\x00count\n") into
 // Begin/End pairs.
-func emitCounts(sink backends.Sink, out []byte) error {
+func emitCounts(sink search.Sink, out []byte) error {
 	for len(out) > 0 {
 		i := bytes.IndexByte(out, 0)
 		j := bytes.IndexByte(out[i+1:], '\n')
@@ -184,7 +184,7 @@ func emitCounts(sink backends.Sink, out []byte) error {
 		if err := sink.Begin(path); err != nil {
 			return err
 		}
-		if err := sink.End(backends.FileSummary{Path: path, MatchedLines: n}); err != nil {
+		if err := sink.End(search.FileSummary{Path: path, MatchedLines: n}); err != nil {
 			return err
 		}
 		out = out[i+1+j+1:]

@@ -3,7 +3,7 @@ package conformance
 import (
 	"strconv"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 )
 
 // RipgrepArgs spells q as plain rg 13 flags, with no dialect translation:
@@ -13,15 +13,15 @@ import (
 // It is the tests' independent baseline ("what does rg itself say?"), not
 // rgkit's ripgrep engine, which also rewrites the pattern into Go semantics.
 // Run it with the working directory at q.Root and strip "./" from paths.
-func RipgrepArgs(q backends.Query) []string {
+func RipgrepArgs(q search.Query) []string {
 	args := []string{"--json", "--no-config"}
-	if q.Mode == backends.ModeCount {
+	if q.Mode == search.ModeCount {
 		args = []string{"--count", "--with-filename", "--null", "--no-config"}
 	}
 	switch q.Case {
-	case backends.CaseInsensitive:
+	case search.CaseInsensitive:
 		args = append(args, "-i")
-	case backends.CaseSmart:
+	case search.CaseSmart:
 		args = append(args, "-S")
 	}
 	flag := func(on bool, f ...string) {
@@ -42,7 +42,7 @@ func RipgrepArgs(q backends.Query) []string {
 
 // RipgrepFilesArgs spells q's file selection as `rg --files --null` flags:
 // the list of files rg would search, NUL-separated.
-func RipgrepFilesArgs(q backends.Query) []string {
+func RipgrepFilesArgs(q search.Query) []string {
 	args := append([]string{"--files", "--null", "--no-config"}, selectionArgs(q)...)
 	return append(append(args, "--"), pathArgs(q)...)
 }
@@ -50,7 +50,7 @@ func RipgrepFilesArgs(q backends.Query) []string {
 // selectionArgs are the file-selection flags. rgkit never searches .git/
 // (DESIGN.md), but rg 13 with --hidden does, so the baseline adds
 // --glob=!.git last, where it beats any earlier glob.
-func selectionArgs(q backends.Query) []string {
+func selectionArgs(q search.Query) []string {
 	var args []string
 	if q.Hidden {
 		args = append(args, "--hidden")
@@ -73,7 +73,7 @@ func selectionArgs(q backends.Query) []string {
 	return append(args, "--glob", "!.git")
 }
 
-func pathArgs(q backends.Query) []string {
+func pathArgs(q search.Query) []string {
 	if len(q.Paths) == 0 {
 		return []string{"."}
 	}

@@ -4,6 +4,13 @@
 // no U+FFFD for an invalid byte), and they must agree exactly.
 package runeclass
 
+// RgNonWord is rg's \W in its -w wrapper. rg builds that wrapper in
+// Unicode mode, so a word character is a letter, mark, decimal digit,
+// connector punctuation or joiner (Unicode's \w), not Go's ASCII \w: with
+// rg -w foo, "éfoo" has no match. The native matcher and the translator
+// both spell -w with it.
+const RgNonWord = `[^\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}]`
+
 // Without returns the range list cls without r.
 func Without(cls []rune, r rune) []rune {
 	out := make([]rune, 0, len(cls)+2)

@@ -75,7 +75,7 @@ func (s *selector) tar(r io.Reader) error {
 			continue
 		}
 		switch h.Typeflag {
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg: // the reader reports legacy TypeRegA entries as TypeReg
 		case tar.TypeSymlink:
 			return &Error{Kind: Link, Entry: h.Name, Detail: "symlink to " + h.Linkname}
 		case tar.TypeLink:

@@ -15,7 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/tools"
 )
 
@@ -184,14 +184,14 @@ type blockEngine struct {
 }
 
 func (blockEngine) Name() string { return "block" }
-func (blockEngine) Available(context.Context) (backends.Info, error) {
-	return backends.Info{Name: "block"}, nil
+func (blockEngine) Available(context.Context) (search.Info, error) {
+	return search.Info{Name: "block"}, nil
 }
-func (e blockEngine) Search(ctx context.Context, q backends.Query, sink backends.Sink) (backends.Stats, error) {
+func (e blockEngine) Search(ctx context.Context, q search.Query, sink search.Sink) (search.Stats, error) {
 	close(e.started)
 	<-ctx.Done()
 	close(e.cancelled)
-	return backends.Stats{}, ctx.Err()
+	return search.Stats{}, ctx.Err()
 }
 
 // A client cancelling a call (notifications/cancelled) cancels the search
@@ -199,7 +199,7 @@ func (e blockEngine) Search(ctx context.Context, q backends.Query, sink backends
 func TestCancellationReachesTheSearch(t *testing.T) {
 	eng := blockEngine{started: make(chan struct{}), cancelled: make(chan struct{})}
 	ws := workspace(t, tools.Options{
-		Searcher: &backends.Chain{Backends: []backends.Backend{eng}},
+		Searcher: &search.Chain{Engines: []search.Engine{eng}},
 		Limits:   tools.Limits{Timeout: time.Hour}, // only cancellation can end it
 	})
 	log := &syncBuffer{}

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package backends_test
-
-import "time"
-
-// cpuTimes is not measured here; the CPU metrics then read zero.
-func cpuTimes() (self, children time.Duration) { return 0, 0 }

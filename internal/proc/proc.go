@@ -1,0 +1,329 @@
+package proc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Spec describes one external engine run. Every external engine goes
+// through Run so that the hygiene rules of DESIGN.md ("Subprocess
+// hygiene") hold in one place: absolute path, no shell, stdin /dev/null, own
+// process group, SIGTERM then SIGKILL on cancel, capped stdout and stderr.
+type Spec struct {
+	Path      string   // absolute path of the binary; a relative one is refused
+	Args      []string // arguments after argv[0]
+	Dir       string   // working directory; empty = the current one
+	Env       []string // the complete environment (nil = empty, never inherited)
+	MaxStdout int64    // stdout bytes delivered to the callback; <= 0 = no cap
+	MaxStderr int      // stderr bytes kept; <= 0 = defaultMaxStderr
+	// Grace is how long a cancelled process group has between SIGTERM and
+	// SIGKILL, and how long Wait waits for stdout/stderr to close after the
+	// process exits (a grandchild may hold them open). <= 0 = defaultGrace.
+	Grace time.Duration
+	// Stdin is the process's standard input; nil = /dev/null.
+	Stdin io.Reader
+	// Unavailable is the sentinel a start failure wraps; nil = ErrUnavailable.
+	// Search engines pass search.ErrUnavailable so the Chain falls through.
+	Unavailable error
+}
+
+// Result is what Run observed.
+type Result struct {
+	ExitCode     int           // the exit status; -1 when killed by a signal or never started
+	Stderr       []byte        // at most MaxStderr bytes of stderr
+	StdoutCapped bool          // stdout passed MaxStdout: the rest was dropped and the process stopped
+	Killed       bool          // Run signalled the process group (cancel, timeout, cap, reader gave up)
+	CPU          time.Duration // user+system CPU time of the process (not of grandchildren it left behind)
+	PeakRSS      int64         // peak resident set in bytes, where the OS reports it (0 otherwise)
+}
+
+const (
+	defaultGrace     = 2 * time.Second
+	defaultMaxStderr = 64 << 10
+)
+
+// DefaultMaxStdout bounds what an external engine may write before it is
+// stopped; a search's own output cap is normally hit long before.
+const DefaultMaxStdout = 1 << 30
+
+// ErrUnavailable is wrapped by Run's error when the program cannot be
+// started at all (missing, not executable, relative path), unless
+// Spec.Unavailable names another sentinel to wrap.
+var ErrUnavailable = errors.New("program unavailable")
+
+// errReaderDone closes the stdout pipe once the callback has returned, so the
+// copying goroutine of os/exec stops instead of blocking.
+var errReaderDone = errors.New("proc: stdout reader returned")
+
+// Run runs spec and streams its stdout to the stdout callback, which runs
+// in its own goroutine while the process runs and must read until io.EOF (or
+// return early: the rest of the output is then discarded and the process
+// group stopped).
+//
+// A non-zero exit status is not an error: the caller maps statuses per tool.
+// The error is the callback's error, the start error (wrapping ErrUnavailable
+// when the binary is missing or not executable), or, when ctx ended first,
+// an error wrapping ctx.Err() (context.DeadlineExceeded on a timeout). In
+// every case what the callback had consumed stays with the caller: that is
+// how a timeout yields partial results.
+//
+// After the process exits, its whole process group is killed, so a
+// grandchild that keeps stdout open cannot outlive the search; Run
+// returns at most about 2×Grace after ctx ends.
+func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, error) {
+	res := Result{ExitCode: -1}
+	unavailable := spec.Unavailable
+	if unavailable == nil {
+		unavailable = ErrUnavailable
+	}
+	if !filepath.IsAbs(spec.Path) {
+		return res, fmt.Errorf("%w: refusing to run %q: not an absolute path", unavailable, spec.Path)
+	}
+	grace := spec.Grace
+	if grace <= 0 {
+		grace = defaultGrace
+	}
+	maxErr := spec.MaxStderr
+	if maxErr <= 0 {
+		maxErr = defaultMaxStderr
+	}
+
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+
+	var killed atomic.Bool
+	cmd := exec.CommandContext(runCtx, spec.Path, spec.Args...)
+	cmd.Dir = spec.Dir
+	cmd.Env = spec.Env
+	if cmd.Env == nil {
+		cmd.Env = []string{}
+	}
+	cmd.Stdin = spec.Stdin // nil = /dev/null
+	setProcGroup(cmd)
+	var killTimer *time.Timer
+	var timerMu sync.Mutex
+	cmd.Cancel = func() error {
+		killed.Store(true)
+		p := cmd.Process
+		err := signalGroup(p, false)
+		timerMu.Lock()
+		killTimer = time.AfterFunc(grace, func() { _ = signalGroup(p, true) })
+		timerMu.Unlock()
+		return err
+	}
+	cmd.WaitDelay = grace
+
+	pr, pw := io.Pipe()
+	out := &cappedWriter{w: pw, max: spec.MaxStdout, onCap: stop}
+	cmd.Stdout = out
+	errBuf := &cappedBuffer{max: maxErr}
+	cmd.Stderr = errBuf
+
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, exec.ErrNotFound) {
+			return res, fmt.Errorf("%w: start %s: %w", unavailable, spec.Path, err)
+		}
+		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.ENOMEM) {
+			// Out of processes or memory (reliability.md E8): the Chain
+			// falls back to an in-process engine rather than retry.
+			return res, fmt.Errorf("%w: cannot start %s now: %w", unavailable, spec.Path, err)
+		}
+		return res, fmt.Errorf("start %s: %w", spec.Path, err)
+	}
+	pgid := cmd.Process.Pid
+	stopRSS := watchPeakRSS(cmd.Process.Pid)
+
+	cbDone := make(chan error, 1)
+	go func() {
+		er := &eofReader{r: pr}
+		err := stdout(er)
+		pr.CloseWithError(errReaderDone)
+		if !er.eof {
+			// The reader stopped early: nobody wants the rest.
+			stop()
+		}
+		cbDone <- err
+	}()
+
+	waitErr := cmd.Wait()
+	sampledRSS, sampled := stopRSS()
+	// Whatever is left of the group (a grandchild holding a pipe, a child
+	// that ignored SIGTERM) goes now; ESRCH when nothing is left.
+	killLeftovers(pgid)
+	timerMu.Lock()
+	if killTimer != nil {
+		killTimer.Stop()
+	}
+	timerMu.Unlock()
+	pw.Close()
+	cbErr := <-cbDone
+
+	res.Stderr = errBuf.bytes()
+	res.StdoutCapped = out.capped.Load()
+	res.Killed = killed.Load()
+	if ps := cmd.ProcessState; ps != nil {
+		res.ExitCode = ps.ExitCode()
+		res.CPU = ps.UserTime() + ps.SystemTime()
+		res.PeakRSS = peakRSS(ps)
+		if sampled {
+			res.PeakRSS = sampledRSS
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		// First: output cut by the kill may not parse, and that is not
+		// the reason the run ended.
+		return res, fmt.Errorf("%s stopped: %w", filepath.Base(spec.Path), context.Cause(ctx))
+	case cbErr != nil && !errors.Is(cbErr, errReaderDone):
+		return res, cbErr
+	}
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) &&
+		!errors.Is(waitErr, errReaderDone) && !errors.Is(waitErr, io.ErrClosedPipe) {
+		return res, fmt.Errorf("wait %s: %w", spec.Path, waitErr)
+	}
+	return res, nil
+}
+
+// eofReader records whether its reader reached io.EOF.
+type eofReader struct {
+	r   io.Reader
+	eof bool
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		e.eof = true
+	}
+	return n, err
+}
+
+// cappedWriter passes at most max bytes to w, then drops the rest and calls
+// onCap once (which stops the process). Dropping rather than failing keeps
+// os/exec's copy loop from reporting a write error as the process's.
+type cappedWriter struct {
+	w      io.Writer
+	max    int64
+	n      int64
+	capped atomic.Bool
+	onCap  func()
+	failed bool
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	total := len(p)
+	if c.failed || c.capped.Load() {
+		return total, nil
+	}
+	if c.max > 0 && c.n+int64(len(p)) > c.max {
+		p = p[:c.max-c.n]
+		c.capped.Store(true)
+		defer c.onCap()
+	}
+	if len(p) > 0 {
+		n, err := c.w.Write(p)
+		c.n += int64(n)
+		if err != nil {
+			// The reader is gone; discard the rest (Run stops the process).
+			c.failed = true
+		}
+	}
+	return total, nil
+}
+
+// cappedBuffer keeps the first max bytes written to it.
+type cappedBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := c.max - len(c.buf); room > 0 {
+		c.buf = append(c.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (c *cappedBuffer) bytes() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]byte(nil), c.buf...)
+}
+
+// Output runs spec like Run and returns its stdout (at most MaxStdout
+// bytes when MaxStdout > 0).
+func Output(ctx context.Context, spec Spec) ([]byte, Result, error) {
+	var out bytes.Buffer
+	res, err := Run(ctx, spec, func(r io.Reader) error {
+		_, err := io.Copy(&out, r)
+		return err
+	})
+	return out.Bytes(), res, err
+}
+
+// FirstLine is b's first line, for error messages quoting a tool's output.
+func FirstLine(b []byte) string {
+	s, _, _ := strings.Cut(string(b), "\n")
+	return s
+}
+
+// AllowEnv keeps the named variables of env (case-insensitively on the name,
+// as Windows would).
+func AllowEnv(env []string, names ...string) []string {
+	out := []string{}
+	for _, kv := range env {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		for _, n := range names {
+			if strings.EqualFold(k, n) {
+				out = append(out, kv)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// ReadNulList reads a tool's NUL-terminated path list (rg --files --null,
+// grep -l --null, git -z: "a\x00b\x00") and calls fn with each path, as
+// raw bytes with no quoting. Empty entries are skipped; a last entry
+// without its NUL still counts.
+func ReadNulList(r io.Reader, fn func(string) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		p, err := br.ReadBytes(0)
+		if len(p) > 0 && p[len(p)-1] == 0 {
+			p = p[:len(p)-1]
+		}
+		if len(p) > 0 {
+			if ferr := fn(string(p)); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,301 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Policy says in which order a Chain tries its engines.
+type Policy int
+
+const (
+	// PolicyFallback tries the engines in the order of Chain.Engines
+	// (DefaultChain: ripgrep, gitgrep, grep, native).
+	PolicyFallback Policy = iota
+	// PolicyFastest runs the last in-process engine (see InProcess) first
+	// when the tree is small (spawning a process costs more than searching a few hundred
+	// files), and the normal order otherwise.
+	PolicyFastest
+)
+
+// DefaultMaxOutputBytes is the total output cap of a Chain whose
+// MaxOutputBytes is zero: large enough for any human-read output, small
+// enough that a runaway search cannot exhaust memory while results are held
+// for sorting.
+const DefaultMaxOutputBytes int64 = 64 << 20
+
+// DefaultFastestMaxFiles is the file count up to which PolicyFastest puts the
+// native engine first (docs/performance.md has the measurement
+// behind it).
+const DefaultFastestMaxFiles = 500
+
+// Chain runs a Query through the first engine that can honour it exactly,
+// then orders, pages and caps what that engine found, so the caller sees the
+// same answer whichever engine ran.
+type Chain struct {
+	// Engines are tried in this order.
+	Engines []Engine
+	// Policy may reorder Engines per query (PolicyFastest).
+	Policy Policy
+	// MaxOutputBytes caps the path and text bytes the Chain holds (when it
+	// sorts) or passes on (when it streams); 0 = DefaultMaxOutputBytes,
+	// negative = no cap. Hitting it sets Result.Truncated = TruncatedBytes.
+	MaxOutputBytes int64
+	// FastestMaxFiles is PolicyFastest's small-tree threshold; 0 =
+	// DefaultFastestMaxFiles.
+	FastestMaxFiles int
+	// CountFiles counts the files a query would walk, stopping once it passes
+	// max; nil = a bounded walk of the query's paths (countFilesBounded).
+	// Callers that already know the tree size inject it here.
+	CountFiles func(ctx context.Context, q Query, max int) int
+}
+
+// Search validates q, runs it through the first engine that can honour it
+// and pushes the ordered, paged results to sink.
+//
+// The sink sees one call at a time, one file at a time (Begin, its lines in
+// order, End). With SortPath and SortModified it is called from Search's own
+// goroutine once the engine is done; with SortNone it is called as results
+// arrive, possibly from an engine's goroutine.
+//
+// Errors:
+//   - an invalid pattern is returned at once as *InvalidPatternError; no
+//     engine runs and nothing is skipped;
+//   - an engine is passed over (recorded in Result.Skipped) only when its
+//     Available or Search returns an error wrapping ErrUnavailable or
+//     ErrUnsupported before it emitted anything; when every engine is passed
+//     over, the error is a *NoEngineError (errors.Is ErrUnavailable) with
+//     each reason;
+//   - q.Timeout (or a deadline on ctx) running out is not an error: the
+//     results found so far are delivered and Result.Partial is set;
+//   - cancellation of ctx delivers the results found so far, sets Partial and
+//     returns ctx's error;
+//   - any other engine error, or a sink error other than ErrStop, is returned
+//     with Partial set, after what was found has been delivered.
+func (c *Chain) Search(ctx context.Context, q Query, sink Sink) (Result, error) {
+	start := time.Now()
+	var res Result
+	nq, err := Normalize(q)
+	if err != nil {
+		return res, err
+	}
+	if nq.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, nq.Timeout)
+		defer cancel()
+	}
+	for _, b := range c.order(ctx, nq) {
+		info, err := b.Available(ctx)
+		if err == nil {
+			var done bool
+			done, err = c.run(ctx, b, info, nq, sink, &res)
+			if done {
+				res.Stats.Elapsed = time.Since(start)
+				return res, err
+			}
+		}
+		if ctx.Err() != nil {
+			res.Stats.Elapsed = time.Since(start)
+			return res, interrupted(ctx, &res, nq)
+		}
+		if !skippable(err) {
+			res.Stats.Elapsed = time.Since(start)
+			return res, fmt.Errorf("%s: %w", b.Name(), err)
+		}
+		res.Skipped = append(res.Skipped, Skip{Backend: b.Name(), Reason: err})
+	}
+	res.Stats.Elapsed = time.Since(start)
+	if ctx.Err() != nil {
+		return res, interrupted(ctx, &res, nq)
+	}
+	return res, &NoEngineError{Skipped: res.Skipped}
+}
+
+// run searches with one available engine. done is false only when the
+// engine refused q (err wraps ErrUnavailable or ErrUnsupported) before
+// emitting anything, so the Chain may try the next one.
+func (c *Chain) run(ctx context.Context, b Engine, info Info, q Query, sink Sink, res *Result) (done bool, err error) {
+	col := newCollector(q, sink, c.maxOutputBytes())
+	stats, err := b.Search(ctx, q, col)
+	if err != nil && skippable(err) && !col.outcome().received {
+		return false, err
+	}
+	res.Backend = b.Name()
+	res.Info = info
+	flushErr := col.finish()
+	out := col.outcome()
+	res.Stats = col.mergeStats(stats)
+	res.Truncated = out.trunc
+	if res.Stats.Unreadable > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d file(s) could not be read", res.Stats.Unreadable))
+	}
+	if out.sinkErr != nil {
+		res.Partial = true
+		return true, out.sinkErr
+	}
+	if flushErr != nil {
+		res.Partial = true
+		return true, flushErr
+	}
+	if ctx.Err() != nil && !out.stopped {
+		return true, interrupted(ctx, res, q)
+	}
+	if err != nil && !errors.Is(err, ErrStop) {
+		res.Partial = true
+		return true, fmt.Errorf("%s: %w", b.Name(), err)
+	}
+	return true, nil
+}
+
+// interrupted marks res partial after ctx ended. A deadline (q.Timeout or
+// the caller's own) is the expected way for a bounded search to end, so it
+// is a warning, not an error; a cancellation is the caller's decision and is
+// returned to it.
+func interrupted(ctx context.Context, res *Result, q Query) error {
+	res.Partial = true
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		msg := "search timed out; results are partial"
+		if q.Timeout > 0 {
+			msg = fmt.Sprintf("search timed out after %s; results are partial", q.Timeout)
+		}
+		res.Warnings = append(res.Warnings, msg)
+		return nil
+	}
+	return ctx.Err()
+}
+
+// skippable reports whether err lets the Chain move on to the next engine.
+func skippable(err error) bool {
+	return errors.Is(err, ErrUnavailable) || errors.Is(err, ErrUnsupported)
+}
+
+// NoEngineError is returned by Chain.Search when every engine passed over
+// the query. It matches ErrUnavailable with errors.Is, and each skip reason
+// too (so errors.Is(err, ErrUnsupported) tells "no engine can express this"
+// from "no engine is installed").
+type NoEngineError struct {
+	Skipped []Skip
+}
+
+func (e *NoEngineError) Error() string {
+	if len(e.Skipped) == 0 {
+		return "no search engine configured"
+	}
+	var b strings.Builder
+	b.WriteString("no engine could run this query: ")
+	for i, s := range e.Skipped {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s: %v", s.Backend, s.Reason)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrUnavailable and every skip reason.
+func (e *NoEngineError) Unwrap() []error {
+	errs := []error{ErrUnavailable}
+	for _, s := range e.Skipped {
+		errs = append(errs, s.Reason)
+	}
+	return errs
+}
+
+func (c *Chain) maxOutputBytes() int64 {
+	switch {
+	case c.MaxOutputBytes == 0:
+		return DefaultMaxOutputBytes
+	case c.MaxOutputBytes < 0:
+		return 0
+	}
+	return c.MaxOutputBytes
+}
+
+// ByName returns the Chain's engine called name (as used by --backend).
+func (c *Chain) ByName(name string) (Engine, error) {
+	var names []string
+	for _, b := range c.Engines {
+		if b.Name() == name {
+			return b, nil
+		}
+		names = append(names, b.Name())
+	}
+	return nil, fmt.Errorf("unknown backend %q (known: %v)", name, names)
+}
+
+// order is the engine order for q under c.Policy.
+func (c *Chain) order(ctx context.Context, q Query) []Engine {
+	if c.Policy != PolicyFastest {
+		return c.Engines
+	}
+	nativeAt := -1
+	for i, b := range c.Engines {
+		if ip, ok := b.(InProcess); ok && ip.InProcess() {
+			nativeAt = i
+		}
+	}
+	if nativeAt <= 0 {
+		return c.Engines
+	}
+	max := c.FastestMaxFiles
+	if max <= 0 {
+		max = DefaultFastestMaxFiles
+	}
+	count := c.CountFiles
+	if count == nil {
+		count = countFilesBounded
+	}
+	if count(ctx, q, max) > max {
+		return c.Engines
+	}
+	out := make([]Engine, 0, len(c.Engines))
+	out = append(out, c.Engines[nativeAt])
+	out = append(out, c.Engines[:nativeAt]...)
+	return append(out, c.Engines[nativeAt+1:]...)
+}
+
+// countFilesBounded counts regular files under q's paths, stopping as soon
+// as it passes max, so that deciding costs at most max+1 directory entries.
+// It skips .git and, unless q.Hidden, hidden entries; it does not read ignore
+// files, so it over-counts an ignored tree, which errs towards the subprocess
+// engines that are faster on big trees anyway.
+func countFilesBounded(ctx context.Context, q Query, max int) int {
+	roots := []string{q.Root}
+	if len(q.Paths) > 0 {
+		roots = roots[:0]
+		for _, p := range q.Paths {
+			roots = append(roots, filepath.Join(q.Root, filepath.FromSlash(p)))
+		}
+	}
+	n := 0
+	for _, root := range roots {
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || ctx.Err() != nil {
+				return nil
+			}
+			name := d.Name()
+			if path != root && (name == ".git" || (!q.Hidden && strings.HasPrefix(name, "."))) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() {
+				n++
+			}
+			if n > max {
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if n > max {
+			break
+		}
+	}
+	return n
+}

@@ -1,0 +1,36 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrUnavailable means an engine cannot run here (binary missing, too old,
+// not inside a git work tree). The Chain moves on to the next engine.
+var ErrUnavailable = errors.New("backend unavailable")
+
+// ErrUnsupported means an engine cannot honour this Query exactly. It is
+// returned before anything is emitted, and the Chain moves on.
+var ErrUnsupported = errors.New("backend cannot honour this query exactly")
+
+// InvalidPatternError is a pattern that is not valid Go RE2 syntax, or uses a
+// feature no engine may run (look-around, back-references). It is never a
+// fallback and never "no matches".
+type InvalidPatternError struct {
+	Pattern string
+	Offset  int    // 0-based byte offset of the offending part, -1 when unknown
+	Reason  string // what is wrong
+	Hint    string // how to fix it, e.g. "escape '{' as '\{'"
+}
+
+func (e *InvalidPatternError) Error() string {
+	msg := fmt.Sprintf("invalid pattern %q", e.Pattern)
+	if e.Offset >= 0 {
+		msg += fmt.Sprintf(" at byte %d", e.Offset+1)
+	}
+	msg += ": " + e.Reason
+	if e.Hint != "" {
+		msg += " (" + e.Hint + ")"
+	}
+	return msg
+}

@@ -1,0 +1,316 @@
+package native
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rgkit/rgkit/search"
+)
+
+// Engine is the pure-Go engine: Walk selects the files as rg would,
+// Matcher searches each one in memory. It needs no binary, so it is
+// always available and ends every Chain.
+type Engine struct {
+	// Workers bounds how many files are searched at once; 0 = GOMAXPROCS.
+	Workers int
+	// Reader reads files into pooled buffers; nil = a fresh Reader.
+	Reader *Reader
+}
+
+var (
+	_ search.Engine    = (*Engine)(nil)
+	_ search.InProcess = (*Engine)(nil)
+)
+
+// New returns the native engine with its defaults.
+func New() *Engine { return &Engine{} }
+
+// Name is "native".
+func (n *Engine) Name() string { return "native" }
+
+// InProcess is true: the engine spawns nothing (see search.InProcess).
+func (n *Engine) InProcess() bool { return true }
+
+// Available always succeeds: the engine is part of the program.
+func (n *Engine) Available(ctx context.Context) (search.Info, error) {
+	return search.Info{Name: "native"}, nil
+}
+
+// Search runs a normalised Query. Files are searched in parallel; each
+// file's lines are pushed to sink together, under a lock, so the sink sees
+// Begin, Lines, End per file without interleaving. When ctx ends, what was
+// found so far has been pushed and ctx's error is returned.
+func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (search.Stats, error) {
+	start := time.Now()
+	typeGlobs, err := search.TypeGlobs(q.Types)
+	if err != nil {
+		return search.Stats{}, err
+	}
+	m, err := Compile(MatchOptionsFor(q))
+	if err != nil {
+		var pe *PatternError
+		if errors.As(err, &pe) {
+			return search.Stats{}, &search.InvalidPatternError{Pattern: q.Pattern, Offset: -1, Reason: pe.Reason}
+		}
+		return search.Stats{}, err
+	}
+	reader := n.Reader
+	if reader == nil {
+		reader = &Reader{}
+	}
+	src, err := reader.Open(q.Root)
+	if err != nil {
+		return search.Stats{}, err
+	}
+	defer src.Close()
+	run := NewFileSearcher(ctx, q, m, sink, src)
+	ws, err := Walk(ctx, WalkOptionsFor(q, typeGlobs, n.Workers), run.File)
+	st := run.Stats()
+	st.Unreadable += ws.Unreadable
+	st.TooLarge = ws.TooLarge
+	st.Elapsed = time.Since(start)
+	if err == nil {
+		err = run.SinkErr()
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	return st, err
+}
+
+// FileSearcher is the native engine's per-file work for one Search: it
+// reads a file, searches it with the Matcher and pushes its lines to the
+// sink under a lock, counting as it goes. The git grep and system grep
+// engines hand it the files their tool cannot answer exactly, so every
+// engine's answer for such a file is the native one. It is safe for
+// concurrent use by the walk's workers.
+type FileSearcher struct {
+	ctx      context.Context
+	q        search.Query
+	m        *Matcher
+	opts     SearchOptions
+	src      *Source
+	explicit []string
+
+	sinkMu  sync.Mutex
+	sink    search.Sink
+	sinkErr error // a sink error other than ErrStop, returned by Search
+
+	searched, matched, lines, bytes, binary, unreadable atomic.Int64
+}
+
+// Stats is what the searcher counted so far.
+func (r *FileSearcher) Stats() search.Stats {
+	return search.Stats{
+		FilesSearched: r.searched.Load(),
+		FilesMatched:  r.matched.Load(),
+		MatchedLines:  r.lines.Load(),
+		BytesSearched: r.bytes.Load(),
+		Binary:        r.binary.Load(),
+		Unreadable:    r.unreadable.Load(),
+	}
+}
+
+// File searches one file; it runs concurrently on the walk's workers. It
+// returns ErrStopWalk once the sink has stopped or failed (see SinkErr).
+func (r *FileSearcher) File(f File) error {
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	explicit := slices.Contains(r.explicit, f.Path)
+	buf, err := r.src.Read(f, r.q.FollowSymlinks || explicit || r.underExplicit(f.Path))
+	if err != nil {
+		r.unreadable.Add(1)
+		return nil
+	}
+	defer buf.Release()
+	var fl fileLines
+	opts := r.opts
+	opts.BinaryConvert = explicit // rg searches past NULs in a file it was given by name
+	res, err := r.m.Search(buf.Data, opts, fl.add)
+	if err != nil {
+		return err
+	}
+	r.searched.Add(1)
+	r.bytes.Add(res.Bytes)
+	if res.Binary {
+		r.binary.Add(1)
+	}
+	if res.MatchedLines == 0 && len(fl.recs) == 0 {
+		return nil
+	}
+	r.matched.Add(1)
+	r.lines.Add(int64(res.MatchedLines))
+	return r.push(f.Path, fl.lines(f.Path), res.MatchedLines)
+}
+
+// underExplicit reports a file found below a directory named in
+// Query.Paths: rg follows such a path even when it is a symbolic link
+// (possibly to outside the root), so the file is opened by its path.
+func (r *FileSearcher) underExplicit(path string) bool {
+	for _, p := range r.explicit {
+		if p != "." && len(path) > len(p) && path[len(p)] == '/' && path[:len(p)] == p {
+			return true
+		}
+	}
+	return false
+}
+
+// push sends one file's results to the sink; an ErrStop from the sink
+// stops the walk without an error.
+func (r *FileSearcher) push(path string, lines []search.Line, count int) error {
+	r.sinkMu.Lock()
+	defer r.sinkMu.Unlock()
+	if r.sinkErr != nil {
+		return ErrStopWalk
+	}
+	err := r.sink.Begin(path)
+	for i := 0; err == nil && i < len(lines); i++ {
+		err = r.sink.Line(lines[i])
+	}
+	if err == nil {
+		err = r.sink.End(search.FileSummary{Path: path, MatchedLines: count})
+	}
+	if errors.Is(err, search.ErrStop) {
+		r.sinkErr = errStopped
+		return ErrStopWalk
+	}
+	if err != nil {
+		r.sinkErr = err
+		return ErrStopWalk
+	}
+	return nil
+}
+
+// errStopped marks a sink's ErrStop internally; Search reports it as nil.
+var errStopped = errors.New("stopped by sink")
+
+// SinkErr is the sink's error that stopped the search, other than
+// search.ErrStop (a sink asking to stop is not a failure): nil otherwise.
+func (r *FileSearcher) SinkErr() error {
+	r.sinkMu.Lock()
+	defer r.sinkMu.Unlock()
+	if r.sinkErr == errStopped {
+		return nil
+	}
+	return r.sinkErr
+}
+
+// IsExplicit reports whether path was named in Query.Paths.
+func (r *FileSearcher) IsExplicit(path string) bool {
+	return slices.Contains(r.explicit, path)
+}
+
+// fileLines collects one file's lines. Line's buffers are reused,
+// so texts and spans are copied, into two arenas: a file costs a few
+// allocations, not two per line.
+type fileLines struct {
+	text  []byte
+	spans []search.Span
+	recs  []lineRec
+}
+
+type lineRec struct {
+	number       int
+	text0, text1 int
+	span0, span1 int
+	context      bool
+}
+
+func (fl *fileLines) add(l Line) error {
+	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context}
+	fl.text = append(fl.text, l.Text...)
+	if !l.Context {
+		for _, sm := range l.Submatches {
+			fl.spans = append(fl.spans, search.Span{Start: sm[0], End: sm[1]})
+		}
+	}
+	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
+	fl.recs = append(fl.recs, rec)
+	return nil
+}
+
+// lines returns the collected lines as search.Lines of path.
+func (fl *fileLines) lines(path string) []search.Line {
+	out := make([]search.Line, len(fl.recs))
+	for i, rec := range fl.recs {
+		l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch}
+		if rec.context {
+			l.Kind = search.KindContext
+		} else if rec.span1 > rec.span0 {
+			l.Submatches = fl.spans[rec.span0:rec.span1:rec.span1]
+			l.Column = l.Submatches[0].Start + 1
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// SearchLine copies a native line (its buffers are reused) into a
+// search.Line of path.
+func SearchLine(path string, l Line) search.Line {
+	out := search.Line{Path: path, Number: l.Number, Text: slices.Clone(l.Text), Kind: search.KindMatch}
+	if l.Context {
+		out.Kind = search.KindContext
+		return out
+	}
+	for _, s := range l.Submatches {
+		out.Submatches = append(out.Submatches, search.Span{Start: s[0], End: s[1]})
+	}
+	if len(out.Submatches) > 0 {
+		out.Column = out.Submatches[0].Start + 1
+	}
+	return out
+}
+
+// MatchOptionsFor is the native matcher's view of q. Every engine that
+// searches or re-checks files with the native matcher compiles it from here.
+func MatchOptionsFor(q search.Query) MatchOptions {
+	return MatchOptions{
+		Pattern:         q.Pattern,
+		Fixed:           q.Fixed,
+		Word:            q.Word,
+		CaseInsensitive: q.Case == search.CaseInsensitive,
+		Multiline:       q.Multiline,
+	}
+}
+
+// NewFileSearcher prepares a search of q's files with m, read from src,
+// whose results go to sink.
+func NewFileSearcher(ctx context.Context, q search.Query, m *Matcher, sink search.Sink, src *Source) *FileSearcher {
+	run := &FileSearcher{ctx: ctx, q: q, m: m, sink: sink, src: src}
+	for _, p := range q.Paths {
+		run.explicit = append(run.explicit, filepath.ToSlash(p))
+	}
+	switch q.Mode {
+	case search.ModeFilesWithMatches:
+		run.opts.FilesOnly = true
+	case search.ModeCount:
+		run.opts.CountOnly = true
+		run.opts.MaxCount = q.MaxCountPerFile
+	default:
+		run.opts = SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
+	}
+	return run
+}
+
+// WalkOptionsFor selects q's files the way rg would: every engine that walks
+// with the native walker (native, grep, git grep) takes its options from here.
+func WalkOptionsFor(q search.Query, typeGlobs []string, workers int) WalkOptions {
+	return WalkOptions{
+		Root:           q.Root,
+		Paths:          q.Paths,
+		Hidden:         q.Hidden,
+		NoIgnore:       q.NoIgnore,
+		FollowSymlinks: q.FollowSymlinks,
+		MaxFileSize:    q.MaxFileSize,
+		Globs:          q.Globs,
+		TypeGlobs:      typeGlobs,
+		Workers:        workers,
+	}
+}

@@ -1,0 +1,83 @@
+package native
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
+)
+
+// BenchmarkMatcher measures the searcher alone, on files already in
+// memory (no walking, no I/O), one class of issue 4 per sub-benchmark, in
+// count mode on one core. MB/s is over the corpus bytes. Reproduce with:
+//
+//	go test ./backends/native -run '^$' -bench BenchmarkMatcher
+func BenchmarkMatcher(b *testing.B) {
+	files, total := loadBenchCorpus(b)
+	classes := []struct {
+		name string
+		opts MatchOptions
+	}{
+		{"rare-literal", MatchOptions{Pattern: "ErrUnexpectedEOF"}},
+		{"common-literal", MatchOptions{Pattern: "func"}},
+		{"i-literal", MatchOptions{Pattern: "http", CaseInsensitive: true}},
+		{"alternation", MatchOptions{Pattern: "(Read|Write)(At|From|To)"}},
+		{"class-regex", MatchOptions{Pattern: `func \w+Error\(`}},
+		{"no-literal", MatchOptions{Pattern: `\w+\d\s*=\s*\d`}},
+		{"word", MatchOptions{Pattern: "err", Word: true}},
+		{"no-prefilter", MatchOptions{Pattern: `[A-Z][a-z]+[0-9]{2}`}},
+	}
+	for _, c := range classes {
+		b.Run(c.name, func(b *testing.B) {
+			m, err := Compile(c.opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(total)
+			var n int
+			cpu0 := processCPU()
+			for b.Loop() {
+				n = 0
+				for _, data := range files {
+					r, _ := m.Search(data, SearchOptions{CountOnly: true}, nil)
+					n += r.MatchedLines
+				}
+			}
+			b.ReportMetric(float64(n), "lines")
+			b.ReportMetric(float64((processCPU()-cpu0).Milliseconds())/float64(b.N), "cpu-ms")
+		})
+	}
+}
+
+var benchCorpus = sync.OnceValues(func() ([][]byte, int64) {
+	root := os.Getenv("RGKIT_BENCH_CORPUS")
+	if root == "" {
+		goroot, _ := testtool.GOROOTDir()
+		root = filepath.Join(goroot, "src")
+	}
+	var files [][]byte
+	var total int64
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err == nil {
+			files = append(files, data)
+			total += int64(len(data))
+		}
+		return nil
+	})
+	return files, total
+})
+
+func loadBenchCorpus(b *testing.B) ([][]byte, int64) {
+	files, total := benchCorpus()
+	if len(files) == 0 {
+		b.Skip("no corpus: set RGKIT_BENCH_CORPUS")
+	}
+	return files, total
+}

@@ -1,0 +1,104 @@
+package native
+
+import (
+	"os"
+	"sync"
+)
+
+// work is one directory to list.
+type work struct {
+	abs    string     // absolute path
+	rel    string     // relative to Root, forward slashes ("" for Root)
+	parent *ignoreDir // the ignore chain of the directory's parent
+	loop   *loopLink  // the directory and its walked ancestors (FollowSymlinks only)
+	// root confines the walk below a start directory when links are not
+	// followed: the directory is opened as inRoot within it, one component
+	// at a time without following links, so a directory swapped for a
+	// symlink mid-walk cannot lead the walk out (reliability.md D5, case
+	// 42). nil when following links, where leaving the tree is the point.
+	root   *os.Root
+	inRoot string
+	// parentID, when check is set, is the identity of the directory this
+	// one was listed in: on Linux the directory is opened by path without
+	// following a final link, and its ".." must be that parent, so a
+	// component swapped for a symlink mid-walk is caught without os.Root's
+	// per-component opens (reliability.md D5, case 42).
+	parentID dirID
+	check    bool
+}
+
+// dirID identifies a directory (device and inode).
+type dirID struct{ dev, ino uint64 }
+
+// workQueue is the walkers' shared stack of directories. It is a LIFO, like
+// rg's, so the walk goes depth-first and the pending set stays small. The
+// walk ends when no directory is queued or being listed.
+type workQueue struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	items   []work
+	pending int // queued or being listed
+	closed  bool
+}
+
+func (q *workQueue) lazyInit() {
+	if q.cond.L == nil {
+		q.cond.L = &q.mu
+	}
+}
+
+func (q *workQueue) push(it work) {
+	q.mu.Lock()
+	q.lazyInit()
+	if !q.closed {
+		q.items = append(q.items, it)
+		q.pending++
+		q.cond.Signal()
+	}
+	q.mu.Unlock()
+}
+
+// pop waits for a directory; false means the walk is over.
+func (q *workQueue) pop() (work, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.lazyInit()
+	for len(q.items) == 0 && !q.closed {
+		if q.pending == 0 {
+			q.closed = true
+			q.cond.Broadcast()
+			break
+		}
+		q.cond.Wait()
+	}
+	if q.closed {
+		return work{}, false
+	}
+	n := len(q.items) - 1
+	it := q.items[n]
+	q.items[n] = work{}
+	q.items = q.items[:n]
+	return it, true
+}
+
+// done marks a popped directory as listed.
+func (q *workQueue) done() {
+	q.mu.Lock()
+	q.lazyInit()
+	q.pending--
+	if q.pending == 0 && len(q.items) == 0 {
+		q.closed = true
+		q.cond.Broadcast()
+	}
+	q.mu.Unlock()
+}
+
+// close ends the walk early.
+func (q *workQueue) close() {
+	q.mu.Lock()
+	q.lazyInit()
+	q.closed = true
+	q.items = nil
+	q.cond.Broadcast()
+	q.mu.Unlock()
+}

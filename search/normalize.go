@@ -1,0 +1,501 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp/syntax"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Normalize validates q and puts it in the one form every engine receives:
+//   - the pattern (unless Fixed) is valid Go RE2 syntax, else an
+//     *InvalidPatternError with the offending offset, a reason and a hint
+//     (look-around and back-references are refused the same way);
+//   - a pattern that could match a line break is refused unless Multiline,
+//     as rg does ("the literal '\n' is not allowed in a regex");
+//   - Root is absolute and clean and names an existing directory (default:
+//     the working directory);
+//   - Paths are slash-separated, relative to Root, clean, existing, and never
+//     climb out of Root ("." for Root itself);
+//   - CaseSmart is resolved with rg's rule to CaseSensitive or CaseInsensitive;
+//   - Types are known rg type names; negative numbers and unknown enum values
+//     are refused.
+func Normalize(q Query) (Query, error) {
+	if err := checkNumbers(q); err != nil {
+		return q, err
+	}
+	if err := checkPattern(q); err != nil {
+		return q, err
+	}
+	if q.Case == CaseSmart {
+		q.Case = smartCase(q.Pattern, q.Fixed)
+	}
+	if _, err := TypeGlobs(q.Types); err != nil {
+		return q, err
+	}
+	root, err := normalizeRoot(q.Root)
+	if err != nil {
+		return q, err
+	}
+	q.Root = root
+	if len(q.Paths) > 0 {
+		paths := make([]string, 0, len(q.Paths))
+		for _, p := range q.Paths {
+			rel, err := normalizePath(root, p)
+			if err != nil {
+				return q, err
+			}
+			paths = append(paths, rel)
+		}
+		q.Paths = paths
+	}
+	return q, nil
+}
+
+func checkNumbers(q Query) error {
+	for _, n := range []struct {
+		name string
+		v    int64
+	}{
+		{"before-context", int64(q.Before)}, {"after-context", int64(q.After)},
+		{"max-count", int64(q.MaxCountPerFile)}, {"max-filesize", q.MaxFileSize},
+		{"max-columns", int64(q.MaxColumns)}, {"limit", int64(q.Limit)},
+		{"offset", int64(q.Offset)}, {"timeout", int64(q.Timeout)},
+	} {
+		if n.v < 0 {
+			return fmt.Errorf("backends: %s must not be negative (got %d)", n.name, n.v)
+		}
+	}
+	switch {
+	case q.Case < CaseSensitive || q.Case > CaseSmart:
+		return fmt.Errorf("backends: unknown case mode %d", q.Case)
+	case q.Mode < ModeContent || q.Mode > ModeCount:
+		return fmt.Errorf("backends: unknown output mode %d", q.Mode)
+	case q.Sort < SortPath || q.Sort > SortNone:
+		return fmt.Errorf("backends: unknown sort order %d", q.Sort)
+	}
+	return nil
+}
+
+// checkPattern validates the pattern as Go RE2 syntax and applies rg's rule
+// that a line-oriented search cannot contain a literal line break.
+func checkPattern(q Query) error {
+	if q.Fixed {
+		if i := strings.IndexByte(q.Pattern, '\n'); i >= 0 && !q.Multiline {
+			return newlineError(q.Pattern, i)
+		}
+		if !utf8.ValidString(q.Pattern) {
+			return &InvalidPatternError{Pattern: q.Pattern, Offset: invalidUTF8At(q.Pattern),
+				Reason: "invalid UTF-8", Hint: "patterns are UTF-8 text; use \\xHH escapes in a regexp for raw bytes"}
+		}
+		return nil
+	}
+	re, err := syntax.Parse(q.Pattern, syntax.Perl)
+	if err != nil {
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			return patternError(q.Pattern, se)
+		}
+		return &InvalidPatternError{Pattern: q.Pattern, Offset: -1, Reason: err.Error()}
+	}
+	if !q.Multiline && hasLiteralNewline(re) {
+		return newlineError(q.Pattern, strings.Index(q.Pattern, `\n`))
+	}
+	return nil
+}
+
+func invalidUTF8At(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func newlineError(pattern string, at int) error {
+	return &InvalidPatternError{
+		Pattern: pattern, Offset: at,
+		Reason: "the pattern contains a line break, which can never match in a line-by-line search",
+		Hint:   "enable multiline mode (rg -U) to match across lines",
+	}
+}
+
+// hasLiteralNewline reports whether re requires a literal '\n' somewhere
+// (rg refuses those outside multiline mode; a class with '\n' among other
+// characters is fine, rg just drops the '\n').
+func hasLiteralNewline(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return strings.ContainsRune(string(re.Rune), '\n')
+	case syntax.OpCharClass:
+		return len(re.Rune) == 2 && re.Rune[0] == '\n' && re.Rune[1] == '\n'
+	}
+	for _, s := range re.Sub {
+		if hasLiteralNewline(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// patternError turns a regexp/syntax error into an InvalidPatternError with
+// a hint a person or a model can act on.
+func patternError(pattern string, se *syntax.Error) *InvalidPatternError {
+	e := &InvalidPatternError{Pattern: pattern, Offset: strings.Index(pattern, se.Expr), Reason: se.Code.String()}
+	if se.Expr != "" && se.Expr != pattern {
+		e.Reason += ": `" + se.Expr + "`"
+	}
+	expr := se.Expr
+	switch {
+	case strings.HasPrefix(expr, "(?=") || strings.HasPrefix(expr, "(?!") ||
+		strings.HasPrefix(expr, "(?<=") || strings.HasPrefix(expr, "(?<!"):
+		e.Reason = "look-around is not supported (RE2 syntax)"
+		e.Hint = "match the surrounding text instead, or search for the main part and filter the results"
+	case se.Code == syntax.ErrInvalidEscape && len(expr) == 2 && expr[1] >= '1' && expr[1] <= '9':
+		e.Reason = "back-references are not supported (RE2 syntax): `" + expr + "`"
+		e.Hint = "repeat the group's text explicitly instead of referring back to it"
+	case strings.HasPrefix(expr, "(?P=") || expr == "(?P" || strings.HasPrefix(expr, `\k`):
+		if i := strings.Index(pattern, "(?P="); i >= 0 {
+			e.Offset = i
+		}
+		e.Reason = "named back-references are not supported (RE2 syntax)"
+		e.Hint = "repeat the group's text explicitly instead of referring back to it"
+	case se.Code == syntax.ErrInvalidEscape:
+		e.Hint = "escape a literal backslash as '\\\\'; supported escapes include \\d \\w \\s \\b \\A \\z \\pL \\x{41}"
+	case se.Code == syntax.ErrMissingRepeatArgument || se.Code == syntax.ErrInvalidRepeatOp:
+		op := expr
+		if se.Code == syntax.ErrInvalidRepeatOp && len(op) > 1 {
+			// "**" or "{2}{3}": the second operator is the offending one.
+			skip := 1
+			if k := repeatEnd(op); k > 0 {
+				skip = k
+			}
+			op = op[skip:]
+			e.Offset += skip
+		}
+		if op != "" {
+			e.Hint = fmt.Sprintf("to match '%c' literally, escape it as '\\%c'", op[0], op[0])
+		}
+	case se.Code == syntax.ErrMissingParen || se.Code == syntax.ErrUnexpectedParen:
+		e.Hint = "to match a parenthesis literally, escape it as '\\(' or '\\)'"
+		if se.Code == syntax.ErrMissingParen {
+			e.Offset = unclosedParen(pattern)
+		}
+	case se.Code == syntax.ErrMissingBracket:
+		e.Hint = "to match '[' literally, escape it as '\\['"
+		e.Offset = strings.LastIndexByte(pattern, '[')
+	case se.Code == syntax.ErrInvalidRepeatSize:
+		e.Hint = "repetition counts go up to 1000; to match '{' literally, escape it as '\\{'"
+	case se.Code == syntax.ErrInvalidPerlOp && strings.HasPrefix(expr, "(?"):
+		e.Hint = "supported groups are (?:...), (?P<name>...), (?<name>...) and flags i, m, s, U as (?flags) or (?flags:...)"
+	case se.Code == syntax.ErrInvalidNamedCapture:
+		e.Hint = "a group name is letters, digits and '_': (?P<name>...)"
+	case se.Code == syntax.ErrInvalidCharRange:
+		e.Hint = "a range runs low-high, like [a-z]; to match '-' literally put it first or last in the class"
+	}
+	return e
+}
+
+// unclosedParen returns the offset of the last '(' that is never closed, or
+// -1. It skips escapes and bracket classes.
+func unclosedParen(p string) int {
+	var open []int
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '[':
+			i = classEnd(p, i)
+		case '(':
+			open = append(open, i)
+		case ')':
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	if len(open) == 0 {
+		return -1
+	}
+	return open[len(open)-1]
+}
+
+// classEnd returns the index of the ']' closing the class opened at p[i].
+func classEnd(p string, i int) int {
+	j := i + 1
+	if j < len(p) && p[j] == '^' {
+		j++
+	}
+	if j < len(p) && p[j] == ']' {
+		j++
+	}
+	for ; j < len(p); j++ {
+		switch {
+		case p[j] == '\\':
+			j++
+		case p[j] == '[' && j+1 < len(p) && p[j+1] == ':':
+			if k := strings.Index(p[j:], ":]"); k >= 0 {
+				j += k + 1
+			}
+		case p[j] == ']':
+			return j
+		}
+	}
+	return len(p)
+}
+
+func normalizeRoot(root string) (string, error) {
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("backends: no root and no working directory: %w", err)
+		}
+		root = wd
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("backends: root %q: %w", root, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("backends: root: %w", err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("backends: root %s is not a directory", abs)
+	}
+	return abs, nil
+}
+
+// normalizePath makes p relative to root, slash-separated and clean, and
+// refuses paths that leave root (lexically) or do not exist.
+func normalizePath(root, p string) (string, error) {
+	if p == "" {
+		return "", errors.New("backends: empty path")
+	}
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", fmt.Errorf("backends: path %q contains a NUL byte", p)
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(root, p)
+	}
+	rel, err := filepath.Rel(root, filepath.Clean(abs))
+	if err != nil || !filepath.IsLocal(rel) && rel != "." {
+		return "", fmt.Errorf("backends: path %q is outside the root %s", p, root)
+	}
+	full := filepath.Join(root, rel)
+	if _, err := os.Lstat(full); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("backends: path %q: %w", p, fs.ErrNotExist)
+		}
+		return "", fmt.Errorf("backends: path %q: %w", p, err)
+	}
+	// Engines follow a symbolic link named explicitly (rg does), so what it
+	// leads to must be inside the root too (reliability.md D2) and be
+	// something a search can read without blocking (D3: a FIFO would hang
+	// rg and grep).
+	fi, err := os.Stat(full)
+	if err != nil {
+		return "", fmt.Errorf("backends: path %q: broken symbolic link: %w", p, err)
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("backends: path %q is not a regular file or directory (%v)", p, fi.Mode().Type())
+	}
+	if real, err := filepath.EvalSymlinks(full); err == nil {
+		if realRoot, err := filepath.EvalSymlinks(root); err == nil && real != realRoot && !Within(realRoot, real) {
+			return "", fmt.Errorf("backends: path %q is outside the root %s (it resolves to %s)", p, root, real)
+		}
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// smartCase applies rg's smart-case rule (grep-regex's AstAnalysis in
+// ripgrep 13): insensitive when the pattern has at least one literal
+// character and none of its literals is uppercase. Class escapes (\d, \W,
+// \pL, [[:upper:]]) are not literals; characters in bracket classes and
+// ranges are; escapes like \x41 count as the character they denote.
+func smartCase(pattern string, fixed bool) CaseMode {
+	var anyLit, anyUpper bool
+	lit := func(r rune) {
+		anyLit = true
+		anyUpper = anyUpper || unicode.IsUpper(r)
+	}
+	if fixed {
+		for _, r := range pattern {
+			lit(r)
+		}
+	} else {
+		scanLiterals(pattern, lit)
+	}
+	if anyLit && !anyUpper {
+		return CaseInsensitive
+	}
+	return CaseSensitive
+}
+
+// scanLiterals calls lit for every literal character written in a (valid)
+// Go regexp pattern.
+func scanLiterals(p string, lit func(rune)) {
+	inClass := false
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRuneInString(p[i:])
+		switch {
+		case r == '\\':
+			i += scanEscape(p[i:], lit)
+			continue
+		case inClass && r == '[' && strings.HasPrefix(p[i:], "[:"):
+			if k := strings.Index(p[i:], ":]"); k >= 0 {
+				i += k + 2
+				continue
+			}
+			lit(r)
+		case inClass && r == ']':
+			inClass = false
+		case inClass:
+			if r != '-' && r != '^' {
+				lit(r)
+			}
+		case r == '[':
+			inClass = true
+			i += n
+			if strings.HasPrefix(p[i:], "^") {
+				i++
+			}
+			if strings.HasPrefix(p[i:], "]") {
+				lit(']')
+				i++
+			}
+			continue
+		case r == '(' && strings.HasPrefix(p[i:], "(?"):
+			// Flags or a group name: up to ':' , ')' or '>'.
+			j := strings.IndexAny(p[i+2:], ":)>")
+			if j < 0 {
+				return
+			}
+			i += j + 3
+			continue
+		case r == '{':
+			if k := repeatEnd(p[i:]); k > 0 {
+				i += k
+				continue
+			}
+			lit(r)
+		case strings.ContainsRune(".^$|*+?()", r):
+		default:
+			lit(r)
+		}
+		i += n
+	}
+}
+
+// repeatEnd returns the length of a repetition {n}, {n,} or {n,m} at the
+// start of s, or 0 when s does not start with one (then '{' is a literal).
+func repeatEnd(s string) int {
+	j := 1
+	digits := func() int {
+		k := j
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		return j - k
+	}
+	if digits() == 0 {
+		return 0
+	}
+	if j < len(s) && s[j] == ',' {
+		j++
+		digits()
+	}
+	if j < len(s) && s[j] == '}' {
+		return j + 1
+	}
+	return 0
+}
+
+// scanEscape handles the escape at the start of s and returns its length.
+func scanEscape(s string, lit func(rune)) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	c, n := utf8.DecodeRuneInString(s[1:])
+	switch c {
+	case 'Q':
+		body := s[2:]
+		end := strings.Index(body, `\E`)
+		if end < 0 {
+			end = len(body)
+		}
+		for _, r := range body[:end] {
+			lit(r)
+		}
+		return min(len(s), 2+end+2)
+	case 'x':
+		if strings.HasPrefix(s[2:], "{") {
+			k := strings.IndexByte(s, '}')
+			if k < 0 {
+				return len(s)
+			}
+			lit(hexRune(s[3:k]))
+			return k + 1
+		}
+		if len(s) >= 4 {
+			lit(hexRune(s[2:4]))
+			return 4
+		}
+		return len(s)
+	case 'p', 'P':
+		if strings.HasPrefix(s[2:], "{") {
+			if k := strings.IndexByte(s, '}'); k >= 0 {
+				return k + 1
+			}
+			return len(s)
+		}
+		return min(len(s), 3)
+	case 'd', 'D', 'w', 'W', 's', 'S', 'b', 'B', 'A', 'z', 'C':
+		return 2
+	case 'a', 'f', 't', 'n', 'r', 'v':
+		lit(0) // a control character: a literal, never uppercase
+		return 2
+	}
+	if c >= '0' && c <= '7' {
+		j := 1
+		for j < 4 && j < len(s) && s[j] >= '0' && s[j] <= '7' {
+			j++
+		}
+		lit(0)
+		return j
+	}
+	lit(c)
+	return 1 + n
+}
+
+func hexRune(h string) rune {
+	var r rune
+	for _, c := range h {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r*16 + c - '0'
+		case c >= 'a' && c <= 'f':
+			r = r*16 + c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			r = r*16 + c - 'A' + 10
+		}
+	}
+	return r
+}
+
+// Within reports whether path lies strictly below dir (lexically, after
+// cleaning). External engines use it to refuse running a binary that sits
+// inside the tree being searched, which that tree's author could have planted.
+func Within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && filepath.IsLocal(rel)
+}

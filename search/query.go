@@ -1,0 +1,98 @@
+// Package backends runs one code search through interchangeable engines
+// (ripgrep, git grep, system grep, pure Go) and gives the same answer
+// whichever one runs.
+//
+// The library owns the semantics; external tools are accelerators. A Query is
+// validated once (Go RE2 syntax), each engine receives it and either honours it
+// exactly or returns ErrUnsupported before emitting anything, and the Chain
+// collects, orders and pages what the winning engine found.
+package search
+
+import "time"
+
+// CaseMode says how letter case is compared.
+type CaseMode int
+
+const (
+	// CaseSensitive compares exactly (rg's default).
+	CaseSensitive CaseMode = iota
+	// CaseInsensitive ignores case (rg -i).
+	CaseInsensitive
+	// CaseSmart is insensitive unless the pattern has an uppercase literal (rg -S).
+	CaseSmart
+)
+
+// OutputMode says what a search reports.
+type OutputMode int
+
+const (
+	// ModeContent reports matching lines (and context lines when asked).
+	ModeContent OutputMode = iota
+	// ModeFilesWithMatches reports only the paths of files with a match (rg -l).
+	ModeFilesWithMatches
+	// ModeCount reports the number of matching lines per file (rg -c).
+	ModeCount
+)
+
+// SortOrder says how results are ordered.
+type SortOrder int
+
+const (
+	// SortPath orders by path, then line: deterministic whichever engine ran.
+	SortPath SortOrder = iota
+	// SortModified orders files by modification time, newest first.
+	SortModified
+	// SortNone streams results in engine order (fastest, not deterministic).
+	SortNone
+)
+
+// Query is one search request. The zero value of every field is rg's default.
+type Query struct {
+	// Pattern is a Go RE2 regular expression, or a literal when Fixed is set.
+	Pattern string
+	// Root is the directory that result paths are relative to.
+	Root string
+	// Paths are files or directories under Root to search; empty means Root.
+	Paths []string
+	// Globs are include globs, or excludes when prefixed with '!', in
+	// doublestar syntax with {a,b}, anchored like rg's --glob.
+	Globs []string
+	// Types are rg type names (go, py, ts, ...) from the shared type table.
+	Types []string
+
+	Case      CaseMode
+	Fixed     bool // the pattern is a literal string (rg -F)
+	Word      bool // match only at word boundaries (rg -w)
+	Multiline bool // a match may span lines; '.' matches '\n' (rg -U --multiline-dotall)
+
+	Before, After   int // context lines (rg -B / -A)
+	MaxCountPerFile int // at most this many matching lines per file; 0 = no limit (rg -m)
+	Mode            OutputMode
+
+	Hidden         bool  // search hidden files and directories
+	NoIgnore       bool  // do not apply ignore files
+	FollowSymlinks bool  // follow symbolic links while recursing
+	MaxFileSize    int64 // skip files larger than this many bytes; 0 = no limit
+	MaxColumns     int   // cut line text after this many bytes, with a marker; 0 = no cap
+
+	Limit  int // at most this many entries (matching lines, or files in the other modes); 0 = no limit
+	Offset int // skip this many entries first (paging)
+	Sort   SortOrder
+
+	// Timeout bounds the whole search; what was found by then is returned with Partial set.
+	Timeout time.Duration
+}
+
+// ContextLines merges rg's -B, -A and -C into the lines of context before
+// and after a match, as rg 15 does: -C sets both sides, and -B or -A, when
+// given (non-nil), sets its own side whatever the order of the flags.
+func ContextLines(before, after *int, context int) (b, a int) {
+	b, a = context, context
+	if before != nil {
+		b = *before
+	}
+	if after != nil {
+		a = *after
+	}
+	return b, a
+}

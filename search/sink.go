@@ -1,0 +1,104 @@
+package search
+
+import (
+	"errors"
+	"strconv"
+)
+
+// ErrStop is returned by a Sink to end a search early without an error.
+var ErrStop = errors.New("backends: stop requested by sink")
+
+// LineKind tells a matching line from a context line.
+type LineKind int
+
+const (
+	// KindMatch is a line with at least one match.
+	KindMatch LineKind = iota
+	// KindContext is a line shown only as context around a match.
+	KindContext
+)
+
+// Span is a half-open byte range [Start, End) within Line.Text.
+type Span struct{ Start, End int }
+
+// Line is one line of output: a match or a context line.
+//
+// A multiline match is reported as one Line per physical line it covers, each
+// with KindMatch, so (Path, Number) identifies a line whichever engine ran.
+type Line struct {
+	Path       string // relative to Query.Root, forward slashes, no "./"
+	Number     int    // 1-based line number
+	Column     int    // 1-based byte column of the first submatch; 0 for context lines
+	Text       []byte // the line without its terminator ("\n" or "\r\n")
+	Submatches []Span // byte ranges of the matches within Text
+	Kind       LineKind
+	// Cut is how many bytes of the line were removed by Query.MaxColumns (0 = whole line).
+	Cut int
+}
+
+// FileSummary closes one file's results.
+type FileSummary struct {
+	Path         string
+	MatchedLines int // lines with a match (what rg -c counts)
+}
+
+// Sink receives results: Begin, then the file's lines in order (content mode
+// only), then End, for each file with at least one match. A Sink may return
+// ErrStop to end the search early.
+type Sink interface {
+	Begin(path string) error
+	Line(l Line) error
+	End(s FileSummary) error
+}
+
+// CutMarker is the text that ends a line cut by a column cap, saying how
+// many bytes were removed; the CLI and the agent tools print the same one.
+func CutMarker(removed int) string { return "[... " + strconv.Itoa(removed) + " more bytes]" }
+
+// Discard is a Sink that accepts everything and keeps nothing: for callers
+// that want only the Stats, such as benchmarks.
+var Discard Sink = SinkFuncs{}
+
+// SinkFunc adapts a function that takes each Line to a Sink whose Begin and
+// End accept silently.
+type SinkFunc func(Line) error
+
+// Begin accepts.
+func (f SinkFunc) Begin(string) error { return nil }
+
+// Line calls f.
+func (f SinkFunc) Line(l Line) error { return f(l) }
+
+// End accepts.
+func (f SinkFunc) End(FileSummary) error { return nil }
+
+// SinkFuncs adapts up to three functions to a Sink; a nil one accepts.
+type SinkFuncs struct {
+	BeginFunc func(path string) error
+	LineFunc  func(Line) error
+	EndFunc   func(FileSummary) error
+}
+
+// Begin calls BeginFunc when set.
+func (s SinkFuncs) Begin(path string) error {
+	if s.BeginFunc == nil {
+		return nil
+	}
+	return s.BeginFunc(path)
+}
+
+// Line calls LineFunc when set.
+func (s SinkFuncs) Line(l Line) error {
+	if s.LineFunc == nil {
+		return nil
+	}
+	return s.LineFunc(l)
+}
+
+// End calls EndFunc when set.
+func (s SinkFuncs) End(sum FileSummary) error {
+	if s.EndFunc == nil {
+		return nil
+	}
+	return s.EndFunc(sum)
+}
