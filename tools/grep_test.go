@@ -236,6 +236,7 @@ func TestGrepErrorsAModelCanActOn(t *testing.T) {
 		{"negative context", map[string]any{"pattern": "x", "-A": -1}, []string{`"-A" must be 0 or more`}},
 		{"missing pattern", map[string]any{"path": "sub"}, []string{`"pattern" is required`}},
 		{"unknown parameter", map[string]any{"pattern": "x", "include": "*.go"}, []string{`"include" is not a parameter`, "glob"}},
+		{"case-variant parameter", map[string]any{"PATTERN": "x"}, []string{`"PATTERN" is not a parameter`, `did you mean "pattern"`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
