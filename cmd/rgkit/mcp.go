@@ -61,5 +61,5 @@ func runMCP(ctx context.Context, s streams, o mcpOptions) error {
 	log := slog.New(slog.NewTextHandler(s.errOut, nil))
 	log.Info("rgkit mcp: serving on stdio", "root", ws.Root())
 	srv := mcpserver.New(ws, mcpserver.Options{Logger: log})
-	return mcpserver.Serve(ctx, srv, s.in, s.out)
+	return mcpserver.Serve(ctx, srv, s.in, s.out, log)
 }

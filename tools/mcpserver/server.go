@@ -42,7 +42,7 @@ func New(ws *tools.Workspace, opts Options) *mcp.Server {
 	}
 	log := opts.Logger
 	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		log = discard()
 	}
 	n := ws.Names()
 	s := mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
@@ -66,6 +66,8 @@ func New(ws *tools.Workspace, opts Options) *mcp.Server {
 	}
 	return s
 }
+
+func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 func title(k tools.Kind) string {
 	switch k {
@@ -120,10 +122,15 @@ func handler(t tools.Tool, log *slog.Logger) mcp.ToolHandler {
 const drainWait = time.Minute
 
 // Serve runs s on the given streams (newline-delimited JSON-RPC, as on
-// stdio) until the client disconnects or ctx ends. When the input ends,
-// requests already read are answered first (for at most a minute).
-func Serve(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer) error {
-	d := newDrain(ctx, in, out, drainWait)
+// stdio) until the client disconnects or ctx ends. A malformed line is
+// answered with a JSON-RPC error (and logged to log, nil discards) and the
+// server reads on. When the input ends, requests already read are answered
+// first (for at most a minute).
+func Serve(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer, log *slog.Logger) error {
+	if log == nil {
+		log = discard()
+	}
+	d := newDrain(ctx, in, out, drainWait, log)
 	err := s.Run(ctx, &mcp.IOTransport{Reader: d, Writer: d})
 	if ctx.Err() != nil {
 		return nil
