@@ -144,6 +144,11 @@ func (w *Workspace) grepQuery(in GrepInput) (backends.Query, error) {
 		Sort:       backends.SortPath,
 		Timeout:    w.limits.Timeout,
 	}
+	if mode == backends.ModeFilesWithMatches {
+		// Newest first, like Glob: the files just edited are usually the
+		// ones a model is after. Ties go by path, so pages are stable.
+		q.Sort = backends.SortModified
+	}
 	if in.IgnoreCase {
 		q.Case = backends.CaseInsensitive
 	}
