@@ -186,7 +186,7 @@ func TestMCPRawSession(t *testing.T) {
 func transcript(root string, script []rawEntry, stderr string) string {
 	var b strings.Builder
 	b.WriteString("# A real `rgkit mcp` session\n\n")
-	b.WriteString("Captured by `RGKIT_MCP_TRANSCRIPT=/work/notes/mcp-transcript.md go test ./cmd/rgkit -run TestMCPRawSession`:\n")
+	b.WriteString("Captured by `RGKIT_MCP_TRANSCRIPT=docs/mcp-session.md go test ./cmd/rgkit -run TestMCPRawSession`:\n")
 	fmt.Fprintf(&b, "`rgkit mcp --root %s --timeout 10m` as a subprocess, newline-delimited JSON-RPC on stdin/stdout.\n", root)
 	b.WriteString("`->` is client to server, `<-` server to client. The fake rg on the SLOWSEARCH call sleeps until killed.\n\n")
 	for _, e := range script {
