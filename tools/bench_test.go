@@ -3,8 +3,9 @@ package tools
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/rgkit/rgkit/backends"
@@ -15,7 +16,11 @@ import (
 //
 //	go test ./tools -run '^$' -bench GrepTool -benchtime 20x
 func BenchmarkGrepTool(b *testing.B) {
-	root := filepath.Join(runtime.GOROOT(), "src")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skipf("go env GOROOT: %v", err)
+	}
+	root := filepath.Join(strings.TrimSpace(string(goroot)), "src")
 	if _, err := os.Stat(root); err != nil {
 		b.Skipf("no GOROOT/src: %v", err)
 	}
