@@ -19,6 +19,7 @@ func newTestWorkspace(t *testing.T, root string, opts Options) *Workspace {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = w.Close() })
 	return w
 }
 
