@@ -37,6 +37,9 @@ func decodeArgs(tool string, raw json.RawMessage, dst any) error {
 	if raw[0] != '{' {
 		return &ArgumentError{Tool: tool, Msg: "arguments must be a JSON object"}
 	}
+	if err := exactKeys(tool, raw, dst); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(dst)
@@ -54,6 +57,35 @@ func decodeArgs(tool string, raw json.RawMessage, dst any) error {
 			Msg: "is not a parameter of this tool; valid parameters: " + strings.Join(paramNames(dst), ", ")}
 	}
 	return &ArgumentError{Tool: tool, Msg: err.Error()}
+}
+
+// exactKeys refuses any key that is not exactly a parameter's name.
+// encoding/json matches keys case-insensitively ("FILE_PATH" would fill
+// file_path), which the schemas' additionalProperties: false rules out.
+func exactKeys(tool string, raw json.RawMessage, dst any) error {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return &ArgumentError{Tool: tool, Msg: "arguments must be a JSON object"}
+	}
+	valid := paramNames(dst)
+	unknown := make([]string, 0, len(keys))
+	for k := range keys {
+		if !slices.Contains(valid, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	k := unknown[0]
+	msg := "is not a parameter of this tool"
+	for _, v := range valid {
+		if strings.EqualFold(k, v) {
+			msg += fmt.Sprintf(" (names are case-sensitive: did you mean %q?)", v)
+		}
+	}
+	return &ArgumentError{Tool: tool, Param: k, Msg: msg + "; valid parameters: " + strings.Join(valid, ", ")}
 }
 
 // paramNames lists the JSON names of the input struct dst points to.

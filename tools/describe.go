@@ -18,7 +18,7 @@ Usage:
 - pattern is a regular expression in RE2/ripgrep syntax, e.g. "log.*Error" or "func\s+\w+". Escape characters that are special in a regex: to find "interface{}" search for "interface\{\}", to find "a.b(" search for "a\.b\(". Or set fixed_strings to true to match the text literally. Look-around and back-references are not supported.
 - A pattern matches within one line unless multiline is true (then "." also matches newlines and a match may span lines).
 - Narrow the files with glob (e.g. "*.js", "**/*.{ts,tsx}", "!**/testdata/**") or type (e.g. "go", "py", "rust", "js", "ts").
-- output_mode: "files_with_matches" (default) lists the files that contain a match; "content" shows matching lines as path:line:text, with context lines (-A, -B, -C) as path-line-text and "--" between groups; "count" shows path:N, the number of matching lines per file.
+- output_mode: "files_with_matches" (default) lists the files that contain a match, newest modified first (ties by path); "content" shows matching lines as path:line:text, with context lines (-A, -B, -C) as path-line-text and "--" between groups; "count" shows path:N, the number of matching lines per file.
 - Results are paged: at most head_limit entries (default {grep_head_limit}; 0 for no limit) after skipping offset entries. An entry is a matching line in content mode and a file otherwise. When results are cut, the output says so and gives the offset of the next page.
 - Paths are relative to the workspace root {root}. path limits the search to a file or directory under the root. {skipped_grep} are skipped.
 - Matching lines longer than {max_columns} bytes are cut and marked "[... N more bytes]"; use {Read} to see such a line.

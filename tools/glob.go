@@ -46,9 +46,18 @@ func (w *Workspace) Glob(ctx context.Context, in GlobInput) (Output, error) {
 	if err != nil {
 		return fail(err)
 	}
+	// As for Grep: the lister takes a path string, so the root must name
+	// the held directory before and after, and every name shown is
+	// confirmed beneath it (globResult).
+	if err := w.sandbox.Intact(); err != nil {
+		return fail(err)
+	}
 	tctx, cancel := context.WithTimeout(ctx, w.limits.Timeout)
 	defer cancel()
 	res, err := engines.Glob(tctx, q)
+	if ierr := w.sandbox.Intact(); ierr != nil {
+		return fail(ierr)
+	}
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
@@ -149,14 +158,23 @@ func (w *Workspace) globResult(in GlobInput, q engines.GlobQuery, dir Target, re
 		Page:         Page{Offset: in.Offset, Backend: res.Backend},
 	}
 	dropped := 0
+	// Only names that can be shown are confirmed (one lstat each); the
+	// output cap cuts the rest in renderGlob.
+	shownMax := w.limits.MaxOutputChars / 2
 	for i, f := range res.Files {
 		if i < in.Offset {
 			continue
 		}
 		p := path.Join(dir.Rel, f.Path)
 		if !LocalResult(f.Path) || !LocalResult(p) {
-			dropped++ // reliability.md, D6
+			dropped++ // an engine's path must be relative and stay below
 			continue
+		}
+		if len(r.Files) < shownMax {
+			if _, err := w.sandbox.Lstat(p); err != nil {
+				dropped++ // not in the held root: listed from elsewhere
+				continue
+			}
 		}
 		r.Files = append(r.Files, p)
 	}

@@ -93,8 +93,17 @@ func (w *Workspace) Grep(ctx context.Context, in GrepInput) (Output, error) {
 	if err != nil {
 		return fail(err)
 	}
+	// The engines take the root as a path string: it must name the held
+	// directory before the search, and still after it, or nothing found is
+	// shown (what this leaves open is in docs/agent-tools.md).
+	if err := w.sandbox.Intact(); err != nil {
+		return fail(err)
+	}
 	sink := &grepSink{mode: q.Mode}
 	res, err := w.searcher.Search(ctx, q, sink)
+	if ierr := w.sandbox.Intact(); ierr != nil {
+		return fail(ierr)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return Output{Summary: fmt.Sprintf("%s %s (cancelled)", name, in.Pattern)},
@@ -143,6 +152,11 @@ func (w *Workspace) grepQuery(in GrepInput) (search.Query, error) {
 		Offset:     in.Offset,
 		Sort:       search.SortPath,
 		Timeout:    w.limits.Timeout,
+	}
+	if mode == search.ModeFilesWithMatches {
+		// Newest first, like Glob: the files just edited are usually the
+		// ones a model is after. Ties go by path, so pages are stable.
+		q.Sort = search.SortModified
 	}
 	if in.IgnoreCase {
 		q.Case = search.CaseInsensitive

@@ -44,7 +44,7 @@ func (s *grepSink) End(sum search.FileSummary) error {
 	}
 	s.cur = nil
 	f.count = sum.MatchedLines
-	// Defence in depth (reliability.md, D6): an engine's path is relative
+	// Defence in depth: an engine's path is relative
 	// to the root by contract; anything else is dropped and counted.
 	if !LocalResult(f.path) {
 		s.dropped++

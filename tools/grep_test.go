@@ -14,7 +14,8 @@ import (
 )
 
 // grepTree is a small project: Go and JS files, a subdirectory, an ignored
-// file and a hidden one.
+// file and a hidden one, all with one modification time (so that the
+// newest-first file lists fall back to path order).
 func grepTree(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
@@ -32,10 +33,56 @@ func grepTree(t *testing.T) string {
 		"case/mixed.txt":   "NEEDLE upper\nneedle lower\n",
 		"long/minified.js": "var needle='" + strings.Repeat("x", 2000) + "';\n",
 	}
+	mt := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 	for name, content := range files {
-		writeFile(t, filepath.Join(root, filepath.FromSlash(name)), content)
+		p := filepath.Join(root, filepath.FromSlash(name))
+		writeFile(t, p, content)
+		if err := os.Chtimes(p, mt, mt); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return root
+}
+
+// files_with_matches lists files newest modified first, ties by path, like
+// Glob; pages cut that one order, so they neither repeat nor skip a file.
+// Before, the list was in path order.
+func TestGrepFilesNewestFirst(t *testing.T) {
+	root := t.TempDir()
+	base := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	// name -> minutes after base; b.txt and c.txt tie.
+	for name, min := range map[string]int{"a.txt": 1, "b.txt": 5, "c.txt": 5, "sub/d.txt": 9, "e.txt": 3} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		writeFile(t, p, "needle\n")
+		mt := base.Add(time.Duration(min) * time.Minute)
+		if err := os.Chtimes(p, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := newTestWorkspace(t, root, Options{Searcher: testChain()})
+	want := []string{"sub/d.txt", "b.txt", "c.txt", "e.txt", "a.txt"}
+	out, err := callTool(t, w, "Grep", map[string]any{"pattern": "needle"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Structured.(*GrepResult).Files; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("files %v; want %v", got, want)
+	}
+	var paged []string
+	for offset := 0; offset < len(want); offset += 2 {
+		out, err := callTool(t, w, "Grep", map[string]any{"pattern": "needle", "head_limit": 2, "offset": offset})
+		if err != nil {
+			t.Fatal(err)
+		}
+		paged = append(paged, out.Structured.(*GrepResult).Files...)
+	}
+	if strings.Join(paged, ",") != strings.Join(want, ",") {
+		t.Errorf("pages of 2 give %v; want %v", paged, want)
+	}
+	grepTool, _ := w.Tool("Grep")
+	if !strings.Contains(grepTool.Description, "newest modified first") {
+		t.Errorf("the description does not say the order:\n%s", grepTool.Description)
+	}
 }
 
 func TestGrepModes(t *testing.T) {
@@ -121,11 +168,17 @@ func TestGrepStructuredContext(t *testing.T) {
 }
 
 // Paging: each page gives the next offset, and the pages cover every file
-// once, in order.
+// once, in order (newest first: f6 was modified last).
 func TestGrepPagesWithHeadLimitAndOffset(t *testing.T) {
 	root := t.TempDir()
+	base := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i := range 7 {
-		writeFile(t, filepath.Join(root, fmt.Sprintf("f%d.txt", i)), "needle\n")
+		p := filepath.Join(root, fmt.Sprintf("f%d.txt", i))
+		writeFile(t, p, "needle\n")
+		mt := base.Add(time.Duration(i) * time.Minute)
+		if err := os.Chtimes(p, mt, mt); err != nil {
+			t.Fatal(err)
+		}
 	}
 	w := newTestWorkspace(t, root, Options{Searcher: testChain()})
 	var got []string
@@ -152,7 +205,7 @@ func TestGrepPagesWithHeadLimitAndOffset(t *testing.T) {
 		}
 		offset = r.NextOffset
 	}
-	if want := "f0.txt f1.txt f2.txt f3.txt f4.txt f5.txt f6.txt"; strings.Join(got, " ") != want {
+	if want := "f6.txt f5.txt f4.txt f3.txt f2.txt f1.txt f0.txt"; strings.Join(got, " ") != want {
 		t.Fatalf("pages gave %v", got)
 	}
 	out, err := callTool(t, w, "Grep", map[string]any{"pattern": "needle", "head_limit": 0})
@@ -236,6 +289,7 @@ func TestGrepErrorsAModelCanActOn(t *testing.T) {
 		{"negative context", map[string]any{"pattern": "x", "-A": -1}, []string{`"-A" must be 0 or more`}},
 		{"missing pattern", map[string]any{"path": "sub"}, []string{`"pattern" is required`}},
 		{"unknown parameter", map[string]any{"pattern": "x", "include": "*.go"}, []string{`"include" is not a parameter`, "glob"}},
+		{"case-variant parameter", map[string]any{"PATTERN": "x"}, []string{`"PATTERN" is not a parameter`, `did you mean "pattern"`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

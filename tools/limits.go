@@ -2,8 +2,8 @@ package tools
 
 import "time"
 
-// Defaults for Limits. They follow Claude Code's tools where those are known
-// (backend-semantics.md §4.3): head_limit 250 for Grep, 100 files for Glob,
+// Defaults for Limits. They follow Claude Code's tools where those are known:
+// head_limit 250 for Grep, 100 files for Glob,
 // 2000 lines for Read, 500 columns per matched line, a 20 s timeout.
 const (
 	DefaultGrepHeadLimit  = 250

@@ -9,5 +9,5 @@ import (
 
 // readOpenFlags opens without blocking: if a FIFO is swapped in between the
 // sandbox's check and the open, the open returns at once instead of
-// waiting for a writer (reliability.md, D3).
+// waiting for a writer.
 const readOpenFlags = os.O_RDONLY | syscall.O_NONBLOCK

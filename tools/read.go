@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -54,8 +52,9 @@ func (w *Workspace) readTool() Tool {
 	return makeTool(KindRead, w.names.Read, w.describe(readDescription), "read", w.Read)
 }
 
-// Read shows lines of one file as "N\tcontent", through os.Root so that no
-// symlink swapped in mid-call can lead outside the root.
+// Read shows lines of one file as "N\tcontent", opened beneath the held
+// root directory so that no symlink swapped in mid-call, and no
+// replacement of the root itself, can lead outside it.
 func (w *Workspace) Read(ctx context.Context, in ReadInput) (Output, error) {
 	name := w.names.Read
 	fail := func(err error) (Output, error) {
@@ -82,15 +81,11 @@ func (w *Workspace) Read(ctx context.Context, in ReadInput) (Output, error) {
 	return Output{Text: w.renderRead(res, numbered), Structured: res, Summary: readSummary(name, res)}, nil
 }
 
-// readFile opens the target through os.Root and collects the asked lines,
-// both plain (the result's Content) and numbered (the text for the model).
+// readFile opens the target beneath the root held open since the start and
+// collects the asked lines, both plain (the result's Content) and numbered
+// (the text for the model).
 func (w *Workspace) readFile(ctx context.Context, tgt Target, in ReadInput) (*ReadResult, string, error) {
-	root, err := os.OpenRoot(w.sandbox.Root())
-	if err != nil {
-		return nil, "", err
-	}
-	defer root.Close()
-	f, err := root.OpenFile(filepath.FromSlash(tgt.Rel), readOpenFlags, 0)
+	f, err := w.sandbox.OpenFile(tgt.Rel, readOpenFlags)
 	if err != nil {
 		return nil, "", fmt.Errorf("cannot open %q: %w", in.FilePath, err)
 	}

@@ -19,6 +19,7 @@ func newTestWorkspace(t *testing.T, root string, opts Options) *Workspace {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = w.Close() })
 	return w
 }
 
@@ -123,6 +124,8 @@ func TestReadRefusals(t *testing.T) {
 		{"missing file_path", map[string]any{}, []string{`"file_path" is required`}, nil},
 		{"negative limit", map[string]any{"file_path": "a.txt", "limit": -1}, []string{`"limit" must be 0 or more`}, nil},
 		{"unknown parameter", map[string]any{"file_path": "a.txt", "pages": "1-2"}, []string{`"pages" is not a parameter`, "file_path, limit, offset"}, nil},
+		{"case-variant key", map[string]any{"FILE_PATH": "a.txt"}, []string{`"FILE_PATH" is not a parameter`, `did you mean "file_path"`, "file_path, limit, offset"}, nil},
+		{"case-variant key beside the right one", map[string]any{"file_path": "a.txt", "Limit": 1}, []string{`"Limit" is not a parameter`, "file_path, limit, offset"}, nil},
 		{"wrong type", map[string]any{"file_path": "a.txt", "offset": "10"}, []string{`"offset" must be an integer`}, nil},
 	}
 	for _, tc := range cases {

@@ -19,13 +19,15 @@ const maxPathLen = 4096
 // requested path is resolved the same way before it is compared with the
 // root, so "..", absolute paths, symlinks and symlinked parents cannot lead
 // outside. The resolved path, never the model's string, is what a search or a
-// read then uses.
+// read then uses, and the result is confirmed beneath the root directory
+// held open since the start (see Intact and OpenFile).
 type Sandbox struct {
-	root string // absolute, cleaned, symlinks resolved
+	root   string   // absolute, cleaned, symlinks resolved
+	handle *os.Root // the root directory, open for the Sandbox's life
 }
 
-// NewSandbox canonicalises root (filepath.Abs, then filepath.EvalSymlinks)
-// and checks that it is a directory.
+// NewSandbox canonicalises root (filepath.Abs, then filepath.EvalSymlinks),
+// checks that it is a directory and holds it open; Close releases it.
 func NewSandbox(root string) (*Sandbox, error) {
 	if root == "" {
 		return nil, errors.New("workspace root is empty")
@@ -45,7 +47,16 @@ func NewSandbox(root string) (*Sandbox, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("workspace root %q is not a directory", root)
 	}
-	return &Sandbox{root: canon}, nil
+	h, err := os.OpenRoot(canon)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %q: %w", root, err)
+	}
+	s := &Sandbox{root: canon, handle: h}
+	if err := s.Intact(); err != nil { // replaced between EvalSymlinks and OpenRoot
+		h.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // Root is the canonical root directory.
@@ -69,6 +80,9 @@ func (s *Sandbox) Resolve(p string) (Target, error) {
 	if err := checkPathString(p); err != nil {
 		return Target{}, err
 	}
+	if err := s.Intact(); err != nil {
+		return Target{}, &PathError{Path: p, Kind: PathUnresolvable, Root: s.root, Err: err}
+	}
 	joined := s.root
 	if p != "" {
 		if filepath.IsAbs(p) {
@@ -88,8 +102,14 @@ func (s *Sandbox) Resolve(p string) (Target, error) {
 	if missing {
 		return Target{}, &PathError{Path: p, Kind: PathNotFound, Resolved: inside, Root: s.root}
 	}
-	fi, err := os.Lstat(inside)
+	rel := s.rel(inside)
+	// Confirmed beneath the held root: the string checks above say where
+	// the path leads, this says it leads there inside the opened directory.
+	fi, err := s.handle.Lstat(filepath.FromSlash(rel))
 	if err != nil {
+		if ierr := s.Intact(); ierr != nil {
+			return Target{}, &PathError{Path: p, Kind: PathUnresolvable, Root: s.root, Err: ierr}
+		}
 		return Target{}, &PathError{Path: p, Kind: PathNotFound, Resolved: inside, Root: s.root, Err: err}
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
@@ -100,7 +120,7 @@ func (s *Sandbox) Resolve(p string) (Target, error) {
 	if !fi.IsDir() && !fi.Mode().IsRegular() {
 		return Target{}, &PathError{Path: p, Kind: PathNotRegular, Resolved: inside, Root: s.root, Mode: fi.Mode()}
 	}
-	return Target{Abs: inside, Rel: s.rel(inside), Info: fi}, nil
+	return Target{Abs: inside, Rel: rel, Info: fi}, nil
 }
 
 // checkPathString refuses strings no file system path should be: NUL bytes

@@ -16,7 +16,7 @@ var (
 	fuzzTargets = []string{"..", "../..", "/", "a", "b/d", "../outside", "../ws", "../ws/a", "missing", "a/c", "ws", "."}
 )
 
-// FuzzSandboxResolve checks reliability goal D9: for any tree of dirs,
+// FuzzSandboxResolve checks the sandbox's promise: for any tree of dirs,
 // files and symlinks, and any path string, Resolve either errors or returns
 // a path that is the root or below it, is not a symlink, and resolves to
 // itself.

@@ -10,8 +10,8 @@ import (
 )
 
 // sandboxFixture is a workspace "ws" beside a sibling "ws_secret" and an
-// "outside" directory, with symlinks of every kind the catalogue names
-// (reliability.md, cases 37-44).
+// "outside" directory, with symlinks of every kind that could lead out:
+// in, out, through a parent, dangling, looping.
 type sandboxFixture struct {
 	parent, root, outside string
 	sb                    *Sandbox

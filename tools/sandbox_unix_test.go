@@ -40,7 +40,7 @@ func TestSandboxResolveRefusesSpecialFiles(t *testing.T) {
 
 func mkfifo(path string) error { return syscall.Mkfifo(path, 0o600) }
 
-// Reliability D8, a documented residual risk pinned by this test: a hard
+// A documented residual risk, pinned by this test: a hard
 // link inside the root to a file outside is the same inode under an inside
 // name; no path check (nor os.Root) can tell, so it is readable. Whoever
 // can create hard links in the workspace could copy the file in as well.

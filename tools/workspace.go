@@ -49,8 +49,8 @@ type Workspace struct {
 }
 
 // NewWorkspace opens the tree at root. The root is canonicalised once
-// (absolute, symlinks resolved); every path a tool is given is checked
-// against it.
+// (absolute, symlinks resolved) and held open until Close; every path a
+// tool is given is checked against it.
 func NewWorkspace(root string, opts Options) (*Workspace, error) {
 	sb, err := NewSandbox(root)
 	if err != nil {
@@ -80,6 +80,10 @@ func NewWorkspace(root string, opts Options) (*Workspace, error) {
 
 // Root is the canonical root directory.
 func (w *Workspace) Root() string { return w.sandbox.Root() }
+
+// Close releases the root directory the Workspace holds open. The tools
+// fail after it.
+func (w *Workspace) Close() error { return w.sandbox.Close() }
 
 // Sandbox is the resolver every tool checks paths with.
 func (w *Workspace) Sandbox() *Sandbox { return w.sandbox }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 type globOptions struct {
 	json     bool
 	limit    int
+	offset   int
 	sort     string
 	hidden   bool
 	noIgnore bool
@@ -39,15 +39,31 @@ ignored directories are only entered with --hidden / --no-ignore; .git
 never appears.
 Patterns reaching above PATH ("../x") are refused.
 
+--head-limit N and --offset M page the list like rgkit grep: files M+1 to
+M+N of the order chosen with --sort.
+
 Exit status: 0 when a file matched, 1 when none did, 2 on error.`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) >= 1 && len(args) <= 2 {
+				return nil
+			}
+			what := "missing PATTERN"
+			if len(args) > 2 {
+				what = fmt.Sprintf("%d arguments, at most 2", len(args))
+			}
+			fmt.Fprintf(s.errOut, "rgkit glob: %s; usage: rgkit glob PATTERN [PATH]\n", what)
+			return &exitError{code: 2}
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGlob(cmd.Context(), s, o, args)
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.json, "json", false, "print one JSON object with the files, their size and time, and the totals")
-	f.IntVar(&o.limit, "limit", 0, "print at most this many files (0 = all)")
+	f.IntVar(&o.limit, "head-limit", 0, "print at most this many files (0 = all)")
+	f.IntVar(&o.limit, "limit", 0, "the former name of --head-limit")
+	_ = f.MarkHidden("limit")
+	f.IntVar(&o.offset, "offset", 0, "skip this many files first (with --head-limit, the next page)")
 	f.StringVar(&o.sort, "sort", "modified", "order: modified (newest first) or path")
 	f.BoolVar(&o.hidden, "hidden", false, "include hidden files and directories")
 	f.BoolVar(&o.noIgnore, "no-ignore", false, "do not apply .gitignore, .ignore and .rgignore")
@@ -79,30 +95,34 @@ func runGlob(ctx context.Context, s streams, o globOptions, args []string) error
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
+	// Like rg --files PATH, paths are printed under PATH as given, in the
+	// text and the JSON alike.
+	prefix := ""
+	if len(args) == 2 {
+		prefix = filepath.ToSlash(filepath.Clean(args[1]))
+	}
+	show := func(p string) string {
+		if prefix != "" && prefix != "." {
+			return path.Join(prefix, p)
+		}
+		return p
+	}
+	files := res.Files[min(o.offset, len(res.Files)):]
 	if o.json {
 		doc := globJSON{Root: q.Root, Files: []globFileJSON{}, Total: res.Total, Truncated: res.Truncated, Backend: res.Backend}
 		if abs, err := filepath.Abs(q.Root); err == nil {
 			doc.Root = abs
 		}
-		for _, f := range res.Files {
-			doc.Files = append(doc.Files, globFileJSON{Path: f.Path, Size: f.Size, Modified: f.ModTime})
+		for _, f := range files {
+			doc.Files = append(doc.Files, globFileJSON{Path: show(f.Path), Size: f.Size, Modified: f.ModTime})
 		}
 		enc := json.NewEncoder(s.out)
 		if err := enc.Encode(doc); err != nil {
 			return &exitError{code: 2, err: err}
 		}
 	} else {
-		// Like rg --files PATH, paths are printed under PATH as given.
-		prefix := ""
-		if len(args) == 2 {
-			prefix = filepath.ToSlash(filepath.Clean(args[1]))
-		}
-		for _, f := range res.Files {
-			p := f.Path
-			if prefix != "" && prefix != "." {
-				p = path.Join(prefix, p)
-			}
-			if _, err := fmt.Fprintln(s.out, p); err != nil {
+		for _, f := range files {
+			if _, err := fmt.Fprintln(s.out, show(f.Path)); err != nil {
 				return &exitError{code: 2, err: err}
 			}
 		}
@@ -115,12 +135,18 @@ func runGlob(ctx context.Context, s streams, o globOptions, args []string) error
 
 // query builds the GlobQuery from the flags and arguments.
 func (o globOptions) query(ctx context.Context, args []string) (engines.GlobQuery, error) {
-	q := engines.GlobQuery{Pattern: args[0], Root: ".", Hidden: o.hidden, NoIgnore: o.noIgnore, Limit: o.limit}
+	q := engines.GlobQuery{Pattern: args[0], Root: ".", Hidden: o.hidden, NoIgnore: o.noIgnore}
 	if len(args) == 2 {
 		q.Root = args[1]
 	}
 	if o.limit < 0 {
-		return q, errors.New("glob: --limit must not be negative")
+		return q, fmt.Errorf("glob: --head-limit %d: must be 0 (all) or more", o.limit)
+	}
+	if o.offset < 0 {
+		return q, fmt.Errorf("glob: --offset %d: must be 0 or more", o.offset)
+	}
+	if o.limit > 0 {
+		q.Limit = o.offset + o.limit
 	}
 	switch o.sort {
 	case "modified", "":

@@ -55,7 +55,11 @@ func TestGlobCommand(t *testing.T) {
 	}{
 		{"newest first", []string{"*.go", root}, "", 0},
 		{"by path, relative to the cwd", []string{"--sort", "path", "*.go"}, "b.go\nsrc/a.go\nsrc/c_test.go\n", 0},
-		{"limit", []string{"--limit", "1", "*.go"}, "src/c_test.go\n", 0},
+		{"--head-limit", []string{"--head-limit", "1", "*.go"}, "src/c_test.go\n", 0},
+		{"--limit is still accepted", []string{"--limit", "1", "*.go"}, "src/c_test.go\n", 0},
+		{"--offset with --head-limit is the next page", []string{"--head-limit", "1", "--offset", "1", "*.go"}, "src/a.go\n", 0},
+		{"--offset alone skips", []string{"--offset", "2", "*.go"}, "b.go\n", 0},
+		{"negative --offset is exit 2", []string{"--offset", "-1", "*.go"}, "", 2},
 		{"anchored pattern", []string{"--sort", "path", "src/*.go"}, "src/a.go\nsrc/c_test.go\n", 0},
 		{"hidden and ignored on request", []string{"--sort", "path", "--hidden", "--no-ignore", "*.go"}, ".hid/y.go\nb.go\ngen/x.go\nsrc/a.go\nsrc/c_test.go\n", 0},
 		{"PATH prefixes the output like rg --files PATH", []string{"--sort", "path", "*.go", "src"}, "src/a.go\nsrc/c_test.go\n", 0},
@@ -103,11 +107,51 @@ func TestGlobCommandJSON(t *testing.T) {
 	if doc.Root != root || doc.Total != 3 || !doc.Truncated || len(doc.Files) != 2 || doc.Backend == "" {
 		t.Fatalf("doc = %+v", doc)
 	}
-	if f := doc.Files[0]; f.Path != "src/c_test.go" || f.Size != 0 || !f.Modified.Equal(time.Date(2024, 5, 1, 0, 3, 0, 0, time.UTC)) {
+	if f := doc.Files[0]; f.Path != filepath.ToSlash(filepath.Join(root, "src/c_test.go")) || f.Size != 0 || !f.Modified.Equal(time.Date(2024, 5, 1, 0, 3, 0, 0, time.UTC)) {
 		t.Errorf("first file = %+v", f)
 	}
 	out, _, code = globCLI(t, "--json", "*.rs", root)
 	if code != 1 || !strings.Contains(out, `"files":[]`) {
 		t.Errorf("no match: exit %d, %s", code, out)
+	}
+}
+
+// --json prints each path as the text output does: under PATH as given.
+// Before, a PATH "src" gave "src/a.go" in the text but "a.go" in the JSON.
+func TestGlobCommandJSONPathsMatchText(t *testing.T) {
+	t.Chdir(globCLITree(t))
+	text, _, _ := globCLI(t, "--sort", "path", "*.go", "src")
+	out, stderr, code := globCLI(t, "--sort", "path", "--json", "*.go", "src")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc globJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range doc.Files {
+		paths = append(paths, f.Path+"\n")
+	}
+	if text != "src/a.go\nsrc/c_test.go\n" || strings.Join(paths, "") != text {
+		t.Errorf("text %q, JSON paths %q", text, paths)
+	}
+}
+
+// A wrong number of arguments gets rgkit's own usage line, not cobra's
+// "accepts between 1 and 2 arg(s)".
+func TestGlobCommandArgumentCount(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{nil, "rgkit glob: missing PATTERN; usage: rgkit glob PATTERN [PATH]\n"},
+		{[]string{"a", "b", "c"}, "rgkit glob: 3 arguments, at most 2; usage: rgkit glob PATTERN [PATH]\n"},
+	}
+	for _, tc := range cases {
+		out, stderr, code := globCLI(t, tc.args...)
+		if code != 2 || out != "" || stderr != tc.want {
+			t.Errorf("%q: exit %d stdout %q stderr %q; want 2 and %q", tc.args, code, out, stderr, tc.want)
+		}
 	}
 }

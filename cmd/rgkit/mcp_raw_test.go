@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -91,35 +90,11 @@ func resultText(res map[string]any) string {
 func TestMCPRawSession(t *testing.T) {
 	f := newMCPFixture(t)
 	bin := buildRgkit(t)
-	cmd := exec.Command(bin, "mcp", "--root", f.root, "--timeout", "10m")
-	cmd.Env = f.env()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderrPipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := newLineLog(stderrPipe)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &rawSession{t: t, in: stdin, out: bufio.NewReader(stdout)}
-
-	init := s.call(1, "initialize", "initialize", map[string]any{
-		"protocolVersion": "2025-06-18",
-		"capabilities":    map[string]any{},
-		"clientInfo":      map[string]any{"name": "raw-test", "version": "0"},
-	})
+	s, cmd, log := startRawProcess(t, bin, f.env(), "--root", f.root, "--timeout", "10m")
+	init := s.initialize()
 	if info, _ := init["serverInfo"].(map[string]any); info["name"] != "rgkit" {
 		t.Errorf("serverInfo %v", init["serverInfo"])
 	}
-	s.send("initialized", map[string]any{"method": "notifications/initialized"})
 	list := s.call(2, "tools/list", "tools/list", map[string]any{})
 	if tools, _ := list["tools"].([]any); len(tools) != 3 {
 		t.Errorf("tools/list: %v", list)
@@ -177,7 +152,7 @@ func TestMCPRawSession(t *testing.T) {
 		cancelledAnswered = true
 	}
 
-	if err := stdin.Close(); err != nil {
+	if err := s.in.Close(); err != nil {
 		t.Fatal(err)
 	}
 	// Nothing may follow but, when it has not come yet, the cancelled call's
@@ -211,7 +186,7 @@ func TestMCPRawSession(t *testing.T) {
 func transcript(root string, script []rawEntry, stderr string) string {
 	var b strings.Builder
 	b.WriteString("# A real `rgkit mcp` session\n\n")
-	b.WriteString("Captured by `RGKIT_MCP_TRANSCRIPT=/work/notes/mcp-transcript.md go test ./cmd/rgkit -run TestMCPRawSession`:\n")
+	b.WriteString("Captured by `RGKIT_MCP_TRANSCRIPT=docs/mcp-session.md go test ./cmd/rgkit -run TestMCPRawSession`:\n")
 	fmt.Fprintf(&b, "`rgkit mcp --root %s --timeout 10m` as a subprocess, newline-delimited JSON-RPC on stdin/stdout.\n", root)
 	b.WriteString("`->` is client to server, `<-` server to client. The fake rg on the SLOWSEARCH call sleeps until killed.\n\n")
 	for _, e := range script {

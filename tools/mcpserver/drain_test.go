@@ -25,7 +25,7 @@ func TestServeAnswersEverythingBeforeEOF(t *testing.T) {
 	}
 	in.WriteString(`{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"Read","arguments":{"file_path":"README.md"}}}`) // no final newline
 	var out syncBuffer
-	if err := Serve(context.Background(), New(ws, Options{}), strings.NewReader(in.String()), &out); err != nil {
+	if err := Serve(context.Background(), New(ws, Options{}), strings.NewReader(in.String()), &out, nil); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[int]bool{}

@@ -2,7 +2,8 @@
 // Model Context Protocol, with github.com/modelcontextprotocol/go-sdk.
 //
 // Each tool is listed with its input and output schemas; a call's result
-// carries the structured content and the text rendering; a failed call is a
+// carries the structured content and the text rendering (the text alone
+// with Options.TextOnly); a failed call is a
 // tool error (isError) whose text tells the model what to do; a client's
 // notifications/cancelled cancels the search. The server logs to the
 // Logger it is given and never writes anything but protocol messages to its
@@ -18,14 +19,21 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rgkit/rgkit/internal/buildinfo"
 	"github.com/rgkit/rgkit/tools"
 )
 
 // Options configure New.
 type Options struct {
 	// Name and Version identify the server to clients; defaults "rgkit" and
-	// "dev".
+	// rgkit's own version (buildinfo.Version).
 	Name, Version string
+	// TextOnly leaves out each result's structuredContent and each tool's
+	// outputSchema (the protocol requires structured results from a tool
+	// that declares one). Models read the text either way; the structured
+	// copy roughly doubles every result, which clients that show or store
+	// raw results (or pass them all to the model) pay for.
+	TextOnly bool
 	// Logger receives one line per tool call (tool, summary, status,
 	// elapsed); nil discards. Over stdio it must write to stderr, never
 	// stdout.
@@ -38,11 +46,11 @@ func New(ws *tools.Workspace, opts Options) *mcp.Server {
 		opts.Name = "rgkit"
 	}
 	if opts.Version == "" {
-		opts.Version = "dev"
+		opts.Version = buildinfo.Version()
 	}
 	log := opts.Logger
 	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		log = discard()
 	}
 	n := ws.Names()
 	s := mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
@@ -51,7 +59,7 @@ func New(ws *tools.Workspace, opts Options) *mcp.Server {
 	})
 	closed := false
 	for _, t := range ws.Tools() {
-		s.AddTool(&mcp.Tool{
+		tool := &mcp.Tool{
 			Name:         t.Name,
 			Title:        title(t.Kind),
 			Description:  t.Description,
@@ -62,10 +70,16 @@ func New(ws *tools.Workspace, opts Options) *mcp.Server {
 				ReadOnlyHint:  true,
 				OpenWorldHint: &closed,
 			},
-		}, handler(t, log))
+		}
+		if opts.TextOnly {
+			tool.OutputSchema = nil
+		}
+		s.AddTool(tool, handler(t, log, !opts.TextOnly))
 	}
 	return s
 }
+
+func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 func title(k tools.Kind) string {
 	switch k {
@@ -82,7 +96,7 @@ func title(k tools.Kind) string {
 // handler runs one tool call. Failures become tool errors (isError with the
 // actionable text), never protocol errors, so the model sees them and can
 // correct its call.
-func handler(t tools.Tool, log *slog.Logger) mcp.ToolHandler {
+func handler(t tools.Tool, log *slog.Logger, structured bool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		out, err := t.Call(ctx, req.Params.Arguments)
@@ -109,10 +123,11 @@ func handler(t tools.Tool, log *slog.Logger) mcp.ToolHandler {
 				IsError: true,
 			}, nil
 		}
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: out.Text}},
-			StructuredContent: out.Structured,
-		}, nil
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Text}}}
+		if structured {
+			res.StructuredContent = out.Structured
+		}
+		return res, nil
 	}
 }
 
@@ -120,10 +135,15 @@ func handler(t tools.Tool, log *slog.Logger) mcp.ToolHandler {
 const drainWait = time.Minute
 
 // Serve runs s on the given streams (newline-delimited JSON-RPC, as on
-// stdio) until the client disconnects or ctx ends. When the input ends,
-// requests already read are answered first (for at most a minute).
-func Serve(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer) error {
-	d := newDrain(ctx, in, out, drainWait)
+// stdio) until the client disconnects or ctx ends. A malformed line is
+// answered with a JSON-RPC error (and logged to log, nil discards) and the
+// server reads on. When the input ends, requests already read are answered
+// first (for at most a minute).
+func Serve(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer, log *slog.Logger) error {
+	if log == nil {
+		log = discard()
+	}
+	d := newDrain(ctx, in, out, drainWait, log)
 	err := s.Run(ctx, &mcp.IOTransport{Reader: d, Writer: d})
 	if ctx.Err() != nil {
 		return nil

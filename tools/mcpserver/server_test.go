@@ -58,7 +58,7 @@ func connect(t *testing.T, ws *tools.Workspace, log *syncBuffer) *mcp.ClientSess
 	return cs
 }
 
-func workspace(t *testing.T, opts tools.Options) *tools.Workspace {
+func workspace(t testing.TB, opts tools.Options) *tools.Workspace {
 	t.Helper()
 	root := t.TempDir()
 	for name, content := range map[string]string{
