@@ -75,7 +75,7 @@ func TestDiskFullKeepsTheOldRg(t *testing.T) {
 				oldBytes, _ := os.ReadFile(old.Path)
 
 				r := e.resolver()
-				r.Retries = 3
+				r.retries = 3
 				if how == "force" {
 					r.Force, r.SHA256 = true, d1
 					name2 = strings.Replace(name2, "15.2.0", "15.1.0", 2)

@@ -163,7 +163,7 @@ func TestDownloadFaults(t *testing.T) {
 			name, d := e.serveFake("15.1.0")
 			tt.setup(e, e.srv.files[name])
 			r := e.resolver()
-			r.NoSystem, r.SHA256, r.Retries, r.MaxSize = true, d, tt.retries, tt.maxSize
+			r.NoSystem, r.SHA256, r.retries, r.maxSize = true, d, tt.retries, tt.maxSize
 			res, err := r.Resolve(context.Background())
 			if tt.wantErr == "" {
 				if err != nil {
@@ -211,9 +211,9 @@ func TestWrongDigestInstallsNothing(t *testing.T) {
 	r := e.resolver()
 	r.NoSystem, r.SHA256 = true, bad
 	_, err := r.Resolve(context.Background())
-	var ce *ChecksumError
+	var ce *checksumError
 	if !errors.As(err, &ce) {
-		t.Fatalf("err = %v, want *ChecksumError", err)
+		t.Fatalf("err = %v, want *checksumError", err)
 	}
 	for _, want := range []string{"SECURITY ERROR", bad, good, e.srv.URL + "/" + name, "--sha256"} {
 		if !strings.Contains(err.Error(), want) {
@@ -248,9 +248,9 @@ func TestStalledServerTimesOut(t *testing.T) {
 		return true
 	})
 	r := e.resolver()
-	r.NoSystem, r.SHA256, r.Retries, r.StallTimeout = true, d, -1, 100*time.Millisecond
+	r.NoSystem, r.SHA256, r.retries, r.stallWindow = true, d, -1, 100*time.Millisecond
 	_, err := r.Resolve(context.Background())
-	if !errors.Is(err, errStalled) {
+	if !errors.Is(err, ErrStalled) {
 		t.Fatalf("err = %v, want the stall timeout", err)
 	}
 	assertNoTemps(t, e.binDir)

@@ -85,7 +85,7 @@ func TestEnvironmentVariablesAreHonoured(t *testing.T) {
 		{name: "AppName myagent: MYAGENT_OFFLINE names MYAGENT_ variables",
 			app:         "myagent",
 			env:         map[string]string{"MYAGENT_OFFLINE": "1"},
-			wantErrText: "set MYAGENT_MIRROR"},
+			wantErrText: "MYAGENT_MIRROR=URL"},
 		{name: "AppName myagent: MYAGENT_RG_PATH",
 			app:        "myagent",
 			env:        map[string]string{"MYAGENT_RG_PATH": "$FAKE"},

@@ -68,9 +68,9 @@ func (s settings) rememberFailure(p plan, err error) {
 		os.Remove(path)
 		return
 	}
-	var de *DownloadError
-	var he *HTTPError
-	if !errors.As(err, &de) && !(errors.As(err, &he) && he.temporary()) && !errors.Is(err, errStalled) {
+	var de *Error
+	var he *httpError
+	if !errors.As(err, &de) && !(errors.As(err, &he) && he.temporary()) && !errors.Is(err, ErrStalled) {
 		return
 	}
 	data, _ := json.Marshal(failureMarker{At: s.now().UTC(), URL: p.loc.String(), Error: err.Error()})

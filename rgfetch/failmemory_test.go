@@ -19,7 +19,7 @@ func TestFailureMemoryAcrossProcesses(t *testing.T) {
 	proc := func() *Resolver {
 		r := e.resolver()
 		r.NoSystem, r.SHA256, r.FailureMemory = true, d, 10*time.Minute
-		r.Now = func() time.Time { return now }
+		r.now = func() time.Time { return now }
 		return r
 	}
 	if _, err := proc().Resolve(context.Background()); err == nil {
@@ -50,7 +50,7 @@ func TestFailureMemoryOffByDefault(t *testing.T) {
 	e.srv.fault(fakeAsset, status(99, 503))
 	for range 2 {
 		r := e.resolver()
-		r.NoSystem, r.SHA256, r.Retries = true, d, -1
+		r.NoSystem, r.SHA256, r.retries = true, d, -1
 		r.Resolve(context.Background())
 	}
 	if n := e.srv.count(fakeAsset); n != 2 {

@@ -31,7 +31,7 @@ func TestInstallEveryFormat(t *testing.T) {
 		{"zip download for windows", nil, func(e *testEnv, r *Resolver) (Resolved, error) {
 			name, data := releaseZip(t, v, "x86_64-pc-windows-msvc", fakeRg(v))
 			e.srv.put(name, data)
-			r.Target, r.SHA256 = windowsAMD64, sha256Hex(data)
+			r.target, r.SHA256 = windowsAMD64, sha256Hex(data)
 			return r.Resolve(context.Background())
 		}, "x86_64-pc-windows-msvc"},
 		{"tar.xz archive", nil, func(e *testEnv, r *Resolver) (Resolved, error) {
@@ -164,9 +164,9 @@ func TestSmokeTestRefusesWrongVersion(t *testing.T) {
 	r := e.resolver()
 	r.NoSystem, r.SHA256 = true, sha256Hex(data)
 	_, err := r.Resolve(context.Background())
-	var se *SmokeTestError
+	var se *smokeTestError
 	if !asErr(err, &se) || se.Got != "14.0.0" || se.Want != "15.1.0" {
-		t.Fatalf("err = %v, want a SmokeTestError 14.0.0 vs 15.1.0", err)
+		t.Fatalf("err = %v, want a smokeTestError 14.0.0 vs 15.1.0", err)
 	}
 	if _, err := os.Stat(filepath.Join(e.binDir, "rg")); !os.IsNotExist(err) {
 		t.Errorf("rg installed despite the failed smoke test: %v", err)
@@ -277,7 +277,7 @@ func TestInstallWhileForkingNoETXTBSY(t *testing.T) {
 	_, d := e.serveFake("15.1.0")
 	for i := range 10 {
 		r := e.resolver()
-		r.NoSystem, r.Force, r.SHA256, r.Sleep = true, true, d, sleepCtx
+		r.NoSystem, r.Force, r.SHA256, r.sleep = true, true, d, sleepCtx
 		if _, err := r.Resolve(context.Background()); err != nil {
 			t.Fatalf("install %d: %v", i, err)
 		}

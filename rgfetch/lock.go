@@ -22,7 +22,7 @@ func lockFile(ctx context.Context, path string, sleep func(context.Context, time
 		ok, err := tryLock(f)
 		if err != nil {
 			f.Close()
-			return nil, &LockError{Path: path, Err: err}
+			return nil, &lockError{Path: path, Err: err}
 		}
 		if ok {
 			return func() {
@@ -32,7 +32,7 @@ func lockFile(ctx context.Context, path string, sleep func(context.Context, time
 		}
 		if err := sleep(ctx, wait); err != nil {
 			f.Close()
-			return nil, &LockError{Path: path, Err: err}
+			return nil, &lockError{Path: path, Err: err}
 		}
 		wait = min(2*wait, 100*time.Millisecond)
 	}

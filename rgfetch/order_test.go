@@ -30,7 +30,7 @@ func TestGoodSystemRgWins(t *testing.T) {
 	rg := realRg(t)
 	e := newTestEnv(t)
 	r := e.resolver()
-	r.LookPath = lookPathTo(rg)
+	r.lookPath = lookPathTo(rg)
 	res, err := r.Resolve(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestTooOldSystemRgSkipped(t *testing.T) {
 	_, d := e.serveFake("15.1.0")
 	old := writeFakeRg(t, t.TempDir(), "11.0.0")
 	r := e.resolver()
-	r.LookPath, r.SHA256 = lookPathTo(old), d
+	r.lookPath, r.SHA256 = lookPathTo(old), d
 	res, err := r.Resolve(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestSystemRgInsideWorkDirRefused(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
 	planted := filepath.Join(bin, "rg")
 	os.WriteFile(planted, []byte("#!/bin/sh\ntouch "+marker+"\necho ripgrep 15.1.0\n"), 0o755)
-	r.LookPath = lookPathTo(planted)
+	r.lookPath = lookPathTo(planted)
 	r.NoDownload = true
 	_, err := r.Resolve(context.Background())
 	if !errors.Is(err, ErrNotInstalled) {
@@ -88,7 +88,7 @@ func TestSystemRgInsideWorkDirRefused(t *testing.T) {
 	// Control: outside the working directory the same script is used, so
 	// the test is not passing vacuously.
 	r2 := e.resolver()
-	r2.LookPath = lookPathTo(planted)
+	r2.lookPath = lookPathTo(planted)
 	if res, err := r2.Resolve(context.Background()); err != nil || res.Source != SourceSystem {
 		t.Fatalf("control: %+v, %v", res, err)
 	}
@@ -101,7 +101,7 @@ func TestRelativePathEntryRefused(t *testing.T) {
 	e := newTestEnv(t)
 	r := e.resolver()
 	r.NoDownload = true
-	r.LookPath = func(string) (string, error) { return "rg", &exec.Error{Name: "rg", Err: exec.ErrDot} }
+	r.lookPath = func(string) (string, error) { return "rg", &exec.Error{Name: "rg", Err: exec.ErrDot} }
 	if _, err := r.Resolve(context.Background()); !errors.Is(err, ErrNotInstalled) {
 		t.Fatalf("err = %v", err)
 	}
@@ -187,7 +187,7 @@ func TestOverrideWins(t *testing.T) {
 	for _, how := range []string{"field", "env"} {
 		t.Run(how, func(t *testing.T) {
 			r := e.resolver()
-			r.LookPath = func(string) (string, error) {
+			r.lookPath = func(string) (string, error) {
 				t.Error("system rg consulted despite the override")
 				return "", os.ErrNotExist
 			}
@@ -208,7 +208,7 @@ func TestOverrideWins(t *testing.T) {
 	// A broken override is an error, never a silent fallback.
 	r := e.resolver()
 	r.Override = filepath.Join(t.TempDir(), "missing-rg")
-	r.LookPath = lookPathTo(override)
+	r.lookPath = lookPathTo(override)
 	if _, err := r.Resolve(context.Background()); err == nil || !strings.Contains(err.Error(), "RGKIT_RG_PATH") {
 		t.Fatalf("err = %v, want the broken override reported", err)
 	}
@@ -258,7 +258,7 @@ func TestFailureCachedOnlyForTTL(t *testing.T) {
 	e.srv.fault(fakeAsset, status(1, 404))
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	r := e.resolver()
-	r.SHA256, r.Now, r.FailureTTL = d, func() time.Time { return now }, time.Minute
+	r.SHA256, r.now, r.failureTTL = d, func() time.Time { return now }, time.Minute
 	_, err1 := r.Resolve(context.Background())
 	_, err2 := r.Resolve(context.Background())
 	if err1 == nil || err2 != err1 || e.srv.count(fakeAsset) != 1 {
@@ -342,7 +342,7 @@ func TestFailureNamesRefusedCandidates(t *testing.T) {
 	e := newTestEnv(t)
 	old := writeFakeRg(t, t.TempDir(), "11.0.0")
 	r := e.resolver()
-	r.LookPath, r.Offline = lookPathTo(old), true
+	r.lookPath, r.Offline = lookPathTo(old), true
 	_, err := r.Resolve(context.Background())
 	if !errors.Is(err, ErrNotInstalled) || !strings.Contains(err.Error(), old) || !strings.Contains(err.Error(), "older than the minimum 13.0.0") {
 		t.Fatalf("err = %v, want it to name %s and why it was refused", err, old)
@@ -368,7 +368,7 @@ func TestWorkDirGuardExemptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := e.resolver()
-			r.LookPath, r.WorkDir, r.NoDownload = lookPathTo(rg), tt.workDir, true
+			r.lookPath, r.WorkDir, r.NoDownload = lookPathTo(rg), tt.workDir, true
 			res, err := r.Resolve(context.Background())
 			if tt.want == SourceNone {
 				if !errors.Is(err, ErrNotInstalled) {

@@ -71,7 +71,7 @@ func (s settings) plan() (plan, error) {
 		return plan{}, err
 	}
 	p.loc, err = locate(s.mirror, s.version, asset)
-	if he := (*HTTPError)(nil); errors.As(err, &he) {
+	if he := (*httpError)(nil); errors.As(err, &he) {
 		he.Triple = triple
 	}
 	if err != nil {
@@ -82,7 +82,7 @@ func (s settings) plan() (plan, error) {
 
 // trust chooses the digest for p: --sha256 first, then the pin, then (only
 // with the opt-in) the sidecar. There is no silent downgrade: without a
-// digest or the opt-in the answer is an *UnpinnedError.
+// digest or the opt-in the answer is an *unpinnedError.
 func (s settings) trust(p *plan) error {
 	if pin, ok := LookupPin(p.version, p.triple); ok {
 		p.pin = &pin
@@ -102,7 +102,7 @@ func (s settings) trust(p *plan) error {
 	case s.allowUnpinned:
 		p.origin = originSidecar
 	default:
-		return &UnpinnedError{Version: p.version, Triple: p.triple, Asset: p.asset}
+		return &unpinnedError{Version: p.version, Triple: p.triple, Asset: p.asset}
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func TestProcessRole(t *testing.T) {
 	pool.AppendCertsFromPEM([]byte(cfg.CertPEM))
 	r := &Resolver{
 		BinDir: cfg.BinDir, Mirror: cfg.Mirror, SHA256: cfg.SHA256, Version: cfg.Version, NoSystem: true,
-		Target: linuxAMD64, Getenv: func(string) string { return "" },
+		target: linuxAMD64, getenv: func(string) string { return "" },
 		HTTPClient: &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}},
 	}
 	if cfg.Checkpoint != "" {
@@ -212,7 +212,7 @@ func TestLockWaitHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	r := e.resolver()
-	r.NoSystem, r.SHA256, r.Sleep = true, d, sleepCtx
+	r.NoSystem, r.SHA256, r.sleep = true, d, sleepCtx
 	_, err := r.Resolve(ctx)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want the caller's deadline", err)
@@ -227,8 +227,8 @@ func TestLockWaitHonoursContext(t *testing.T) {
 	p, _ := s.plan()
 	s.sleep = sleepCtx
 	_, err = r2.install(ctx2, s, p)
-	var le *LockError
+	var le *lockError
 	if !asErr(err, &le) || !strings.Contains(err.Error(), "in progress") {
-		t.Fatalf("install err = %v, want a LockError saying an install is in progress", err)
+		t.Fatalf("install err = %v, want a lockError saying an install is in progress", err)
 	}
 }

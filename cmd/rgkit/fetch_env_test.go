@@ -56,7 +56,7 @@ func TestFetchHonoursEnvironmentVariables(t *testing.T) {
 			wantPath: "$BIN/rg", wantSource: rgfetch.SourceDownloaded},
 		{name: "RGKIT_OFFLINE=1",
 			env:     map[string]string{"RGKIT_BIN_DIR": "$BIN", "RGKIT_MIRROR": "$MIRROR", "RGKIT_OFFLINE": "1"},
-			wantErr: []string{"offline mode", "package manager", "RGKIT_MIRROR", "RGKIT_RG_PATH"}},
+			wantErr: []string{"offline mode", "apt-get install ripgrep", "RGKIT_MIRROR", "RGKIT_RG_PATH"}},
 		{name: "RGKIT_NO_DOWNLOAD=1",
 			env:     map[string]string{"RGKIT_BIN_DIR": "$BIN", "RGKIT_MIRROR": "$MIRROR", "RGKIT_NO_DOWNLOAD": "1"},
 			wantErr: []string{"downloads disabled (RGKIT_NO_DOWNLOAD"}},

@@ -110,7 +110,7 @@ func TestFetchFailuresExitTwoWithNothingOnStdout(t *testing.T) {
 		stderr []string
 	}{
 		{"offline", func(m, b string) []string { return []string{"fetch", "--offline", "--bin-dir", b} },
-			[]string{"RGKIT_MIRROR", "RGKIT_RG_PATH", "package manager"}},
+			[]string{"RGKIT_MIRROR", "RGKIT_RG_PATH", "apt-get install ripgrep"}},
 		{"unpinned version", func(m, b string) []string {
 			return []string{"fetch", "--version", "99.0.0", "--mirror", m, "--bin-dir", b}
 		},
