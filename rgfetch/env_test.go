@@ -19,7 +19,7 @@ import (
 // (a fake rg 12.0.0 outside the bin dirs).
 func TestEnvironmentVariablesAreHonoured(t *testing.T) {
 	skipIfNoShell(t)
-	const v = "15.1.0"
+	const v = "15.2.0"
 	tests := []struct {
 		name  string
 		app   string

@@ -13,7 +13,7 @@ import (
 func TestFailureMemoryAcrossProcesses(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	e.srv.fault(fakeAsset, status(4, 503)) // first process: 1 + 3 retries, all 503
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	proc := func() *Resolver {
@@ -46,7 +46,7 @@ func TestFailureMemoryAcrossProcesses(t *testing.T) {
 
 func TestFailureMemoryOffByDefault(t *testing.T) {
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	e.srv.fault(fakeAsset, status(99, 503))
 	for range 2 {
 		r := e.resolver()

@@ -16,7 +16,7 @@ import (
 // InstallArchive (no release ships them as downloads for these targets).
 func TestInstallEveryFormat(t *testing.T) {
 	skipIfNoShell(t)
-	const v = "15.1.0"
+	const v = "15.2.0"
 	tests := []struct {
 		name    string
 		target  func(e *testEnv) *Resolver
@@ -124,7 +124,7 @@ func TestInstallRealRipgrep(t *testing.T) {
 // <version>/ layout, all install without any HTTP.
 func TestInstallFromLocalMirror(t *testing.T) {
 	skipIfNoShell(t)
-	const v = "15.1.0"
+	const v = "15.2.0"
 	for _, layout := range []string{"flat file://", "flat dir", "versioned dir"} {
 		t.Run(layout, func(t *testing.T) {
 			e := newTestEnv(t)
@@ -159,14 +159,14 @@ func TestInstallFromLocalMirror(t *testing.T) {
 func TestSmokeTestRefusesWrongVersion(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	name, data := releaseTarGz(t, "15.1.0", "x86_64-unknown-linux-musl", fakeRg("14.0.0"))
+	name, data := releaseTarGz(t, "15.2.0", "x86_64-unknown-linux-musl", fakeRg("14.0.0"))
 	e.srv.put(name, data)
 	r := e.resolver()
 	r.NoSystem, r.SHA256 = true, sha256Hex(data)
 	_, err := r.Resolve(context.Background())
 	var se *smokeTestError
-	if !asErr(err, &se) || se.Got != "14.0.0" || se.Want != "15.1.0" {
-		t.Fatalf("err = %v, want a smokeTestError 14.0.0 vs 15.1.0", err)
+	if !asErr(err, &se) || se.Got != "14.0.0" || se.Want != "15.2.0" {
+		t.Fatalf("err = %v, want a smokeTestError 14.0.0 vs 15.2.0", err)
 	}
 	if _, err := os.Stat(filepath.Join(e.binDir, "rg")); !os.IsNotExist(err) {
 		t.Errorf("rg installed despite the failed smoke test: %v", err)
@@ -178,7 +178,7 @@ func TestSmokeTestRefusesWrongVersion(t *testing.T) {
 // package and nothing lands in the bin dir.
 func TestSymlinkedRgArchiveRefused(t *testing.T) {
 	e := newTestEnv(t)
-	top := "ripgrep-15.1.0-x86_64-unknown-linux-musl"
+	top := "ripgrep-15.2.0-x86_64-unknown-linux-musl"
 	data := gzipBytes(t, tarWith(t, tarHeader{name: top + "/rg", link: "/bin/sh"}))
 	e.srv.put(top+".tar.gz", data)
 	r := e.resolver()
@@ -227,7 +227,7 @@ func TestOddThingsAtTheTarget(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newTestEnv(t)
-			_, d := e.serveFake("15.1.0")
+			_, d := e.serveFake("15.2.0")
 			os.MkdirAll(e.binDir, 0o755)
 			target := filepath.Join(e.binDir, "rg")
 			check := tt.squat(t, target)
@@ -246,7 +246,7 @@ func TestOddThingsAtTheTarget(t *testing.T) {
 				if !fi.Mode().IsRegular() {
 					t.Errorf("target is %v after install", fi.Mode())
 				}
-				assertWorks(t, res, "15.1.0")
+				assertWorks(t, res, "15.2.0")
 			}
 			check(t)
 			assertNoTemps(t, e.binDir)
@@ -274,7 +274,7 @@ func TestInstallWhileForkingNoETXTBSY(t *testing.T) {
 	}
 	defer func() { close(stop); wg.Wait() }()
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	for i := range 10 {
 		r := e.resolver()
 		r.NoSystem, r.Force, r.SHA256, r.sleep = true, true, d, sleepCtx
@@ -305,14 +305,14 @@ func TestInstallWhileOldRgRuns(t *testing.T) {
 	if err := search.Start(); err != nil {
 		t.Fatal(err)
 	}
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	r := e.resolver()
 	r.NoSystem, r.SHA256 = true, d
 	res2, err := r.Resolve(context.Background())
 	if err != nil {
 		t.Fatalf("install while the old rg runs: %v", err)
 	}
-	assertWorks(t, res2, "15.1.0")
+	assertWorks(t, res2, "15.2.0")
 	stdin.Write([]byte("go on\n"))
 	stdin.Close()
 	if err := search.Wait(); err != nil {

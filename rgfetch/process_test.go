@@ -108,8 +108,8 @@ func TestTwentyProcessesDownloadOnce(t *testing.T) {
 		t.Skip("starts 20 processes")
 	}
 	e := newTestEnv(t)
-	name, d := e.serveFake("15.1.0")
-	cfg := processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: d, Version: "15.1.0", CertPEM: certPEM(e)}
+	name, d := e.serveFake("15.2.0")
+	cfg := processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: d, Version: "15.2.0", CertPEM: certPEM(e)}
 	type child struct {
 		cmd *exec.Cmd
 		out *strings.Builder
@@ -129,7 +129,7 @@ func TestTwentyProcessesDownloadOnce(t *testing.T) {
 		if pr.Res.Path != filepath.Join(e.binDir, "rg") {
 			t.Errorf("process %d got %+v", i, pr.Res)
 		}
-		assertWorks(t, pr.Res, "15.1.0")
+		assertWorks(t, pr.Res, "15.2.0")
 	}
 	if n := e.srv.count(name); n != 1 {
 		t.Errorf("archive downloaded %d times by 20 processes, want 1", n)
@@ -146,7 +146,7 @@ func TestKilledInstallLeavesWorkingRg(t *testing.T) {
 		t.Run(cp, func(t *testing.T) {
 			e := newTestEnv(t)
 			_, oldD := e.serveFake("15.0.0")
-			_, newD := e.serveFake("15.1.0")
+			_, newD := e.serveFake("15.2.0")
 			old := e.resolver()
 			old.NoSystem, old.Version, old.SHA256 = true, "15.0.0", oldD
 			if _, err := old.Resolve(context.Background()); err != nil {
@@ -154,7 +154,7 @@ func TestKilledInstallLeavesWorkingRg(t *testing.T) {
 			}
 
 			marker := filepath.Join(t.TempDir(), "reached")
-			cmd, out := startProcess(t, processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: newD, Version: "15.1.0",
+			cmd, out := startProcess(t, processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: newD, Version: "15.2.0",
 				CertPEM: certPEM(e), Checkpoint: cp, Marker: marker})
 			deadline := time.Now().Add(60 * time.Second)
 			for {
@@ -174,7 +174,7 @@ func TestKilledInstallLeavesWorkingRg(t *testing.T) {
 			// Whatever is at the target runs and is a complete version.
 			target := filepath.Join(e.binDir, "rg")
 			v, err := rgVersion(context.Background(), target, 5*time.Second, sleepCtx)
-			if err != nil || (v != "15.0.0" && v != "15.1.0") {
+			if err != nil || (v != "15.0.0" && v != "15.2.0") {
 				t.Fatalf("after a kill at %s the installed rg is broken: %q, %v", cp, v, err)
 			}
 
@@ -184,7 +184,7 @@ func TestKilledInstallLeavesWorkingRg(t *testing.T) {
 			if err != nil {
 				t.Fatalf("next run after a kill at %s: %v", cp, err)
 			}
-			assertWorks(t, res, "15.1.0")
+			assertWorks(t, res, "15.2.0")
 			assertNoTemps(t, e.binDir)
 		})
 	}
@@ -195,9 +195,9 @@ func TestKilledInstallLeavesWorkingRg(t *testing.T) {
 func TestLockWaitHonoursContext(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	marker := filepath.Join(t.TempDir(), "reached")
-	cmd, out := startProcess(t, processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: d, Version: "15.1.0",
+	cmd, out := startProcess(t, processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: d, Version: "15.2.0",
 		CertPEM: certPEM(e), Checkpoint: checkpointLocked, Marker: marker})
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	for i := 0; ; i++ {

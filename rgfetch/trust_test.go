@@ -161,7 +161,7 @@ func TestPinnedDigestEnforced(t *testing.T) {
 
 func TestEmptyInputDigestRefusedAsSHA256(t *testing.T) {
 	e := newTestEnv(t)
-	e.serveFake("15.1.0")
+	e.serveFake("15.2.0")
 	r := e.resolver()
 	r.NoSystem, r.SHA256 = true, emptySHA256
 	_, err := r.Resolve(context.Background())
@@ -192,7 +192,7 @@ func TestOfflineFailsFastWithHint(t *testing.T) {
 			if !errors.Is(err, ErrNotInstalled) {
 				t.Fatalf("err = %v, want ErrNotInstalled", err)
 			}
-			for _, want := range []string{"apt-get install ripgrep", "RGKIT_MIRROR", "RGKIT_RG_PATH", "15.1.0", "x86_64-unknown-linux-musl"} {
+			for _, want := range []string{"apt-get install ripgrep", "RGKIT_MIRROR", "RGKIT_RG_PATH", "15.2.0", "x86_64-unknown-linux-musl"} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("offline error lacks %q: %v", want, err)
 				}

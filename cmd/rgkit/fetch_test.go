@@ -75,7 +75,7 @@ func TestFetchPrintsOnlyThePath(t *testing.T) {
 	linuxAMD64Only(t)
 	isolateFetch(t)
 	mirror, bin := t.TempDir(), t.TempDir()
-	d := packRelease(t, mirror, "15.1.0", fakeRgScript("15.1.0"))
+	d := packRelease(t, mirror, "15.2.0", fakeRgScript("15.2.0"))
 	out, errOut, code := runCLI(t, "fetch", "--mirror", "file://"+mirror, "--bin-dir", bin, "--sha256", d)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -87,7 +87,7 @@ func TestFetchPrintsOnlyThePath(t *testing.T) {
 		t.Errorf("stderr = %q; no progress bar or notes when stderr is not a terminal", errOut)
 	}
 	got, err := exec.Command(strings.TrimSpace(out), "--version").Output()
-	if err != nil || !strings.HasPrefix(string(got), "ripgrep 15.1.0") {
+	if err != nil || !strings.HasPrefix(string(got), "ripgrep 15.2.0") {
 		t.Fatalf("installed rg: %q, %v", got, err)
 	}
 
@@ -97,7 +97,7 @@ func TestFetchPrintsOnlyThePath(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
 	}
-	if res.Source != rgfetch.SourceManaged || res.Version != "15.1.0" || res.Triple != "x86_64-unknown-linux-musl" {
+	if res.Source != rgfetch.SourceManaged || res.Version != "15.2.0" || res.Triple != "x86_64-unknown-linux-musl" {
 		t.Errorf("--json = %+v", res)
 	}
 }
@@ -128,7 +128,7 @@ func TestFetchFailuresExitTwoWithNothingOnStdout(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			isolateFetch(t)
 			mirror, bin := t.TempDir(), t.TempDir()
-			packRelease(t, mirror, "15.1.0", fakeRgScript("15.1.0"))
+			packRelease(t, mirror, "15.2.0", fakeRgScript("15.2.0"))
 			out, errOut, code := runCLI(t, tt.args(mirror, bin)...)
 			if code != 2 || out != "" {
 				t.Fatalf("exit %d, stdout %q; want 2 and nothing", code, out)
@@ -152,14 +152,14 @@ func TestFetchArchive(t *testing.T) {
 	linuxAMD64Only(t)
 	isolateFetch(t)
 	dir, bin := t.TempDir(), t.TempDir()
-	d := packRelease(t, dir, "15.1.0", fakeRgScript("15.1.0"))
-	archive := filepath.Join(dir, "ripgrep-15.1.0-x86_64-unknown-linux-musl.tar.gz")
+	d := packRelease(t, dir, "15.2.0", fakeRgScript("15.2.0"))
+	archive := filepath.Join(dir, "ripgrep-15.2.0-x86_64-unknown-linux-musl.tar.gz")
 	out, errOut, code := runCLI(t, "fetch", "--archive", archive, "--bin-dir", bin, "--sha256", d)
 	if code != 0 || out != filepath.Join(bin, "rg")+"\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
 	}
 	// Without --sha256 the unpinned fake is refused (its bytes are not the
-	// real release's, so the pin for 15.1.0 fails).
+	// real release's, so the pin for 15.2.0 fails).
 	_, errOut, code = runCLI(t, "fetch", "--archive", archive, "--bin-dir", t.TempDir())
 	if code != 2 || !strings.Contains(errOut, "SECURITY ERROR") {
 		t.Fatalf("exit %d, stderr %s; want the pinned digest enforced", code, errOut)
