@@ -220,7 +220,11 @@ func (f *fetcher) fetch(ctx context.Context, loc location, dst resettable, limit
 				Err: fmt.Errorf("%w (next retry in %s would pass the deadline)", err, wait.Round(time.Millisecond))}
 		}
 		if f.log != nil {
-			fmt.Fprintf(f.log, "rgfetch: %v; retrying in %s\n", err, wait.Round(time.Millisecond))
+			note := err
+			if unreachable {
+				note = &unreachableError{err: err} // the final error names the URL
+			}
+			fmt.Fprintf(f.log, "rgfetch: %v; retrying in %s\n", note, wait.Round(time.Millisecond))
 		}
 		if err := f.sleep(ctx, wait); err != nil {
 			return "", 0, &Error{Op: "download", URL: shown, Triple: f.triple, Attempts: attempt, Err: err}

@@ -363,8 +363,8 @@ func TestMirrorLocations(t *testing.T) {
 	}
 }
 
-// A redirect loop stops after 10 hops (reliability.md case 11) and an
-// untrusted certificate is final, not retried as "spurious" (case 15).
+// A redirect loop stops after 10 hops and an
+// untrusted certificate is final, not retried as "spurious".
 func TestRedirectLoopAndBadCertificateAreFinal(t *testing.T) {
 	t.Run("redirect loop", func(t *testing.T) {
 		e := newTestEnv(t)

@@ -36,6 +36,9 @@ var (
 	ErrStalled = errors.New("download stalled")
 	// ErrTimeout: the download did not finish within the overall timeout.
 	ErrTimeout = errors.New("download timed out")
+	// ErrRecentFailure: failure memory (Resolver.FailureMemory) recorded a
+	// failed download a moment ago, so no new attempt was made.
+	ErrRecentFailure = errors.New("download failed recently")
 )
 
 // Error is a failed download: what was being done, from where, for which

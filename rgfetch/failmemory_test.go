@@ -27,9 +27,9 @@ func TestFailureMemoryAcrossProcesses(t *testing.T) {
 	}
 	hits := e.srv.count(fakeAsset)
 	_, err := proc().Resolve(context.Background())
-	var rf *RecentFailureError
+	var rf *recentFailureError
 	if !errors.As(err, &rf) || e.srv.count(fakeAsset) != hits {
-		t.Fatalf("second process: %v after %d more requests; want a RecentFailureError and none", err, e.srv.count(fakeAsset)-hits)
+		t.Fatalf("second process: %v after %d more requests; want a recentFailureError and none", err, e.srv.count(fakeAsset)-hits)
 	}
 	forced := proc()
 	forced.Force = true

@@ -276,7 +276,7 @@ func (rs *releaseServer) total() int {
 
 // loopbackOnly returns a copy of the server's client that fails any dial
 // to a non-loopback address: a test that reaches for the internet fails
-// loudly (reliability.md A13).
+// loudly.
 func loopbackOnly(t testing.TB, c *http.Client) *http.Client {
 	tr := c.Transport.(*http.Transport).Clone()
 	d := &net.Dialer{Timeout: 5 * time.Second}

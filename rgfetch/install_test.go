@@ -195,7 +195,7 @@ func TestSymlinkedRgArchiveRefused(t *testing.T) {
 
 // Whatever squats on ~/.app/bin/rg, the installer never writes through it:
 // a symlink or FIFO is replaced by the verified binary (the link's target
-// is untouched), a directory is a clear error (reliability.md case 23).
+// is untouched), a directory is a clear error.
 func TestOddThingsAtTheTarget(t *testing.T) {
 	skipIfNoShell(t)
 	tests := []struct {
@@ -255,7 +255,7 @@ func TestOddThingsAtTheTarget(t *testing.T) {
 }
 
 // A freshly written binary exec'd while other goroutines fork in a loop
-// must not surface ETXTBSY (golang/go#22315; reliability.md case 25).
+// must not surface ETXTBSY (golang/go#22315).
 func TestInstallWhileForkingNoETXTBSY(t *testing.T) {
 	skipIfNoShell(t)
 	stop := make(chan struct{})
@@ -286,7 +286,7 @@ func TestInstallWhileForkingNoETXTBSY(t *testing.T) {
 
 // Installing while the old rg is running succeeds, and the running search
 // finishes undisturbed: the rename swaps the directory entry, never the
-// bytes of the running file (reliability.md B6, case 24).
+// bytes of the running file.
 func TestInstallWhileOldRgRuns(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)

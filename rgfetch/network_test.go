@@ -248,3 +248,36 @@ func TestRedactURL(t *testing.T) {
 		}
 	}
 }
+
+// Each kind of failure matches its sentinel, and no message names a Go
+// identifier: users read flags and variables.
+func TestErrorsMatchTheirSentinelsAndNameNoGoFields(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		setup    func(r *Resolver)
+		sentinel error
+	}{
+		{"offline", func(r *Resolver) { r.Offline = true }, ErrOffline},
+		{"offline is also not installed", func(r *Resolver) { r.Offline = true }, ErrNotInstalled},
+		{"no download", func(r *Resolver) { r.NoDownload = true }, ErrOffline},
+		{"unpinned", func(r *Resolver) { r.Version = "99.0.0" }, ErrUnpinned},
+		{"not found", func(r *Resolver) { r.Version, r.SHA256 = "15.0.0", strings.Repeat("ab", 32) }, ErrNotFound},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTestEnv(t)
+			r := e.resolver()
+			r.NoSystem = true
+			tt.setup(r)
+			_, err := r.Resolve(context.Background())
+			if !errors.Is(err, tt.sentinel) {
+				t.Fatalf("err = %v, want %v", err, tt.sentinel)
+			}
+			if strings.Contains(err.Error(), "Resolver.") {
+				t.Errorf("the message names a Go field: %v", err)
+			}
+		})
+	}
+}

@@ -97,7 +97,7 @@ func (s settings) trust(p *plan) error {
 	case p.pin != nil:
 		p.want, p.origin = p.pin.SHA256, originPinned
 		// With the opt-in, the sidecar is fetched as well and must agree
-		// with the pin (reliability.md A2).
+		// with the pin.
 		p.checkSidecar = s.allowUnpinned
 	case s.allowUnpinned:
 		p.origin = originSidecar

@@ -101,7 +101,7 @@ func certPEM(e *testEnv) string {
 }
 
 // Twenty processes resolving at once download once and all get a working
-// rg (reliability.md B2, case 19).
+// rg.
 func TestTwentyProcessesDownloadOnce(t *testing.T) {
 	skipIfNoShell(t)
 	if testing.Short() {
@@ -139,7 +139,7 @@ func TestTwentyProcessesDownloadOnce(t *testing.T) {
 
 // A process SIGKILLed at any install step leaves the old rg or the new one,
 // never a broken one, and the next run succeeds without manual cleanup
-// (reliability.md B5, case 18).
+// .
 func TestKilledInstallLeavesWorkingRg(t *testing.T) {
 	skipIfNoShell(t)
 	for _, cp := range []string{checkpointLocked, checkpointDownloaded, checkpointMidWrite, checkpointVerified, checkpointRenamed} {
@@ -191,7 +191,7 @@ func TestKilledInstallLeavesWorkingRg(t *testing.T) {
 }
 
 // A second installer waiting behind a live lock holder gives up when its
-// context ends, saying an install is in progress (reliability.md B3).
+// context ends, saying an install is in progress.
 func TestLockWaitHonoursContext(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)

@@ -40,7 +40,7 @@ func connectProxy(t *testing.T) (*httptest.Server, *atomic.Int32) {
 }
 
 // Downloads go through an HTTPS proxy when the transport names one
-// (reliability.md A12: the env is read once by net/http and localhost is
+// (the env is read once by net/http and localhost is
 // never proxied, so the test injects Transport.Proxy; the default client's
 // Proxy is http.ProxyFromEnvironment, checked in
 // TestDefaultClientUsesProxyFromEnvironment).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -143,5 +144,34 @@ func TestFetchAndDoctorNeverShowTheMirrorPassword(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(bin, ".rg.stamp")); err != nil {
 		t.Errorf("no stamp was written: %v", err)
+	}
+}
+
+// With no way to reach the release host, `rgkit fetch` fails at once with
+// every way out, and the URL once.
+func TestFetchUnreachableMirrorNamesTheWaysOut(t *testing.T) {
+	linuxAMD64Only(t)
+	isolateFetch(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mirror := "http://" + l.Addr().String()
+	l.Close() // nothing listens there any more
+	out, errOut, code := runCLI(t, "fetch", "--mirror", mirror, "--bin-dir", t.TempDir())
+	if code != 2 || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	for _, want := range []string{"refused", "rgkit fetch --mirror URL", "rgkit fetch --archive FILE",
+		"apt-get install ripgrep", "RGKIT_RG_PATH=/path/to/rg"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if n := strings.Count(errOut, mirror+"/"); n != 1 {
+		t.Errorf("the URL appears %d times:\n%s", n, errOut)
+	}
+	if strings.Contains(errOut, "retrying in 1") {
+		t.Errorf("a refused connection was retried with the long backoff:\n%s", errOut)
 	}
 }
