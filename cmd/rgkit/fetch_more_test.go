@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rgkit/rgkit/platforms"
 	"github.com/rgkit/rgkit/rgfetch"
@@ -173,5 +174,37 @@ func TestFetchUnreachableMirrorNamesTheWaysOut(t *testing.T) {
 	}
 	if strings.Contains(errOut, "retrying in 1") {
 		t.Errorf("a refused connection was retried with the long backoff:\n%s", errOut)
+	}
+}
+
+// --timeout bounds the whole download: a server that keeps sending, but
+// too slowly to finish, is given up at the deadline.
+func TestFetchTimeoutEndsASlowDownload(t *testing.T) {
+	linuxAMD64Only(t)
+	isolateFetch(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "100000")
+		w.WriteHeader(http.StatusOK)
+		for {
+			if _, err := w.Write(make([]byte, 2000)); err != nil { // 20 kB/s: no stall
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}))
+	defer srv.Close()
+	out, errOut, code := runCLI(t, "fetch", "--mirror", srv.URL, "--bin-dir", t.TempDir(), "--timeout", "500ms",
+		"--sha256", strings.Repeat("ab", 32))
+	if code != 2 || out != "" || !strings.Contains(errOut, "not finished within 500ms (--timeout)") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the timeout named", code, out, errOut)
+	}
+
+	if _, errOut, code := runCLI(t, "fetch", "--timeout", "-1s"); code != 2 || !strings.Contains(errOut, "--timeout -1s: must not be negative") {
+		t.Errorf("negative --timeout: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -75,7 +75,7 @@ func (s *selector) tar(r io.Reader) error {
 			continue
 		}
 		switch h.Typeflag {
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg: // archive/tar reports old-style TypeRegA entries as TypeReg
 		case tar.TypeSymlink:
 			return &Error{Kind: Link, Entry: h.Name, Detail: "symlink to " + h.Linkname}
 		case tar.TypeLink:
