@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// TestTriple covers every row of ripgrep-releases.md §5 and the version
-// edges of the §1.2 asset matrix.
+// TestTriple covers every platform row of the release asset table and the
+// version edges where an asset appears or disappears.
 func TestTriple(t *testing.T) {
 	linux := func(arch string, libc Libc) Target {
 		return Target{OS: "linux", Arch: arch, Libc: libc, PageSize: 4096}

@@ -14,7 +14,7 @@ func BenchmarkResolveWarm(b *testing.B) {
 	if err != nil {
 		b.Skip("no rg on PATH")
 	}
-	r := &Resolver{LookPath: lookPathTo(rg), Getenv: func(string) string { return "" }}
+	r := &Resolver{lookPath: lookPathTo(rg), getenv: func(string) string { return "" }}
 	if _, err := r.Resolve(context.Background()); err != nil {
 		b.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func BenchmarkResolveColdSystem(b *testing.B) {
 	}
 	env := func(string) string { return "" }
 	for b.Loop() {
-		r := &Resolver{Getenv: env}
+		r := &Resolver{getenv: env}
 		res, err := r.Resolve(context.Background())
 		if err != nil || res.Source != SourceSystem {
 			b.Fatal(res, err)

@@ -35,7 +35,7 @@ func smallTmpfs(t *testing.T) string {
 // working, no temp file, and an error that says "disk full".
 func TestDiskFullOnRealTmpfs(t *testing.T) {
 	skipIfNoShell(t)
-	script := "#!/bin/sh\necho \"ripgrep 15.2.0\"\nexit 0\n"
+	script := "#!/bin/sh\necho \"ripgrep 15.3.0\"\nexit 0\n"
 	random := make([]byte, 256<<10)
 	rand.Read(random)
 	tests := []struct {
@@ -52,18 +52,18 @@ func TestDiskFullOnRealTmpfs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newTestEnv(t)
 			e.binDir = smallTmpfs(t)
-			_, d1 := e.serveFake("15.1.0")
+			_, d1 := e.serveFake("15.2.0")
 			first := e.resolver()
 			first.BinDir, first.SHA256 = e.binDir, d1
 			old, err := first.Resolve(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
-			name, data := releaseTarGz(t, "15.2.0", "x86_64-unknown-linux-musl", tt.exe)
+			name, data := releaseTarGz(t, "15.3.0", "x86_64-unknown-linux-musl", tt.exe)
 			e.srv.put(name, data)
 
 			r := e.resolver()
-			r.BinDir, r.Version, r.SHA256 = e.binDir, "15.2.0", sha256Hex(data)
+			r.BinDir, r.Version, r.SHA256 = e.binDir, "15.3.0", sha256Hex(data)
 			_, err = r.Resolve(context.Background())
 			if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "disk full") ||
 				!strings.HasPrefix(err.Error(), tt.wantStep) {
@@ -72,8 +72,8 @@ func TestDiskFullOnRealTmpfs(t *testing.T) {
 			if n := e.srv.count(name); n != 1 {
 				t.Errorf("%s requested %d times; a full disk must not be retried", name, n)
 			}
-			assertWorks(t, old, "15.1.0")
-			if _, err := verifyManaged(e.binDir, "rg", "15.1.0"); err != nil {
+			assertWorks(t, old, "15.2.0")
+			if _, err := verifyManaged(e.binDir, "rg", "15.2.0"); err != nil {
 				t.Errorf("the old managed copy no longer verifies: %v", err)
 			}
 			assertNoTemps(t, e.binDir)

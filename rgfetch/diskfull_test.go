@@ -64,8 +64,8 @@ func TestDiskFullKeepsTheOldRg(t *testing.T) {
 		for _, how := range []string{"version bump", "force"} {
 			t.Run(tt.name+"/"+how, func(t *testing.T) {
 				e := newTestEnv(t)
-				_, d1 := e.serveFake("15.1.0")
-				name2, d2 := e.serveFake("15.2.0")
+				_, d1 := e.serveFake("15.2.0")
+				name2, d2 := e.serveFake("15.3.0")
 				first := e.resolver()
 				first.SHA256 = d1
 				old, err := first.Resolve(context.Background())
@@ -75,12 +75,12 @@ func TestDiskFullKeepsTheOldRg(t *testing.T) {
 				oldBytes, _ := os.ReadFile(old.Path)
 
 				r := e.resolver()
-				r.Retries = 3
+				r.retries = 3
 				if how == "force" {
 					r.Force, r.SHA256 = true, d1
-					name2 = strings.Replace(name2, "15.2.0", "15.1.0", 2)
+					name2 = strings.Replace(name2, "15.3.0", "15.2.0", 2)
 				} else {
-					r.Version, r.SHA256 = "15.2.0", d2
+					r.Version, r.SHA256 = "15.3.0", d2
 				}
 				disk := &fullDisk{free: tt.free(len(e.srv.files[name2]))}
 				r.createTemp = disk.createTemp
@@ -92,11 +92,11 @@ func TestDiskFullKeepsTheOldRg(t *testing.T) {
 				if n := e.srv.count(name2); n != 1+boolInt(how == "force") {
 					t.Errorf("%s requested %d times; a full disk must not be retried", name2, n)
 				}
-				assertWorks(t, old, "15.1.0")
+				assertWorks(t, old, "15.2.0")
 				if now, _ := os.ReadFile(old.Path); string(now) != string(oldBytes) {
 					t.Error("the old rg's bytes changed")
 				}
-				if _, err := verifyManaged(e.binDir, "rg", "15.1.0"); err != nil {
+				if _, err := verifyManaged(e.binDir, "rg", "15.2.0"); err != nil {
 					t.Errorf("the old managed copy no longer verifies: %v", err)
 				}
 				assertNoTemps(t, e.binDir)

@@ -15,7 +15,7 @@ import (
 )
 
 // fakeAsset is the asset the download tests fetch.
-const fakeAsset = "ripgrep-15.1.0-x86_64-unknown-linux-musl.tar.gz"
+const fakeAsset = "ripgrep-15.2.0-x86_64-unknown-linux-musl.tar.gz"
 
 // truncate answers with the full Content-Length but only half the body,
 // then drops the connection.
@@ -160,16 +160,16 @@ func TestDownloadFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newTestEnv(t)
-			name, d := e.serveFake("15.1.0")
+			name, d := e.serveFake("15.2.0")
 			tt.setup(e, e.srv.files[name])
 			r := e.resolver()
-			r.NoSystem, r.SHA256, r.Retries, r.MaxSize = true, d, tt.retries, tt.maxSize
+			r.NoSystem, r.SHA256, r.retries, r.maxSize = true, d, tt.retries, tt.maxSize
 			res, err := r.Resolve(context.Background())
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)
 				}
-				assertWorks(t, res, "15.1.0")
+				assertWorks(t, res, "15.2.0")
 			} else {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
@@ -203,7 +203,7 @@ func TestDownloadFaults(t *testing.T) {
 func TestWrongDigestInstallsNothing(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	name, good := e.serveFake("15.1.0")
+	name, good := e.serveFake("15.2.0")
 	bad := strings.Repeat("ab", 32)
 	os.MkdirAll(e.binDir, 0o755)
 	old := writeFakeRg(t, e.binDir, "14.0.0")
@@ -211,9 +211,9 @@ func TestWrongDigestInstallsNothing(t *testing.T) {
 	r := e.resolver()
 	r.NoSystem, r.SHA256 = true, bad
 	_, err := r.Resolve(context.Background())
-	var ce *ChecksumError
+	var ce *checksumError
 	if !errors.As(err, &ce) {
-		t.Fatalf("err = %v, want *ChecksumError", err)
+		t.Fatalf("err = %v, want *checksumError", err)
 	}
 	for _, want := range []string{"SECURITY ERROR", bad, good, e.srv.URL + "/" + name, "--sha256"} {
 		if !strings.Contains(err.Error(), want) {
@@ -233,7 +233,7 @@ func TestWrongDigestInstallsNothing(t *testing.T) {
 // timeout rather than hanging.
 func TestStalledServerTimesOut(t *testing.T) {
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
 	e.srv.fault(fakeAsset, func(w http.ResponseWriter, r *http.Request, n int) bool {
@@ -248,9 +248,9 @@ func TestStalledServerTimesOut(t *testing.T) {
 		return true
 	})
 	r := e.resolver()
-	r.NoSystem, r.SHA256, r.Retries, r.StallTimeout = true, d, -1, 100*time.Millisecond
+	r.NoSystem, r.SHA256, r.retries, r.stallWindow = true, d, -1, 100*time.Millisecond
 	_, err := r.Resolve(context.Background())
-	if !errors.Is(err, errStalled) {
+	if !errors.Is(err, ErrStalled) {
 		t.Fatalf("err = %v, want the stall timeout", err)
 	}
 	assertNoTemps(t, e.binDir)
@@ -260,7 +260,7 @@ func TestStalledServerTimesOut(t *testing.T) {
 // server is contacted.
 func TestRedirectToPlainHTTPRefused(t *testing.T) {
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	plainHits := 0
 	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { plainHits++ }))
 	defer plain.Close()
@@ -285,7 +285,7 @@ func TestGitHubTokenOnlyToGitHub(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
 	e.env["GITHUB_TOKEN"] = "secret-token"
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	r := e.resolver()
 	r.NoSystem, r.SHA256 = true, d
 	if _, err := r.Resolve(context.Background()); err != nil {
@@ -309,7 +309,7 @@ func TestGitHubTokenOnlyToGitHub(t *testing.T) {
 	if _, err := r2.Resolve(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if want := "https://github.com/BurntSushi/ripgrep/releases/download/15.1.0/" + fakeAsset; seen.URL.String() != want {
+	if want := "https://github.com/BurntSushi/ripgrep/releases/download/15.2.0/" + fakeAsset; seen.URL.String() != want {
 		t.Errorf("requested %s, want %s", seen.URL, want)
 	}
 	if got := seen.Header.Get("Authorization"); got != "Bearer secret-token" {
@@ -339,7 +339,7 @@ func TestMirrorLocations(t *testing.T) {
 	tests := []struct {
 		mirror, want, errHas string
 	}{
-		{"", releaseBase + "/15.1.0/a.tar.gz", ""},
+		{"", releaseBase + "/15.2.0/a.tar.gz", ""},
 		{"https://mirror.example/rg/", "https://mirror.example/rg/a.tar.gz", ""},
 		{"http://127.0.0.1:8080", "http://127.0.0.1:8080/a.tar.gz", ""},
 		{"http://localhost:8080/x", "http://localhost:8080/x/a.tar.gz", ""},
@@ -350,7 +350,7 @@ func TestMirrorLocations(t *testing.T) {
 		{filepath.Join(dir, "missing"), "", "404"},
 	}
 	for _, tt := range tests {
-		loc, err := locate(tt.mirror, "15.1.0", "a.tar.gz")
+		loc, err := locate(tt.mirror, "15.2.0", "a.tar.gz")
 		if tt.errHas != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.errHas) {
 				t.Errorf("locate(%q) = %v, %v; want error with %q", tt.mirror, loc, err, tt.errHas)
@@ -363,12 +363,12 @@ func TestMirrorLocations(t *testing.T) {
 	}
 }
 
-// A redirect loop stops after 10 hops (reliability.md case 11) and an
-// untrusted certificate is final, not retried as "spurious" (case 15).
+// A redirect loop stops after 10 hops and an
+// untrusted certificate is final, not retried as "spurious".
 func TestRedirectLoopAndBadCertificateAreFinal(t *testing.T) {
 	t.Run("redirect loop", func(t *testing.T) {
 		e := newTestEnv(t)
-		_, d := e.serveFake("15.1.0")
+		_, d := e.serveFake("15.2.0")
 		e.srv.fault(fakeAsset, func(w http.ResponseWriter, r *http.Request, n int) bool {
 			http.Redirect(w, r, "/"+fakeAsset+"?hop="+fmt.Sprint(n), http.StatusFound)
 			return true
@@ -385,7 +385,7 @@ func TestRedirectLoopAndBadCertificateAreFinal(t *testing.T) {
 	})
 	t.Run("untrusted certificate", func(t *testing.T) {
 		e := newTestEnv(t)
-		_, d := e.serveFake("15.1.0")
+		_, d := e.serveFake("15.2.0")
 		r := e.resolver()
 		r.NoSystem, r.SHA256 = true, d
 		r.HTTPClient = &http.Client{} // system roots: the test CA is unknown

@@ -19,7 +19,7 @@ import (
 // (a fake rg 12.0.0 outside the bin dirs).
 func TestEnvironmentVariablesAreHonoured(t *testing.T) {
 	skipIfNoShell(t)
-	const v = "15.1.0"
+	const v = "15.2.0"
 	tests := []struct {
 		name  string
 		app   string
@@ -85,7 +85,7 @@ func TestEnvironmentVariablesAreHonoured(t *testing.T) {
 		{name: "AppName myagent: MYAGENT_OFFLINE names MYAGENT_ variables",
 			app:         "myagent",
 			env:         map[string]string{"MYAGENT_OFFLINE": "1"},
-			wantErrText: "set MYAGENT_MIRROR"},
+			wantErrText: "MYAGENT_MIRROR=URL"},
 		{name: "AppName myagent: MYAGENT_RG_PATH",
 			app:        "myagent",
 			env:        map[string]string{"MYAGENT_RG_PATH": "$FAKE"},

@@ -8,16 +8,71 @@ import (
 	"time"
 )
 
-// ErrNotInstalled reports that no usable rg was found and the resolver was
-// not allowed to download one (NoDownload or Offline). Search engines treat
-// it as "ripgrep unavailable" and fall back.
-var ErrNotInstalled = errors.New("no usable rg found")
+// The errors a caller can test for with errors.Is. Every failure rgfetch
+// returns wraps at most one of them; the message itself names the URL,
+// platform and digests concerned.
+var (
+	// ErrNotInstalled: no usable rg was found and the resolver was not
+	// allowed to download one (NoDownload or Offline). Search engines treat
+	// it as "ripgrep unavailable" and fall back.
+	ErrNotInstalled = errors.New("no usable rg found")
+	// ErrOffline: a download was needed but offline mode or NoDownload
+	// forbids it. It also matches ErrNotInstalled.
+	ErrOffline = errors.New("downloads are disabled")
+	// ErrChecksum: a SECURITY error. The bytes received do not have the
+	// trusted digest, or the release sidecar contradicts the pin. Nothing
+	// was installed.
+	ErrChecksum = errors.New("checksum mismatch")
+	// ErrNotFound: the release asset does not exist at the origin (HTTP 404
+	// or a mirror directory without it).
+	ErrNotFound = errors.New("release asset not found")
+	// ErrUnpinned: no digest is known for the asset and the caller neither
+	// gave one nor opted in to the release sidecar.
+	ErrUnpinned = errors.New("no pinned digest")
+	// ErrUnreachable: the release host's name does not resolve or nothing
+	// accepts the connection: the machine is probably offline.
+	ErrUnreachable = errors.New("release host unreachable")
+	// ErrStalled: the download fell below the minimum throughput.
+	ErrStalled = errors.New("download stalled")
+	// ErrTimeout: the download did not finish within the overall timeout.
+	ErrTimeout = errors.New("download timed out")
+	// ErrRecentFailure: failure memory (Resolver.FailureMemory) recorded a
+	// failed download a moment ago, so no new attempt was made.
+	ErrRecentFailure = errors.New("download failed recently")
+)
 
-// ChecksumError is a SECURITY error: the bytes received do not have the
-// digest we trusted (the pin, --sha256, or the sidecar), or the sidecar
-// disagrees with the pin. Nothing was installed and the digest is never
-// updated automatically.
-type ChecksumError struct {
+// Error is a failed download: what was being done, from where, for which
+// platform, and after how many attempts.
+type Error struct {
+	Op       string // "download"
+	URL      string // with any password masked
+	Triple   string
+	Attempts int // 0 when not counted
+	Err      error
+
+	hint string // ways out, on lines of their own
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", e.Op, e.URL)
+	if e.Triple != "" {
+		fmt.Fprintf(&b, " (%s)", e.Triple)
+	}
+	if e.Attempts > 0 {
+		fmt.Fprintf(&b, " failed after %d attempt(s)", e.Attempts)
+	}
+	fmt.Fprintf(&b, ": %v", e.Err)
+	if e.hint != "" {
+		b.WriteString(e.hint)
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// checksumError carries both digests of a mismatch.
+type checksumError struct {
 	URL      string // where the archive (or sidecar) came from
 	Triple   string
 	Expected string // the trusted digest
@@ -26,7 +81,7 @@ type ChecksumError struct {
 	Sidecar  bool   // true when a sidecar contradicted the pin
 }
 
-func (e *ChecksumError) Error() string {
+func (e *checksumError) Error() string {
 	if e.Sidecar {
 		return fmt.Sprintf("SECURITY ERROR: the release sidecar %s (%s) says SHA-256 %s, but the pinned digest is %s; refusing to install",
 			e.URL, e.Triple, e.Actual, e.Expected)
@@ -35,8 +90,10 @@ func (e *ChecksumError) Error() string {
 		e.URL, e.Triple, e.Expected, e.Origin, e.Actual)
 }
 
-// HTTPError is a response with a status other than 200.
-type HTTPError struct {
+func (e *checksumError) Is(target error) bool { return target == ErrChecksum }
+
+// httpError is a response with a status other than 200.
+type httpError struct {
 	URL        string
 	Triple     string
 	StatusCode int
@@ -44,7 +101,7 @@ type HTTPError struct {
 	retryAfter time.Duration // from a Retry-After header, 0 if none
 }
 
-func (e *HTTPError) Error() string {
+func (e *httpError) Error() string {
 	msg := fmt.Sprintf("GET %s (%s): HTTP %d %s", e.URL, e.Triple, e.StatusCode, http.StatusText(e.StatusCode))
 	if e.StatusCode == http.StatusNotFound {
 		msg += ": no such asset (is this version released for this platform, and does the mirror hold it?)"
@@ -52,107 +109,149 @@ func (e *HTTPError) Error() string {
 	return msg
 }
 
+func (e *httpError) Is(target error) bool {
+	return target == ErrNotFound && e.StatusCode == http.StatusNotFound
+}
+
 // temporary reports whether retrying may help: server errors, 408 and 429.
-func (e *HTTPError) temporary() bool {
+func (e *httpError) temporary() bool {
 	return e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests || e.StatusCode == http.StatusRequestTimeout
 }
 
-// SizeError reports an archive larger than the cap or than its pinned size.
-type SizeError struct {
+// sizeError reports an archive larger than the cap or than its pinned size.
+type sizeError struct {
 	URL   string
 	Limit int64
 	Size  int64 // -1 when the stream was cut at the limit
 }
 
-func (e *SizeError) Error() string {
+func (e *sizeError) Error() string {
 	if e.Size < 0 {
 		return fmt.Sprintf("%s: body exceeds the %d-byte limit", e.URL, e.Limit)
 	}
 	return fmt.Sprintf("%s: size %d bytes exceeds the %d-byte limit", e.URL, e.Size, e.Limit)
 }
 
-// DownloadError wraps the last failure after every attempt was used.
-type DownloadError struct {
-	URL      string
-	Triple   string
-	Attempts int
-	Err      error
-}
-
-func (e *DownloadError) Error() string {
-	return fmt.Sprintf("download %s (%s) failed after %d attempt(s): %v", e.URL, e.Triple, e.Attempts, e.Err)
-}
-
-func (e *DownloadError) Unwrap() error { return e.Err }
-
-// UnpinnedError refuses a version/triple with no compiled-in digest when the
+// unpinnedError refuses a version/triple with no compiled-in digest when the
 // caller neither gave one nor opted in to the release sidecar.
-type UnpinnedError struct {
+type unpinnedError struct {
 	Version, Triple, Asset string
 }
 
-func (e *UnpinnedError) Error() string {
-	return fmt.Sprintf("no pinned SHA-256 for ripgrep %s (%s, %s): pass the digest with --sha256 (Resolver.SHA256), "+
-		"or opt in to the release's .sha256 sidecar with --allow-unpinned (Resolver.AllowUnpinned)",
+func (e *unpinnedError) Error() string {
+	return fmt.Sprintf("no pinned SHA-256 for ripgrep %s (%s, %s): pass the digest with --sha256, "+
+		"or opt in to the release's .sha256 sidecar with --allow-unpinned",
 		e.Version, e.Triple, e.Asset)
 }
 
-// OfflineError says a download was needed but the network is off limits.
-// It matches ErrNotInstalled.
-type OfflineError struct {
+func (e *unpinnedError) Is(target error) bool { return target == ErrUnpinned }
+
+// offlineError says a download was needed but the network is off limits.
+// It matches ErrOffline and ErrNotInstalled.
+type offlineError struct {
 	Version, Triple string
 	Reason          string // "offline mode" or "downloads disabled"
-	EnvPrefix       string // "RGKIT"
+	hint            string // waysOut
 }
 
-func (e *OfflineError) Error() string {
+func (e *offlineError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "no usable rg found and %s forbids downloading ripgrep %s", e.Reason, e.Version)
 	if e.Triple != "" {
 		fmt.Fprintf(&b, " (%s)", e.Triple)
 	}
-	fmt.Fprintf(&b, "; ways out: install rg with the system package manager (apt-get install ripgrep, brew install ripgrep, ...), "+
-		"set %[1]s_MIRROR to a directory or URL holding the release archive, or set %[1]s_RG_PATH to an rg binary", e.EnvPrefix)
+	b.WriteString(e.hint)
 	return b.String()
 }
 
-func (e *OfflineError) Is(target error) bool { return target == ErrNotInstalled }
+func (e *offlineError) Is(target error) bool {
+	return target == ErrNotInstalled || target == ErrOffline
+}
 
-// SmokeTestError reports an installed candidate that did not run, or did not
-// report the expected version.
-type SmokeTestError struct {
+// waysOut lists, one command a line, every way to get rg without reaching
+// the release host: a mirror, an archive fetched elsewhere, the operating
+// system's package, or an rg already on disk.
+func (s settings) waysOut(asset string) string {
+	if asset == "" {
+		asset = "the release archive"
+	}
+	type way struct{ cmd, why string }
+	var ways []way
+	if s.app == "rgkit" {
+		ways = append(ways,
+			way{"rgkit fetch --mirror URL", "a mirror (https:// URL or directory) holding " + asset + "; or set " + s.envPrefix + "_MIRROR=URL"},
+			way{"rgkit fetch --archive FILE", asset + ", downloaded on another machine"})
+	} else {
+		ways = append(ways, way{s.envPrefix + "_MIRROR=URL", "set it to a mirror (https:// URL or directory) holding " + asset})
+	}
+	pkgs := osPackages(s.target.OS)
+	why := "the operating system's package"
+	if len(pkgs) > 1 {
+		why += " (or: " + strings.Join(pkgs[1:], ", ") + ")"
+	}
+	ways = append(ways, way{pkgs[0], why}, way{s.envPrefix + "_RG_PATH=/path/to/rg", "use an rg you already have"})
+	width := 0
+	for _, w := range ways {
+		width = max(width, len(w.cmd))
+	}
+	var b strings.Builder
+	b.WriteString("\nways out:")
+	for _, w := range ways {
+		fmt.Fprintf(&b, "\n  %-*s  %s", width, w.cmd, w.why)
+	}
+	return b.String()
+}
+
+// osPackages are the commands that install ripgrep from the operating
+// system's own package manager.
+func osPackages(goos string) []string {
+	switch goos {
+	case "darwin":
+		return []string{"brew install ripgrep"}
+	case "windows":
+		return []string{"winget install BurntSushi.ripgrep.MSVC", "choco install ripgrep"}
+	case "freebsd":
+		return []string{"pkg install ripgrep"}
+	default:
+		return []string{"sudo apt-get install ripgrep", "sudo dnf install ripgrep"}
+	}
+}
+
+// smokeTestError reports an installed candidate that did not run, or did
+// not report the expected version.
+type smokeTestError struct {
 	Path, Want, Got string
 	Err             error
 }
 
-func (e *SmokeTestError) Error() string {
+func (e *smokeTestError) Error() string {
 	if e.Err != nil {
 		return fmt.Sprintf("smoke test of the new rg failed: %v", e.Err) // Err names the command
 	}
 	return fmt.Sprintf("smoke test %s --version: reports %s, want %s", e.Path, e.Got, e.Want)
 }
 
-func (e *SmokeTestError) Unwrap() error { return e.Err }
+func (e *smokeTestError) Unwrap() error { return e.Err }
 
-// LockError reports that another process held the install lock until the
+// lockError reports that another process held the install lock until the
 // caller's context ended.
-type LockError struct {
+type lockError struct {
 	Path string
 	Err  error
 }
 
-func (e *LockError) Error() string {
+func (e *lockError) Error() string {
 	return fmt.Sprintf("another rg install is in progress (lock %s): %v", e.Path, e.Err)
 }
 
-func (e *LockError) Unwrap() error { return e.Err }
+func (e *lockError) Unwrap() error { return e.Err }
 
-// WriteError is a failure to write a download to the local disk (ENOSPC,
+// writeError is a failure to write a download to the local disk (ENOSPC,
 // EDQUOT, EIO). It is never retried.
-type WriteError struct {
+type writeError struct {
 	Err error
 }
 
-func (e *WriteError) Error() string { return "writing to the local disk: " + e.Err.Error() }
+func (e *writeError) Error() string { return "writing to the local disk: " + e.Err.Error() }
 
-func (e *WriteError) Unwrap() error { return e.Err }
+func (e *writeError) Unwrap() error { return e.Err }

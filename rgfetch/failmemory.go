@@ -16,25 +16,28 @@ type failureMarker struct {
 	Error string    `json:"error"`
 }
 
-// RecentFailureError reports a download that failed recently in some
+// recentFailureError reports a download that failed recently in some
 // process; it is returned without touching the network.
-type RecentFailureError struct {
+type recentFailureError struct {
 	Marker    string // the marker file
 	At        time.Time
 	URL, Last string
 	Until     time.Time
 }
 
-func (e *RecentFailureError) Error() string {
+func (e *recentFailureError) Error() string {
 	return fmt.Sprintf("downloading %s failed at %s (%s); not retrying until %s: fix the network or set a mirror, "+
 		"then delete %s or fetch with --force", e.URL, e.At.Format(time.RFC3339), e.Last, e.Until.Format(time.RFC3339), e.Marker)
 }
+
+// Is makes a remembered failure match ErrRecentFailure.
+func (e *recentFailureError) Is(target error) bool { return target == ErrRecentFailure }
 
 func (s settings) failureMarkerPath() string {
 	return filepath.Join(s.binDir, "."+s.target.ExeName()+".failed")
 }
 
-// recentFailure returns a *RecentFailureError when failure memory is on and
+// recentFailure returns a *recentFailureError when failure memory is on and
 // a download failed within it.
 func (s settings) recentFailure() error {
 	if s.failureMemory <= 0 || s.force {
@@ -53,7 +56,7 @@ func (s settings) recentFailure() error {
 	if now := s.now(); now.Before(m.At) || !now.Before(until) {
 		return nil
 	}
-	return &RecentFailureError{Marker: path, At: m.At, URL: m.URL, Last: m.Error, Until: until}
+	return &recentFailureError{Marker: path, At: m.At, URL: m.URL, Last: m.Error, Until: until}
 }
 
 // rememberFailure records a network failure (retries exhausted, a stall,
@@ -68,9 +71,9 @@ func (s settings) rememberFailure(p plan, err error) {
 		os.Remove(path)
 		return
 	}
-	var de *DownloadError
-	var he *HTTPError
-	if !errors.As(err, &de) && !(errors.As(err, &he) && he.temporary()) && !errors.Is(err, errStalled) {
+	var de *Error
+	var he *httpError
+	if !errors.As(err, &de) && !(errors.As(err, &he) && he.temporary()) && !errors.Is(err, ErrStalled) {
 		return
 	}
 	data, _ := json.Marshal(failureMarker{At: s.now().UTC(), URL: p.loc.String(), Error: err.Error()})

@@ -13,13 +13,13 @@ import (
 func TestFailureMemoryAcrossProcesses(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	e.srv.fault(fakeAsset, status(4, 503)) // first process: 1 + 3 retries, all 503
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	proc := func() *Resolver {
 		r := e.resolver()
 		r.NoSystem, r.SHA256, r.FailureMemory = true, d, 10*time.Minute
-		r.Now = func() time.Time { return now }
+		r.now = func() time.Time { return now }
 		return r
 	}
 	if _, err := proc().Resolve(context.Background()); err == nil {
@@ -27,9 +27,9 @@ func TestFailureMemoryAcrossProcesses(t *testing.T) {
 	}
 	hits := e.srv.count(fakeAsset)
 	_, err := proc().Resolve(context.Background())
-	var rf *RecentFailureError
+	var rf *recentFailureError
 	if !errors.As(err, &rf) || e.srv.count(fakeAsset) != hits {
-		t.Fatalf("second process: %v after %d more requests; want a RecentFailureError and none", err, e.srv.count(fakeAsset)-hits)
+		t.Fatalf("second process: %v after %d more requests; want a recentFailureError and none", err, e.srv.count(fakeAsset)-hits)
 	}
 	forced := proc()
 	forced.Force = true
@@ -46,11 +46,11 @@ func TestFailureMemoryAcrossProcesses(t *testing.T) {
 
 func TestFailureMemoryOffByDefault(t *testing.T) {
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	e.srv.fault(fakeAsset, status(99, 503))
 	for range 2 {
 		r := e.resolver()
-		r.NoSystem, r.SHA256, r.Retries = true, d, -1
+		r.NoSystem, r.SHA256, r.retries = true, d, -1
 		r.Resolve(context.Background())
 	}
 	if n := e.srv.count(fakeAsset); n != 2 {

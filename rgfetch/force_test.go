@@ -16,7 +16,7 @@ import (
 func TestForceReinstallsAnIntactManagedCopy(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	name, d := e.serveFake("15.1.0")
+	name, d := e.serveFake("15.2.0")
 	first := e.resolver()
 	first.SHA256 = d
 	res, err := first.Resolve(context.Background())
@@ -53,7 +53,7 @@ func TestForceReinstallsAnIntactManagedCopy(t *testing.T) {
 		// stands at the path.
 		fi, err := os.Stat(rg)
 		sawOld = err == nil && os.SameFile(fi, oldInfo)
-		assertWorks(t, Resolved{Path: rg}, "15.1.0")
+		assertWorks(t, Resolved{Path: rg}, "15.2.0")
 	}
 	res, err = forced.Resolve(context.Background())
 	if err != nil {
@@ -79,9 +79,9 @@ func TestForceReinstallsAnIntactManagedCopy(t *testing.T) {
 	if err != nil || string(kept) != string(oldBytes) {
 		t.Errorf("a handle on the old rg reads %d bytes (%v), want its original %d", len(kept), err, len(oldBytes))
 	}
-	assertWorks(t, res, "15.1.0")
+	assertWorks(t, res, "15.2.0")
 	assertNoTemps(t, e.binDir)
-	if _, err := verifyManaged(e.binDir, "rg", "15.1.0"); err != nil {
+	if _, err := verifyManaged(e.binDir, "rg", "15.2.0"); err != nil {
 		t.Errorf("after Force the managed copy does not verify: %v", err)
 	}
 }

@@ -276,7 +276,7 @@ func (rs *releaseServer) total() int {
 
 // loopbackOnly returns a copy of the server's client that fails any dial
 // to a non-loopback address: a test that reaches for the internet fails
-// loudly (reliability.md A13).
+// loudly.
 func loopbackOnly(t testing.TB, c *http.Client) *http.Client {
 	tr := c.Transport.(*http.Transport).Clone()
 	d := &net.Dialer{Timeout: 5 * time.Second}
@@ -341,17 +341,17 @@ func newTestEnv(t testing.TB) *testEnv {
 // the TLS server as a mirror.
 func (e *testEnv) resolver() *Resolver {
 	return &Resolver{
-		Home:   func() (string, error) { return e.home, nil },
-		Getenv: func(k string) string { return e.env[k] },
-		LookPath: func(string) (string, error) {
+		home:   func() (string, error) { return e.home, nil },
+		getenv: func(k string) string { return e.env[k] },
+		lookPath: func(string) (string, error) {
 			e.lookups.Add(1)
 			return "", fmt.Errorf("rg: %w", os.ErrNotExist)
 		},
 		Mirror:     e.srv.URL,
 		HTTPClient: loopbackOnly(e.t, e.srv.Client()),
-		Target:     linuxAMD64,
+		target:     linuxAMD64,
 		WorkDir:    e.t.TempDir(),
-		Sleep:      e.sleeps.sleep,
+		sleep:      e.sleeps.sleep,
 		Log:        e.log,
 		jitter:     func() float64 { return 0.5 },
 	}

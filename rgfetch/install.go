@@ -36,7 +36,8 @@ const (
 func (r *Resolver) download(ctx context.Context, s settings, tr *Trace) (Resolved, error) {
 	if why := s.downloadForbidden(); why != "" {
 		triple, _ := s.target.Triple(s.version)
-		err := &OfflineError{Version: s.version, Triple: triple, Reason: why, EnvPrefix: s.envPrefix}
+		asset, _ := s.target.AssetName(s.version)
+		err := &offlineError{Version: s.version, Triple: triple, Reason: why, hint: s.waysOut(asset)}
 		tr.add(Step{Source: SourceDownloaded, Verdict: VerdictSkipped, Reason: err.Error()})
 		return Resolved{}, err
 	}
@@ -52,7 +53,16 @@ func (r *Resolver) download(ctx context.Context, s settings, tr *Trace) (Resolve
 		tr.add(Step{Source: SourceDownloaded, Verdict: VerdictFailed, Path: p.loc.String(), Reason: err.Error()})
 		return Resolved{}, err
 	}
+	if s.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, s.timeout, fmt.Errorf("%w: not finished within %s (--timeout)", ErrTimeout, s.timeout))
+		defer cancel()
+	}
 	res, err := r.install(ctx, s, p)
+	var fe *Error
+	if errors.As(err, &fe) && errors.Is(err, ErrUnreachable) && fe.hint == "" {
+		fe.hint = s.waysOut(p.asset)
+	}
 	s.rememberFailure(p, err)
 	if err != nil {
 		tr.add(Step{Source: SourceDownloaded, Verdict: VerdictFailed, Path: p.loc.String(), Reason: err.Error()})
@@ -136,7 +146,7 @@ func (r *Resolver) install(ctx context.Context, s settings, p plan) (Resolved, e
 		return Resolved{}, diskErr("download", err)
 	}
 	if got != p.want {
-		return Resolved{}, &ChecksumError{URL: p.loc.String(), Triple: p.triple, Expected: p.want, Actual: got, Origin: p.origin.String()}
+		return Resolved{}, &checksumError{URL: p.loc.String(), Triple: p.triple, Expected: p.want, Actual: got, Origin: p.origin.String()}
 	}
 	s.checkpoint(checkpointDownloaded)
 
@@ -176,10 +186,10 @@ func (r *Resolver) install(ctx context.Context, s settings, p plan) (Resolved, e
 	}
 	v, err := rgVersion(ctx, tmpName, s.versionTimeout, s.sleep)
 	if err != nil {
-		return Resolved{}, &SmokeTestError{Path: tmpName, Want: p.version, Err: err}
+		return Resolved{}, &smokeTestError{Path: tmpName, Want: p.version, Err: err}
 	}
 	if v != p.version {
-		return Resolved{}, &SmokeTestError{Path: tmpName, Want: p.version, Got: v}
+		return Resolved{}, &smokeTestError{Path: tmpName, Want: p.version, Got: v}
 	}
 	binSum := hex.EncodeToString(h.Sum(nil))
 	s.checkpoint(checkpointVerified)
@@ -223,7 +233,7 @@ func (r *Resolver) settleDigest(ctx context.Context, s settings, f *fetcher, p *
 	}
 	buf := &memFile{}
 	_, _, err := f.fetch(ctx, loc, buf, maxSidecarSize)
-	var he *HTTPError
+	var he *httpError
 	if p.checkSidecar && (errors.As(err, &he) && he.StatusCode == 404 || errors.Is(err, os.ErrNotExist)) {
 		return nil // 13.0.0 and local archives have none; the pin suffices
 	}
@@ -242,7 +252,7 @@ func (r *Resolver) settleDigest(ctx context.Context, s settings, f *fetcher, p *
 		return nil
 	}
 	if d != p.want {
-		return &ChecksumError{URL: loc.String(), Triple: p.triple, Expected: p.want, Actual: d, Origin: p.origin.String(), Sidecar: true}
+		return &checksumError{URL: loc.String(), Triple: p.triple, Expected: p.want, Actual: d, Origin: p.origin.String(), Sidecar: true}
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ import (
 // InstallArchive (no release ships them as downloads for these targets).
 func TestInstallEveryFormat(t *testing.T) {
 	skipIfNoShell(t)
-	const v = "15.1.0"
+	const v = "15.2.0"
 	tests := []struct {
 		name    string
 		target  func(e *testEnv) *Resolver
@@ -33,7 +33,7 @@ func TestInstallEveryFormat(t *testing.T) {
 		{"zip download for windows", nil, func(e *testEnv, r *Resolver) (Resolved, error) {
 			name, data := releaseZip(t, v, "x86_64-pc-windows-msvc", fakeRg(v))
 			e.srv.put(name, data)
-			r.Target, r.SHA256 = windowsAMD64, sha256Hex(data)
+			r.target, r.SHA256 = windowsAMD64, sha256Hex(data)
 			return r.Resolve(context.Background())
 		}, "x86_64-pc-windows-msvc"},
 		{"tar.xz archive", nil, func(e *testEnv, r *Resolver) (Resolved, error) {
@@ -126,7 +126,7 @@ func TestInstallRealRipgrep(t *testing.T) {
 // <version>/ layout, all install without any HTTP.
 func TestInstallFromLocalMirror(t *testing.T) {
 	skipIfNoShell(t)
-	const v = "15.1.0"
+	const v = "15.2.0"
 	for _, layout := range []string{"flat file://", "flat dir", "versioned dir"} {
 		t.Run(layout, func(t *testing.T) {
 			e := newTestEnv(t)
@@ -161,14 +161,14 @@ func TestInstallFromLocalMirror(t *testing.T) {
 func TestSmokeTestRefusesWrongVersion(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	name, data := releaseTarGz(t, "15.1.0", "x86_64-unknown-linux-musl", fakeRg("14.0.0"))
+	name, data := releaseTarGz(t, "15.2.0", "x86_64-unknown-linux-musl", fakeRg("14.0.0"))
 	e.srv.put(name, data)
 	r := e.resolver()
 	r.NoSystem, r.SHA256 = true, sha256Hex(data)
 	_, err := r.Resolve(context.Background())
-	var se *SmokeTestError
-	if !asErr(err, &se) || se.Got != "14.0.0" || se.Want != "15.1.0" {
-		t.Fatalf("err = %v, want a SmokeTestError 14.0.0 vs 15.1.0", err)
+	var se *smokeTestError
+	if !asErr(err, &se) || se.Got != "14.0.0" || se.Want != "15.2.0" {
+		t.Fatalf("err = %v, want a smokeTestError 14.0.0 vs 15.2.0", err)
 	}
 	if _, err := os.Stat(filepath.Join(e.binDir, "rg")); !os.IsNotExist(err) {
 		t.Errorf("rg installed despite the failed smoke test: %v", err)
@@ -180,7 +180,7 @@ func TestSmokeTestRefusesWrongVersion(t *testing.T) {
 // package and nothing lands in the bin dir.
 func TestSymlinkedRgArchiveRefused(t *testing.T) {
 	e := newTestEnv(t)
-	top := "ripgrep-15.1.0-x86_64-unknown-linux-musl"
+	top := "ripgrep-15.2.0-x86_64-unknown-linux-musl"
 	data := gzipBytes(t, tarWith(t, tarHeader{name: top + "/rg", link: "/bin/sh"}))
 	e.srv.put(top+".tar.gz", data)
 	r := e.resolver()
@@ -197,7 +197,7 @@ func TestSymlinkedRgArchiveRefused(t *testing.T) {
 
 // Whatever squats on ~/.app/bin/rg, the installer never writes through it:
 // a symlink or FIFO is replaced by the verified binary (the link's target
-// is untouched), a directory is a clear error (reliability.md case 23).
+// is untouched), a directory is a clear error.
 func TestOddThingsAtTheTarget(t *testing.T) {
 	skipIfNoShell(t)
 	tests := []struct {
@@ -229,7 +229,7 @@ func TestOddThingsAtTheTarget(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newTestEnv(t)
-			_, d := e.serveFake("15.1.0")
+			_, d := e.serveFake("15.2.0")
 			os.MkdirAll(e.binDir, 0o755)
 			target := filepath.Join(e.binDir, "rg")
 			check := tt.squat(t, target)
@@ -248,7 +248,7 @@ func TestOddThingsAtTheTarget(t *testing.T) {
 				if !fi.Mode().IsRegular() {
 					t.Errorf("target is %v after install", fi.Mode())
 				}
-				assertWorks(t, res, "15.1.0")
+				assertWorks(t, res, "15.2.0")
 			}
 			check(t)
 			assertNoTemps(t, e.binDir)
@@ -257,7 +257,7 @@ func TestOddThingsAtTheTarget(t *testing.T) {
 }
 
 // A freshly written binary exec'd while other goroutines fork in a loop
-// must not surface ETXTBSY (golang/go#22315; reliability.md case 25).
+// must not surface ETXTBSY (golang/go#22315).
 func TestInstallWhileForkingNoETXTBSY(t *testing.T) {
 	skipIfNoShell(t)
 	stop := make(chan struct{})
@@ -276,10 +276,10 @@ func TestInstallWhileForkingNoETXTBSY(t *testing.T) {
 	}
 	defer func() { close(stop); wg.Wait() }()
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	for i := range 10 {
 		r := e.resolver()
-		r.NoSystem, r.Force, r.SHA256, r.Sleep = true, true, d, sleepCtx
+		r.NoSystem, r.Force, r.SHA256, r.sleep = true, true, d, sleepCtx
 		if _, err := r.Resolve(context.Background()); err != nil {
 			t.Fatalf("install %d: %v", i, err)
 		}
@@ -288,7 +288,7 @@ func TestInstallWhileForkingNoETXTBSY(t *testing.T) {
 
 // Installing while the old rg is running succeeds, and the running search
 // finishes undisturbed: the rename swaps the directory entry, never the
-// bytes of the running file (reliability.md B6, case 24).
+// bytes of the running file.
 func TestInstallWhileOldRgRuns(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
@@ -307,14 +307,14 @@ func TestInstallWhileOldRgRuns(t *testing.T) {
 	if err := search.Start(); err != nil {
 		t.Fatal(err)
 	}
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	r := e.resolver()
 	r.NoSystem, r.SHA256 = true, d
 	res2, err := r.Resolve(context.Background())
 	if err != nil {
 		t.Fatalf("install while the old rg runs: %v", err)
 	}
-	assertWorks(t, res2, "15.1.0")
+	assertWorks(t, res2, "15.2.0")
 	stdin.Write([]byte("go on\n"))
 	stdin.Close()
 	if err := search.Wait(); err != nil {

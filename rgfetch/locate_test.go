@@ -12,7 +12,7 @@ import (
 func TestLocateIsResolveReducedToThePath(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	override := writeFakeRg(t, t.TempDir(), "14.1.1")
 	managed := filepath.Join(e.binDir, "rg")
 	tests := []struct {

@@ -30,7 +30,7 @@ func TestGoodSystemRgWins(t *testing.T) {
 	rg := realRg(t)
 	e := newTestEnv(t)
 	r := e.resolver()
-	r.LookPath = lookPathTo(rg)
+	r.lookPath = lookPathTo(rg)
 	res, err := r.Resolve(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -47,10 +47,10 @@ func TestGoodSystemRgWins(t *testing.T) {
 func TestTooOldSystemRgSkipped(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	old := writeFakeRg(t, t.TempDir(), "11.0.0")
 	r := e.resolver()
-	r.LookPath, r.SHA256 = lookPathTo(old), d
+	r.lookPath, r.SHA256 = lookPathTo(old), d
 	res, err := r.Resolve(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -69,14 +69,14 @@ func TestTooOldSystemRgSkipped(t *testing.T) {
 func TestSystemRgInsideWorkDirRefused(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	e.serveFake("15.1.0")
+	e.serveFake("15.2.0")
 	r := e.resolver()
 	bin := filepath.Join(r.WorkDir, "bin")
 	os.Mkdir(bin, 0o755)
 	marker := filepath.Join(t.TempDir(), "ran")
 	planted := filepath.Join(bin, "rg")
-	os.WriteFile(planted, []byte("#!/bin/sh\ntouch "+marker+"\necho ripgrep 15.1.0\n"), 0o755)
-	r.LookPath = lookPathTo(planted)
+	os.WriteFile(planted, []byte("#!/bin/sh\ntouch "+marker+"\necho ripgrep 15.2.0\n"), 0o755)
+	r.lookPath = lookPathTo(planted)
 	r.NoDownload = true
 	_, err := r.Resolve(context.Background())
 	if !errors.Is(err, ErrNotInstalled) {
@@ -88,7 +88,7 @@ func TestSystemRgInsideWorkDirRefused(t *testing.T) {
 	// Control: outside the working directory the same script is used, so
 	// the test is not passing vacuously.
 	r2 := e.resolver()
-	r2.LookPath = lookPathTo(planted)
+	r2.lookPath = lookPathTo(planted)
 	if res, err := r2.Resolve(context.Background()); err != nil || res.Source != SourceSystem {
 		t.Fatalf("control: %+v, %v", res, err)
 	}
@@ -101,7 +101,7 @@ func TestRelativePathEntryRefused(t *testing.T) {
 	e := newTestEnv(t)
 	r := e.resolver()
 	r.NoDownload = true
-	r.LookPath = func(string) (string, error) { return "rg", &exec.Error{Name: "rg", Err: exec.ErrDot} }
+	r.lookPath = func(string) (string, error) { return "rg", &exec.Error{Name: "rg", Err: exec.ErrDot} }
 	if _, err := r.Resolve(context.Background()); !errors.Is(err, ErrNotInstalled) {
 		t.Fatalf("err = %v", err)
 	}
@@ -110,7 +110,7 @@ func TestRelativePathEntryRefused(t *testing.T) {
 func TestManagedCopyReusedWithoutNetwork(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	first := e.resolver()
 	first.SHA256 = d
 	if _, err := first.Resolve(context.Background()); err != nil {
@@ -125,7 +125,7 @@ func TestManagedCopyReusedWithoutNetwork(t *testing.T) {
 	if res.Source != SourceManaged || e.srv.total() != before {
 		t.Fatalf("Resolved = %+v after %d more requests; want the managed copy and none", res, e.srv.total()-before)
 	}
-	assertWorks(t, res, "15.1.0")
+	assertWorks(t, res, "15.2.0")
 }
 
 // A managed copy that no longer verifies is reinstalled, never trusted and
@@ -138,16 +138,16 @@ func TestBrokenManagedCopyReinstalled(t *testing.T) {
 		version string // the version asked for the second time
 		breakIt func(t *testing.T, rg, binDir string)
 	}{
-		{"pinned version bump", "15.2.0", func(*testing.T, string, string) {}},
-		{"one byte flipped after install", "15.1.0", func(t *testing.T, rg, _ string) {
+		{"pinned version bump", "15.3.0", func(*testing.T, string, string) {}},
+		{"one byte flipped after install", "15.2.0", func(t *testing.T, rg, _ string) {
 			data, _ := os.ReadFile(rg)
 			data[len(data)-2] ^= 1
 			os.WriteFile(rg, data, 0o755)
 		}},
-		{"exec bit lost", "15.1.0", func(t *testing.T, rg, _ string) { os.Chmod(rg, 0o644) }},
-		{"stamp deleted", "15.1.0", func(t *testing.T, _, dir string) { os.Remove(stampPath(dir, "rg")) }},
-		{"stamp garbled", "15.1.0", func(t *testing.T, _, dir string) { os.WriteFile(stampPath(dir, "rg"), []byte("{"), 0o644) }},
-		{"replaced by a symlink", "15.1.0", func(t *testing.T, rg, _ string) {
+		{"exec bit lost", "15.2.0", func(t *testing.T, rg, _ string) { os.Chmod(rg, 0o644) }},
+		{"stamp deleted", "15.2.0", func(t *testing.T, _, dir string) { os.Remove(stampPath(dir, "rg")) }},
+		{"stamp garbled", "15.2.0", func(t *testing.T, _, dir string) { os.WriteFile(stampPath(dir, "rg"), []byte("{"), 0o644) }},
+		{"replaced by a symlink", "15.2.0", func(t *testing.T, rg, _ string) {
 			os.Remove(rg)
 			os.Symlink("/bin/sh", rg)
 		}},
@@ -155,9 +155,9 @@ func TestBrokenManagedCopyReinstalled(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newTestEnv(t)
-			_, d1 := e.serveFake("15.1.0")
-			_, d2 := e.serveFake("15.2.0")
-			digest := map[string]string{"15.1.0": d1, "15.2.0": d2}
+			_, d1 := e.serveFake("15.2.0")
+			_, d2 := e.serveFake("15.3.0")
+			digest := map[string]string{"15.2.0": d1, "15.3.0": d2}
 			r := e.resolver()
 			r.SHA256 = d1
 			res, err := r.Resolve(context.Background())
@@ -187,7 +187,7 @@ func TestOverrideWins(t *testing.T) {
 	for _, how := range []string{"field", "env"} {
 		t.Run(how, func(t *testing.T) {
 			r := e.resolver()
-			r.LookPath = func(string) (string, error) {
+			r.lookPath = func(string) (string, error) {
 				t.Error("system rg consulted despite the override")
 				return "", os.ErrNotExist
 			}
@@ -208,7 +208,7 @@ func TestOverrideWins(t *testing.T) {
 	// A broken override is an error, never a silent fallback.
 	r := e.resolver()
 	r.Override = filepath.Join(t.TempDir(), "missing-rg")
-	r.LookPath = lookPathTo(override)
+	r.lookPath = lookPathTo(override)
 	if _, err := r.Resolve(context.Background()); err == nil || !strings.Contains(err.Error(), "RGKIT_RG_PATH") {
 		t.Fatalf("err = %v, want the broken override reported", err)
 	}
@@ -218,7 +218,7 @@ func TestOverrideWins(t *testing.T) {
 func TestConcurrentCallersShareOneResolution(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	name, d := e.serveFake("15.1.0")
+	name, d := e.serveFake("15.2.0")
 	r := e.resolver()
 	r.SHA256 = d
 	var wg sync.WaitGroup
@@ -254,11 +254,11 @@ func TestConcurrentCallersShareOneResolution(t *testing.T) {
 // A failure is remembered for FailureTTL (no retry storm), then retried.
 func TestFailureCachedOnlyForTTL(t *testing.T) {
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	e.srv.fault(fakeAsset, status(1, 404))
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	r := e.resolver()
-	r.SHA256, r.Now, r.FailureTTL = d, func() time.Time { return now }, time.Minute
+	r.SHA256, r.now, r.failureTTL = d, func() time.Time { return now }, time.Minute
 	_, err1 := r.Resolve(context.Background())
 	_, err2 := r.Resolve(context.Background())
 	if err1 == nil || err2 != err1 || e.srv.count(fakeAsset) != 1 {
@@ -276,7 +276,7 @@ func TestFailureCachedOnlyForTTL(t *testing.T) {
 func TestCancelledCallerNotCachedAsFailure(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	release := make(chan struct{})
 	e.srv.fault(fakeAsset, func(w http.ResponseWriter, r *http.Request, n int) bool {
 		if n == 1 {
@@ -306,12 +306,12 @@ func TestCancelledCallerNotCachedAsFailure(t *testing.T) {
 	if err != nil {
 		t.Fatalf("next call after a cancelled one: %v", err)
 	}
-	assertWorks(t, res, "15.1.0")
+	assertWorks(t, res, "15.2.0")
 }
 
 func TestExplainListsEveryStep(t *testing.T) {
 	e := newTestEnv(t)
-	e.serveFake("15.1.0")
+	e.serveFake("15.2.0")
 	r := e.resolver()
 	tr := r.Explain(context.Background())
 	want := []struct {
@@ -327,7 +327,7 @@ func TestExplainListsEveryStep(t *testing.T) {
 		}
 	}
 	last := tr.Steps[3]
-	if last.Path != e.srv.URL+"/"+fakeAsset || !strings.Contains(last.Reason, "pinned SHA-256 "+pins[pinKey{"15.1.0", "x86_64-unknown-linux-musl"}].SHA256) {
+	if last.Path != e.srv.URL+"/"+fakeAsset || !strings.Contains(last.Reason, "pinned SHA-256 "+pins[pinKey{"15.2.0", "x86_64-unknown-linux-musl"}].SHA256) {
 		t.Errorf("download step = %+v", last)
 	}
 	if tr.Triple != "x86_64-unknown-linux-musl" || e.srv.total() != 0 {
@@ -342,7 +342,7 @@ func TestFailureNamesRefusedCandidates(t *testing.T) {
 	e := newTestEnv(t)
 	old := writeFakeRg(t, t.TempDir(), "11.0.0")
 	r := e.resolver()
-	r.LookPath, r.Offline = lookPathTo(old), true
+	r.lookPath, r.Offline = lookPathTo(old), true
 	_, err := r.Resolve(context.Background())
 	if !errors.Is(err, ErrNotInstalled) || !strings.Contains(err.Error(), old) || !strings.Contains(err.Error(), "older than the minimum 13.0.0") {
 		t.Fatalf("err = %v, want it to name %s and why it was refused", err, old)
@@ -368,7 +368,7 @@ func TestWorkDirGuardExemptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := e.resolver()
-			r.LookPath, r.WorkDir, r.NoDownload = lookPathTo(rg), tt.workDir, true
+			r.lookPath, r.WorkDir, r.NoDownload = lookPathTo(rg), tt.workDir, true
 			res, err := r.Resolve(context.Background())
 			if tt.want == SourceNone {
 				if !errors.Is(err, ErrNotInstalled) {

@@ -71,7 +71,7 @@ func (s settings) plan() (plan, error) {
 		return plan{}, err
 	}
 	p.loc, err = locate(s.mirror, s.version, asset)
-	if he := (*HTTPError)(nil); errors.As(err, &he) {
+	if he := (*httpError)(nil); errors.As(err, &he) {
 		he.Triple = triple
 	}
 	if err != nil {
@@ -82,7 +82,7 @@ func (s settings) plan() (plan, error) {
 
 // trust chooses the digest for p: --sha256 first, then the pin, then (only
 // with the opt-in) the sidecar. There is no silent downgrade: without a
-// digest or the opt-in the answer is an *UnpinnedError.
+// digest or the opt-in the answer is an *unpinnedError.
 func (s settings) trust(p *plan) error {
 	if pin, ok := LookupPin(p.version, p.triple); ok {
 		p.pin = &pin
@@ -97,12 +97,12 @@ func (s settings) trust(p *plan) error {
 	case p.pin != nil:
 		p.want, p.origin = p.pin.SHA256, originPinned
 		// With the opt-in, the sidecar is fetched as well and must agree
-		// with the pin (reliability.md A2).
+		// with the pin.
 		p.checkSidecar = s.allowUnpinned
 	case s.allowUnpinned:
 		p.origin = originSidecar
 	default:
-		return &UnpinnedError{Version: p.version, Triple: p.triple, Asset: p.asset}
+		return &unpinnedError{Version: p.version, Triple: p.triple, Asset: p.asset}
 	}
 	return nil
 }

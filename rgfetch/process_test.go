@@ -48,7 +48,7 @@ func TestProcessRole(t *testing.T) {
 	pool.AppendCertsFromPEM([]byte(cfg.CertPEM))
 	r := &Resolver{
 		BinDir: cfg.BinDir, Mirror: cfg.Mirror, SHA256: cfg.SHA256, Version: cfg.Version, NoSystem: true,
-		Target: linuxAMD64, Getenv: func(string) string { return "" },
+		target: linuxAMD64, getenv: func(string) string { return "" },
 		HTTPClient: &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}},
 	}
 	if cfg.Checkpoint != "" {
@@ -101,15 +101,15 @@ func certPEM(e *testEnv) string {
 }
 
 // Twenty processes resolving at once download once and all get a working
-// rg (reliability.md B2, case 19).
+// rg.
 func TestTwentyProcessesDownloadOnce(t *testing.T) {
 	skipIfNoShell(t)
 	if testing.Short() {
 		t.Skip("starts 20 processes")
 	}
 	e := newTestEnv(t)
-	name, d := e.serveFake("15.1.0")
-	cfg := processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: d, Version: "15.1.0", CertPEM: certPEM(e)}
+	name, d := e.serveFake("15.2.0")
+	cfg := processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: d, Version: "15.2.0", CertPEM: certPEM(e)}
 	type child struct {
 		cmd *exec.Cmd
 		out *strings.Builder
@@ -129,7 +129,7 @@ func TestTwentyProcessesDownloadOnce(t *testing.T) {
 		if pr.Res.Path != filepath.Join(e.binDir, "rg") {
 			t.Errorf("process %d got %+v", i, pr.Res)
 		}
-		assertWorks(t, pr.Res, "15.1.0")
+		assertWorks(t, pr.Res, "15.2.0")
 	}
 	if n := e.srv.count(name); n != 1 {
 		t.Errorf("archive downloaded %d times by 20 processes, want 1", n)
@@ -139,14 +139,14 @@ func TestTwentyProcessesDownloadOnce(t *testing.T) {
 
 // A process SIGKILLed at any install step leaves the old rg or the new one,
 // never a broken one, and the next run succeeds without manual cleanup
-// (reliability.md B5, case 18).
+// .
 func TestKilledInstallLeavesWorkingRg(t *testing.T) {
 	skipIfNoShell(t)
 	for _, cp := range []string{checkpointLocked, checkpointDownloaded, checkpointMidWrite, checkpointVerified, checkpointRenamed} {
 		t.Run(cp, func(t *testing.T) {
 			e := newTestEnv(t)
 			_, oldD := e.serveFake("15.0.0")
-			_, newD := e.serveFake("15.1.0")
+			_, newD := e.serveFake("15.2.0")
 			old := e.resolver()
 			old.NoSystem, old.Version, old.SHA256 = true, "15.0.0", oldD
 			if _, err := old.Resolve(context.Background()); err != nil {
@@ -154,7 +154,7 @@ func TestKilledInstallLeavesWorkingRg(t *testing.T) {
 			}
 
 			marker := filepath.Join(t.TempDir(), "reached")
-			cmd, out := startProcess(t, processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: newD, Version: "15.1.0",
+			cmd, out := startProcess(t, processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: newD, Version: "15.2.0",
 				CertPEM: certPEM(e), Checkpoint: cp, Marker: marker})
 			deadline := time.Now().Add(60 * time.Second)
 			for {
@@ -174,7 +174,7 @@ func TestKilledInstallLeavesWorkingRg(t *testing.T) {
 			// Whatever is at the target runs and is a complete version.
 			target := filepath.Join(e.binDir, "rg")
 			v, err := rgVersion(context.Background(), target, 5*time.Second, sleepCtx)
-			if err != nil || (v != "15.0.0" && v != "15.1.0") {
+			if err != nil || (v != "15.0.0" && v != "15.2.0") {
 				t.Fatalf("after a kill at %s the installed rg is broken: %q, %v", cp, v, err)
 			}
 
@@ -184,20 +184,20 @@ func TestKilledInstallLeavesWorkingRg(t *testing.T) {
 			if err != nil {
 				t.Fatalf("next run after a kill at %s: %v", cp, err)
 			}
-			assertWorks(t, res, "15.1.0")
+			assertWorks(t, res, "15.2.0")
 			assertNoTemps(t, e.binDir)
 		})
 	}
 }
 
 // A second installer waiting behind a live lock holder gives up when its
-// context ends, saying an install is in progress (reliability.md B3).
+// context ends, saying an install is in progress.
 func TestLockWaitHonoursContext(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	marker := filepath.Join(t.TempDir(), "reached")
-	cmd, out := startProcess(t, processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: d, Version: "15.1.0",
+	cmd, out := startProcess(t, processConfig{BinDir: e.binDir, Mirror: e.srv.URL, SHA256: d, Version: "15.2.0",
 		CertPEM: certPEM(e), Checkpoint: checkpointLocked, Marker: marker})
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	for i := 0; ; i++ {
@@ -212,7 +212,7 @@ func TestLockWaitHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	r := e.resolver()
-	r.NoSystem, r.SHA256, r.Sleep = true, d, sleepCtx
+	r.NoSystem, r.SHA256, r.sleep = true, d, sleepCtx
 	_, err := r.Resolve(ctx)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want the caller's deadline", err)
@@ -227,8 +227,8 @@ func TestLockWaitHonoursContext(t *testing.T) {
 	p, _ := s.plan()
 	s.sleep = sleepCtx
 	_, err = r2.install(ctx2, s, p)
-	var le *LockError
+	var le *lockError
 	if !asErr(err, &le) || !strings.Contains(err.Error(), "in progress") {
-		t.Fatalf("install err = %v, want a LockError saying an install is in progress", err)
+		t.Fatalf("install err = %v, want a lockError saying an install is in progress", err)
 	}
 }

@@ -40,14 +40,14 @@ func connectProxy(t *testing.T) (*httptest.Server, *atomic.Int32) {
 }
 
 // Downloads go through an HTTPS proxy when the transport names one
-// (reliability.md A12: the env is read once by net/http and localhost is
+// (the env is read once by net/http and localhost is
 // never proxied, so the test injects Transport.Proxy; the default client's
 // Proxy is http.ProxyFromEnvironment, checked in
 // TestDefaultClientUsesProxyFromEnvironment).
 func TestDownloadThroughConnectProxy(t *testing.T) {
 	skipIfNoShell(t)
 	e := newTestEnv(t)
-	_, d := e.serveFake("15.1.0")
+	_, d := e.serveFake("15.2.0")
 	proxy, tunnels := connectProxy(t)
 	pu, _ := url.Parse(proxy.URL)
 	c := e.srv.Client()
@@ -59,7 +59,7 @@ func TestDownloadThroughConnectProxy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertWorks(t, res, "15.1.0")
+	assertWorks(t, res, "15.2.0")
 	if tunnels.Load() != 1 || e.srv.count(fakeAsset) != 1 {
 		t.Fatalf("tunnels %d, archive requests %d; want the download to go through the proxy once", tunnels.Load(), e.srv.count(fakeAsset))
 	}

@@ -6,8 +6,9 @@ import (
 )
 
 // DefaultVersion is the ripgrep release installed when the caller asks for
-// no particular version.
-const DefaultVersion = "15.1.0"
+// no particular version. It is also the release whose behaviour rgkit's
+// engines reproduce, so the two move together.
+const DefaultVersion = "15.2.0"
 
 // emptySHA256 is the SHA-256 of zero bytes. It turns up in real pin tables
 // when a `curl | shasum` pipeline failed (BurntSushi's own brew tap carried it
@@ -25,10 +26,13 @@ type Pin struct {
 // pinKey identifies an asset by release version and target triple.
 type pinKey struct{ version, triple string }
 
-// pins holds every (version, triple) digest graded A (two or more independent
-// sources agree) or B (one careful source) in ripgrep-releases.md §1.3. Grade
-// C values are deliberately absent: installing those needs --sha256 or
-// --allow-unpinned. scripts/refresh-digests.sh re-derives them from a release.
+// pins holds every (version, triple) digest graded A (two or more
+// independent public sources agree, or the release's own .sha256 sidecar
+// says so) or B (one careful source). Grade C values (a single source of
+// unknown care, or sources that disagree) are deliberately absent:
+// installing those needs --sha256 or --allow-unpinned.
+// scripts/refresh-digests.sh re-derives every digest from a release when
+// the network is available; docs/provisioning.md lists the grades.
 var pins = map[pinKey]Pin{
 	{"13.0.0", "x86_64-apple-darwin"}:       {SHA256: "585c18350cb8d4392461edd6c921e6edd5a97cbfc03b567d7bd440423e118082"},
 	{"13.0.0", "x86_64-unknown-linux-musl"}: {SHA256: "ee4e0751ab108b6da4f47c52da187d5177dc371f0f512a7caaec5434e711c091"},
@@ -60,11 +64,38 @@ var pins = map[pinKey]Pin{
 	{"15.1.0", "aarch64-pc-windows-msvc"}:   {SHA256: "00d931fb5237c9696ca49308818edb76d8eb6fc132761cb2a1bd616b2df02f8e"},
 	{"15.1.0", "i686-pc-windows-msvc"}:      {SHA256: "725be85a1e8f92878a548f40ee4f6df64bc93b809586462b3c6d884e1de1e83a"},
 
+	// 15.2.0: no download was possible here, so each digest below rests on
+	// independent public projects that pin it with the asset's full name
+	// (install scripts, Homebrew-style formulas, Yocto recipes, Go, Rust,
+	// TypeScript, Python and PowerShell tool tables), found with a code
+	// search; the index did not name their repositories. All are grade A.
+	//
+	// x86_64 musl: over ten projects, among them a Homebrew formula
+	// (class Ripgrep), a Rust artifact table and a GitHub Actions setup
+	// script, all naming ripgrep-15.2.0-x86_64-unknown-linux-musl.tar.gz.
 	{"15.2.0", "x86_64-unknown-linux-musl"}: {SHA256: "33e15bcf1624b25cdd2a55813a47a2f95dbe126268203e76aa6a585d1e7b149c"},
-	{"15.2.0", "x86_64-apple-darwin"}:       {SHA256: "af7825fcc69a2afc7a7aea55fc9af90e26421d8f20fe59df32e233c0b8a231c1"},
-	// Grade B (15.2.0 below): one source, cashapp/hermit-packages (auto-versioned).
-	{"15.2.0", "aarch64-apple-darwin"}:      {SHA256: "3750b2e93f37e0c692657da574d7019a101c0084da05a790c83fd335bad973e4"},
+	// Both macOS assets: the same formula, a CMake fetch script, a Go
+	// tool table and a TypeScript pin table; also cashapp/hermit-packages.
+	{"15.2.0", "x86_64-apple-darwin"}:  {SHA256: "af7825fcc69a2afc7a7aea55fc9af90e26421d8f20fe59df32e233c0b8a231c1"},
+	{"15.2.0", "aarch64-apple-darwin"}: {SHA256: "3750b2e93f37e0c692657da574d7019a101c0084da05a790c83fd335bad973e4"},
+	// aarch64 glibc: the formula's on_linux/on_arm block, an Emacs Lisp
+	// tool list, a Python asset table, a Dockerfile and a TypeScript test
+	// all name ripgrep-15.2.0-aarch64-unknown-linux-gnu.tar.gz with it.
 	{"15.2.0", "aarch64-unknown-linux-gnu"}: {SHA256: "a740b91c82eaf9914cfedd353572f2791cbe0162c84101ee0951058f4dcbc90d"},
+	// aarch64 musl, new in 15.2.0: an earlier survey found a740b91c… (the
+	// glibc digest above) offered for it as well. Every source found since
+	// labels that one gnu, and ten projects (a Rust artifact table, a C++
+	// asset table, a Yocto recipe naming the musl file, a Go table giving
+	// its size as 1982561 bytes, TypeScript and JavaScript tables) agree on
+	// this one.
+	{"15.2.0", "aarch64-unknown-linux-musl"}: {SHA256: "800b1e7206afe799dfb5a6901f23147cfaabe0e52210538100f61e86e1740915"},
+	// Windows: a PowerShell installer, a Go asset table, a C# resolver, a
+	// Windows batch script and JavaScript tables name both zips.
+	{"15.2.0", "x86_64-pc-windows-msvc"}:  {SHA256: "71b2fef860abe467217a538ff31de02f5258807c0129f771846f87bd029aafc5"},
+	{"15.2.0", "aarch64-pc-windows-msvc"}: {SHA256: "e4abca10c3a64ebea742667dd7009449d49403db5460dd6873e389fa2945360f"},
+	// Grade C, not pinned: i686-pc-windows-msvc (one C# source),
+	// armv7-unknown-linux-gnueabihf and s390x-unknown-linux-gnu (one
+	// source each).
 }
 
 // LookupPin returns the digest compiled in for a release asset, if any.

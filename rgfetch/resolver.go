@@ -5,8 +5,8 @@
 // one inside the working directory, and at least MinVersion), the managed
 // copy in ~/.<AppName>/bin, and finally a download of the pinned release for
 // this platform, verified against a SHA-256 compiled into the binary and
-// installed atomically under a cross-process lock. See the README section
-// "Provisioning ripgrep" for the full story.
+// installed atomically under a cross-process lock. docs/provisioning.md
+// tells the full story.
 package rgfetch
 
 import (
@@ -62,12 +62,12 @@ type Resolved struct {
 	Path    string `json:"path"`    // absolute
 	Version string `json:"version"` // as reported by rg --version
 	Source  Source `json:"source"`
-	Triple  string `json:"triple,omitempty"` // release triple; "" for a system or override rg
+	Triple  string `json:"triple,omitempty"` // this platform's release triple for the running version
 }
 
 // Resolver finds or installs rg. The zero value works: every empty field
-// takes the default its comment names, so tests and embedders override
-// exactly what they need. A Resolver must not be copied after first use.
+// takes the default its comment names, so embedders set exactly what they
+// need. A Resolver must not be copied after first use.
 type Resolver struct {
 	// AppName names the managed directory (~/.<AppName>/bin) and the
 	// environment prefix (<APPNAME>_RG_PATH, ...). Default "rgkit".
@@ -79,7 +79,8 @@ type Resolver struct {
 	Version string
 	// Mirror replaces GitHub as the download origin: an https:// base URL,
 	// http:// to a loopback address, file:///dir or a plain directory; the
-	// asset keeps its release file name. Default <APP>_MIRROR.
+	// asset keeps its release file name. Default <APP>_MIRROR. A password
+	// in the URL is masked in every message and record.
 	Mirror string
 	// Override is an rg to use unconditionally. Default <APP>_RG_PATH.
 	Override string
@@ -101,59 +102,48 @@ type Resolver struct {
 	// AllowUnpinned opts in to the release's .sha256 sidecar when no digest
 	// is pinned or given (trust on first use; logged and recorded).
 	AllowUnpinned bool
+	// Timeout bounds a whole download, retries included. Default 5 minutes;
+	// negative means no bound beyond the caller's context.
+	Timeout time.Duration
 	// Progress receives a download progress bar when it is a terminal.
 	Progress io.Writer
 	// Log receives one-line notes (retries, trusted sidecar digests).
 	Log io.Writer
-	// LookPath finds the system rg. Default exec.LookPath.
-	LookPath func(file string) (string, error)
 	// MinVersion is the oldest acceptable system rg. Default DefaultMinVersion.
 	MinVersion string
-	// Target is the platform to install for. Default platforms.Detect().
-	Target platforms.Target
-	// Home returns the home directory. Default os.UserHomeDir.
-	Home func() (string, error)
-	// Getenv reads the environment. Default os.Getenv.
-	Getenv func(key string) string
 	// WorkDir is the directory a system rg must not live in (a planted
 	// ./rg or ./bin/rg in a checked-out repository). Default os.Getwd.
 	WorkDir string
-	// Sleep waits between retries and lock polls. Default: a timer that
-	// honours ctx.
-	Sleep func(ctx context.Context, d time.Duration) error
-	// Now is the clock for Retry-After dates and the failure TTL.
-	Now func() time.Time
-	// Retries is how many times a failed download is retried. 0 means the
-	// default (3); negative means none.
-	Retries int
-	// MaxSize caps the archive size. Default 64 MiB.
-	MaxSize int64
-	// StallTimeout abandons a download that receives nothing for this long.
-	// Default 30 s.
-	StallTimeout time.Duration
-	// VersionTimeout bounds each `rg --version` run. Default 5 s.
-	VersionTimeout time.Duration
-	// FailureTTL is how long a failed resolution is remembered before the
-	// next call tries again. Default 30 s; negative disables it.
-	FailureTTL time.Duration
 	// FailureMemory, when positive, remembers a failed download on disk
 	// (a marker in the bin dir) for that long, so that many short-lived
 	// processes behind a broken network fail at once instead of each
-	// waiting out the retries (gemini-cli#25323). Force ignores it; a
-	// success clears it. 0 disables it (the CLI's default).
+	// waiting out the retries. Force ignores it; a success clears it. 0
+	// disables it (the CLI's default).
 	FailureMemory time.Duration
-	// PostInstall runs on the new binary before its smoke test. Default
-	// platforms.PostInstall (codesign and quarantine removal on macOS).
-	PostInstall func(ctx context.Context, path string) error
 
+	// The fields below are the seams tests use to control the world; each
+	// nil or zero value means the production default.
+
+	lookPath       func(file string) (string, error)                // exec.LookPath
+	target         platforms.Target                                 // platforms.Detect()
+	home           func() (string, error)                           // os.UserHomeDir
+	getenv         func(key string) string                          // os.Getenv
+	sleep          func(ctx context.Context, d time.Duration) error // a timer honouring ctx
+	now            func() time.Time                                 // time.Now
+	retries        int                                              // 0: 3 retries; negative: none
+	maxSize        int64                                            // archive cap, 64 MiB
+	stallWindow    time.Duration                                    // throughput window, 30 s
+	minRate        int64                                            // bytes/s over the window, 1000
+	versionTimeout time.Duration                                    // each rg --version, 5 s
+	failureTTL     time.Duration                                    // in-memory failure, 30 s; negative: off
+	postInstall    func(ctx context.Context, path string) error     // platforms.PostInstall
 	// checkpoint is called at named install steps; tests kill the process
-	// there. nil in production.
+	// there.
 	checkpoint func(name string)
 	// jitter returns a random number in [0, 1) for retry backoff.
 	jitter func() float64
-	// createTemp creates the install's temp files in the bin dir. Default
-	// os.CreateTemp; tests hand back files whose writes fail as on a full
-	// disk.
+	// createTemp creates the install's temp files in the bin dir; tests
+	// hand back files whose writes fail as on a full disk.
 	createTemp func(dir, pattern string) (tempFile, error)
 
 	detectOnce sync.Once
@@ -193,7 +183,11 @@ func (r *Resolver) Resolve(ctx context.Context) (Resolved, error) {
 	}
 	s := r.settings()
 	if s.override != "" {
-		return r.resolveOverride(ctx, s)
+		res, err := r.resolveOverride(ctx, s)
+		if err != nil {
+			return res, err
+		}
+		return s.withTriple(res), nil
 	}
 	r.mu.Lock()
 	if r.cached != nil && !s.force {
@@ -275,7 +269,7 @@ func (r *Resolver) resolve(ctx context.Context, s settings, tr *Trace) (Resolved
 		tr = &Trace{}
 	}
 	if res, ok := r.trySystem(ctx, s, tr); ok {
-		return res, nil
+		return s.withTriple(res), nil
 	}
 	if res, ok := r.tryManaged(ctx, s, tr); ok {
 		return res, nil
@@ -287,9 +281,23 @@ func (r *Resolver) resolve(ctx context.Context, s settings, tr *Trace) (Resolved
 	return res, err
 }
 
+// withTriple fills in the release triple of this platform for an rg that
+// did not come from a release archive (the system's or an override), so
+// every Resolved says which release asset matches it.
+func (s settings) withTriple(res Resolved) Resolved {
+	if res.Triple != "" {
+		return res
+	}
+	if t, err := s.target.Triple(res.Version); err == nil {
+		res.Triple = t
+	} else if t, err := s.target.Triple(s.version); err == nil {
+		res.Triple = t
+	}
+	return res
+}
+
 // withRejections appends the candidates that were found but refused to a
-// failure, so "no rg" never hides "your rg 11.0.0 is too old"
-// (gemini-cli#26193).
+// failure, so "no rg" never hides "your rg 11.0.0 is too old".
 func withRejections(err error, tr *Trace) error {
 	var notes []string
 	for _, st := range tr.Steps {

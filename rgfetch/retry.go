@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Retry policy, after cargo's retry.rs (reliability.md A10): the first retry
+// Retry policy, after cargo's: the first retry
 // waits 0.5-1.5 s, then 3.5 s and 6.5 s (each ±0.5 s), never more than 10 s.
 // A Retry-After header on 429/503 replaces the backoff, capped at
 // maxRetryAfter so a hostile or confused server cannot park us for hours.
@@ -62,10 +62,6 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return min(d, maxRetryAfter), true
 }
 
-// errStalled is the cause given to a request cancelled because no byte
-// arrived within the stall timeout.
-var errStalled = errors.New("download stalled: no data received within the idle timeout")
-
 // errInsecureRedirect refuses a redirect from https to http (or to plain
 // http on a non-loopback host): the digest would still catch tampering, but
 // the request would leak, and a token could follow it.
@@ -78,13 +74,13 @@ var errTooManyRedirects = errors.New("stopped after 10 redirects")
 // mismatches, 4xx other than 408/429, size-cap violations, certificate
 // errors and insecure redirects are final.
 func retryable(err error) bool {
-	var he *HTTPError
+	var he *httpError
 	if errors.As(err, &he) {
 		return he.temporary()
 	}
-	var se *SizeError
-	var we *WriteError
-	var ce *ChecksumError
+	var se *sizeError
+	var we *writeError
+	var ce *checksumError
 	var ua x509.UnknownAuthorityError
 	var hn x509.HostnameError
 	var cv *tls.CertificateVerificationError

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The schedule follows cargo (reliability.md A10): ~1 s ± 0.5, 3.5 s, 6.5 s,
+// The schedule follows cargo: ~1 s ± 0.5, 3.5 s, 6.5 s,
 // then the 10 s cap.
 func TestBackoffSchedule(t *testing.T) {
 	tests := []struct {

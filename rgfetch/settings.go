@@ -38,7 +38,9 @@ type settings struct {
 	now              func() time.Time
 	retries          int
 	maxSize          int64
-	stall            time.Duration
+	window           time.Duration
+	minRate          int64
+	timeout          time.Duration
 	versionTimeout   time.Duration
 	failureTTL       time.Duration
 	failureMemory    time.Duration
@@ -69,10 +71,11 @@ func (r *Resolver) settings() settings {
 	s := settings{
 		app: r.AppName, binDir: r.BinDir, version: r.Version, mirror: r.Mirror, override: r.Override,
 		offline: r.Offline, noDownload: r.NoDownload, noSystem: r.NoSystem, force: r.Force,
-		sha256: r.SHA256, allowUnpinned: r.AllowUnpinned, minVersion: r.MinVersion, target: r.Target,
-		workDir: r.WorkDir, lookPath: r.LookPath, getenv: r.Getenv, sleep: r.Sleep, now: r.Now,
-		retries: r.Retries, maxSize: r.MaxSize, stall: r.StallTimeout, versionTimeout: r.VersionTimeout,
-		failureTTL: r.FailureTTL, failureMemory: r.FailureMemory, postInstall: r.PostInstall, checkpoint: r.checkpoint, jitter: r.jitter,
+		sha256: r.SHA256, allowUnpinned: r.AllowUnpinned, minVersion: r.MinVersion, target: r.target,
+		workDir: r.WorkDir, lookPath: r.lookPath, getenv: r.getenv, sleep: r.sleep, now: r.now,
+		retries: r.retries, maxSize: r.maxSize, window: r.stallWindow, minRate: r.minRate, timeout: r.Timeout,
+		versionTimeout: r.versionTimeout, failureTTL: r.failureTTL, failureMemory: r.FailureMemory,
+		postInstall: r.postInstall, checkpoint: r.checkpoint, jitter: r.jitter,
 		createTemp: r.createTemp,
 		httpClient: r.HTTPClient, progress: r.Progress, logOut: r.Log,
 	}
@@ -88,7 +91,7 @@ func (r *Resolver) settings() settings {
 	if s.binDir == "" {
 		s.binDir = env("BIN_DIR")
 	}
-	home := r.Home
+	home := r.home
 	if home == nil {
 		home = os.UserHomeDir
 	}
@@ -144,8 +147,17 @@ func (r *Resolver) settings() settings {
 	if s.maxSize <= 0 {
 		s.maxSize = defaultMaxSize
 	}
-	if s.stall <= 0 {
-		s.stall = defaultStallTimeout
+	if s.window <= 0 {
+		s.window = defaultWindow
+	}
+	if s.minRate <= 0 {
+		s.minRate = defaultMinRate
+	}
+	switch {
+	case s.timeout == 0:
+		s.timeout = defaultTimeout
+	case s.timeout < 0:
+		s.timeout = 0
 	}
 	if s.versionTimeout <= 0 {
 		s.versionTimeout = 5 * time.Second
@@ -176,7 +188,7 @@ func (r *Resolver) overridePath() string {
 	if r.Override != "" {
 		return r.Override
 	}
-	getenv := r.Getenv
+	getenv := r.getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -204,6 +216,6 @@ func (s settings) fetcher(triple string) *fetcher {
 	}
 	return &fetcher{
 		client: withRedirectPolicy(c), getenv: s.getenv, sleep: s.sleep, now: s.now, jitter: s.jitter,
-		retries: s.retries, stall: s.stall, progress: s.progress, log: s.logOut, triple: triple,
+		retries: s.retries, window: s.window, minRate: s.minRate, progress: s.progress, log: s.logOut, triple: triple,
 	}
 }

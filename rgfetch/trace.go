@@ -90,11 +90,13 @@ func (r *Resolver) Explain(ctx context.Context) Trace {
 		}
 		tr.add(Step{Source: SourceOverride, Verdict: VerdictChosen, Path: res.Path, Version: res.Version,
 			Reason: "set by " + s.envPrefix + "_RG_PATH or the caller; it wins over everything"})
+		res = s.withTriple(res)
 		tr.Chosen = &res
 		return tr
 	}
 	tr.add(Step{Source: SourceOverride, Verdict: VerdictSkipped, Reason: s.envPrefix + "_RG_PATH is not set"})
 	if res, ok := r.trySystem(ctx, s, &tr); ok {
+		res = s.withTriple(res)
 		tr.Chosen = &res
 		return tr
 	}

@@ -27,9 +27,9 @@ func TestUnpinnedVersionRefusedWithoutOptIn(t *testing.T) {
 	r := e.resolver()
 	r.NoSystem, r.Version = true, "99.0.0"
 	_, err := r.Resolve(context.Background())
-	var ue *UnpinnedError
+	var ue *unpinnedError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--sha256") || !strings.Contains(err.Error(), "--allow-unpinned") {
-		t.Fatalf("err = %v, want an UnpinnedError naming both ways out", err)
+		t.Fatalf("err = %v, want an unpinnedError naming both ways out", err)
 	}
 	if n := e.srv.total(); n != 0 {
 		t.Errorf("%d requests made for a refused version", n)
@@ -83,9 +83,9 @@ func TestSidecarMismatchRefused(t *testing.T) {
 	r := e.resolver()
 	r.NoSystem, r.Version, r.AllowUnpinned = true, "99.0.0", true
 	_, err := r.Resolve(context.Background())
-	var ce *ChecksumError
+	var ce *checksumError
 	if !errors.As(err, &ce) || ce.Origin != "sidecar" {
-		t.Fatalf("err = %v, want a ChecksumError against the sidecar", err)
+		t.Fatalf("err = %v, want a checksumError against the sidecar", err)
 	}
 }
 
@@ -122,7 +122,7 @@ func TestSidecarDisagreeingWithPinIsSecurityError(t *testing.T) {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}
 			if tt.name == "disagrees" {
-				var ce *ChecksumError
+				var ce *checksumError
 				if !errors.As(err, &ce) || !ce.Sidecar || !strings.Contains(err.Error(), "SECURITY ERROR") {
 					t.Errorf("err = %v, want a sidecar SECURITY error", err)
 				}
@@ -153,7 +153,7 @@ func TestPinnedDigestEnforced(t *testing.T) {
 	r2 := e2.resolver()
 	r2.NoSystem, r2.Version = true, "99.1.0"
 	_, err := r2.Resolve(context.Background())
-	var ce *ChecksumError
+	var ce *checksumError
 	if !errors.As(err, &ce) || ce.Expected != d || ce.Origin != "pinned" {
 		t.Fatalf("err = %v, want a mismatch against the pin %s", err, d)
 	}
@@ -161,7 +161,7 @@ func TestPinnedDigestEnforced(t *testing.T) {
 
 func TestEmptyInputDigestRefusedAsSHA256(t *testing.T) {
 	e := newTestEnv(t)
-	e.serveFake("15.1.0")
+	e.serveFake("15.2.0")
 	r := e.resolver()
 	r.NoSystem, r.SHA256 = true, emptySHA256
 	_, err := r.Resolve(context.Background())
@@ -192,7 +192,7 @@ func TestOfflineFailsFastWithHint(t *testing.T) {
 			if !errors.Is(err, ErrNotInstalled) {
 				t.Fatalf("err = %v, want ErrNotInstalled", err)
 			}
-			for _, want := range []string{"package manager", "RGKIT_MIRROR", "RGKIT_RG_PATH", "15.1.0", "x86_64-unknown-linux-musl"} {
+			for _, want := range []string{"apt-get install ripgrep", "RGKIT_MIRROR", "RGKIT_RG_PATH", "15.2.0", "x86_64-unknown-linux-musl"} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("offline error lacks %q: %v", want, err)
 				}
@@ -212,8 +212,8 @@ func TestPinnedSizeCapsTheDownload(t *testing.T) {
 	r := e.resolver()
 	r.NoSystem, r.Version = true, "99.1.0"
 	_, err := r.Resolve(context.Background())
-	var se *SizeError
+	var se *sizeError
 	if !errors.As(err, &se) || se.Limit != int64(len(e.srv.files[name])-1) {
-		t.Fatalf("err = %v, want a SizeError at the pinned size", err)
+		t.Fatalf("err = %v, want a sizeError at the pinned size", err)
 	}
 }

@@ -8,7 +8,7 @@
 # agree; a disagreement is printed as an error and no line is emitted.
 # Needs network access, curl and sha256sum. Never run by the tests.
 #
-#   scripts/refresh-digests.sh 15.1.0 15.2.0 > /tmp/pins.txt
+#   scripts/refresh-digests.sh 15.2.0 > /tmp/pins.txt
 set -euo pipefail
 
 base="${RIPGREP_RELEASES_URL:-https://github.com/BurntSushi/ripgrep/releases/download}"

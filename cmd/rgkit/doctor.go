@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -83,8 +85,11 @@ func diagnose(ctx context.Context, r *rgfetch.Resolver, t platforms.Target) doct
 	rep.Tools = []toolReport{probeGit(ctx, gitgrep.New()), probeGrep(ctx, sysgrep.New())}
 	for _, k := range doctorEnv {
 		if v := os.Getenv(k); v != "" {
-			if k == "GITHUB_TOKEN" {
+			switch k {
+			case "GITHUB_TOKEN":
 				v = "(set)"
+			case "RGKIT_MIRROR", "HTTPS_PROXY", "HTTP_PROXY":
+				v = redactURL(v)
 			}
 			rep.Env[k] = v
 		}
@@ -157,6 +162,18 @@ func printDoctor(w io.Writer, rep doctorReport) {
 			}
 		}
 	}
+}
+
+// redactURL masks the password of a URL with userinfo (mirrors and proxies
+// may carry credentials), keeping the rest readable.
+func redactURL(v string) string {
+	if u, err := url.Parse(v); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	if at := strings.LastIndex(v, "@"); at >= 0 {
+		return "xxxxx" + v[at:]
+	}
+	return v
 }
 
 func yesNo(b bool) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -11,8 +12,9 @@ import (
 
 // fetchOptions are the flags of `rgkit fetch`.
 type fetchOptions struct {
-	version, binDir, mirror, sha256, archive string
-	offline, force, allowUnpinned, json      bool
+	version, binDir, mirror, sha256, archive, asRg string
+	offline, force, allowUnpinned, json            bool
+	timeout                                        time.Duration
 }
 
 func newFetchCmd(s streams) *cobra.Command {
@@ -30,6 +32,14 @@ platform, verified against a SHA-256 pinned in rgkit and installed
 atomically. Flags that describe an install (--version, --bin-dir, --mirror,
 --sha256, --allow-unpinned, --force, --archive) ask for the managed copy, so
 the system rg is not considered.
+
+A download that averages under 1 kB/s over 30 s is abandoned as stalled,
+and the whole download (retries included) is bounded by --timeout.
+
+--as-rg DIR does not fetch anything: it places a link named rg in DIR
+that points at this rgkit executable (a copy on Windows), so that tools
+which run "rg" find rgkit. It never replaces a file that is not already
+such a link, and prints the link's path.
 
 Environment: RGKIT_RG_PATH, RGKIT_BIN_DIR, RGKIT_MIRROR, RGKIT_OFFLINE,
 RGKIT_NO_DOWNLOAD, GITHUB_TOKEN (sent to github.com only), HTTPS_PROXY,
@@ -51,13 +61,30 @@ Exit status: 0 success, 2 failure.`,
 	f.BoolVar(&o.allowUnpinned, "allow-unpinned", false, "for a version with no pinned digest, trust the release's .sha256 sidecar")
 	f.StringVar(&o.archive, "archive", "", "install from this archive file (.tar.gz, .tar.xz, .zip or .deb); needs a pin or --sha256")
 	f.BoolVar(&o.json, "json", false, "print {path, version, source, triple} as JSON")
+	f.DurationVar(&o.timeout, "timeout", 5*time.Minute, "give up a download (retries included) after this long; 0 for no limit")
+	f.StringVar(&o.asRg, "as-rg", "", "place a link named rg in this directory pointing at the rgkit executable, then exit")
 	return cmd
 }
 
 func runFetch(cmd *cobra.Command, s streams, o fetchOptions) error {
+	if o.asRg != "" {
+		path, err := linkAsRg(o.asRg)
+		if err != nil {
+			return &exitError{code: 2, err: err}
+		}
+		_, err = fmt.Fprintln(s.out, path)
+		return err
+	}
+	if o.timeout < 0 {
+		return &exitError{code: 2, err: fmt.Errorf("--timeout %s: must not be negative", o.timeout)}
+	}
+	timeout := o.timeout
+	if timeout == 0 {
+		timeout = -1 // the Resolver's "no bound"
+	}
 	r := &rgfetch.Resolver{
 		Version: o.version, BinDir: o.binDir, Mirror: o.mirror, Offline: o.offline, Force: o.force,
-		SHA256: o.sha256, AllowUnpinned: o.allowUnpinned, Progress: s.errOut, Log: s.errOut,
+		SHA256: o.sha256, AllowUnpinned: o.allowUnpinned, Progress: s.errOut, Log: s.errOut, Timeout: timeout,
 	}
 	fl := cmd.Flags()
 	for _, name := range []string{"version", "bin-dir", "mirror", "sha256", "allow-unpinned", "force"} {

@@ -27,20 +27,20 @@ func TestFetchDiskFullKeepsTheOldRg(t *testing.T) {
 		}
 	})
 	small, big := t.TempDir(), t.TempDir()
-	d1 := packRelease(t, small, "15.1.0", fakeRgScript("15.1.0"))
+	d1 := packRelease(t, small, "15.2.0", fakeRgScript("15.2.0"))
 	if out, errOut, code := runCLI(t, "fetch", "--mirror", small, "--bin-dir", bin, "--sha256", d1); code != 0 {
 		t.Fatalf("first install: exit %d, %q, %s", code, out, errOut)
 	}
 	// The same release, padded past the free space; comment lines compress
 	// well, so it is the executable that does not fit.
-	padded := append(fakeRgScript("15.1.0"), strings.Repeat("# padding padding padding\n", 10<<10)...)
-	d2 := packRelease(t, big, "15.1.0", padded)
+	padded := append(fakeRgScript("15.2.0"), strings.Repeat("# padding padding padding\n", 10<<10)...)
+	d2 := packRelease(t, big, "15.2.0", padded)
 	out, errOut, code := runCLI(t, "fetch", "--force", "--mirror", big, "--bin-dir", bin, "--sha256", d2)
 	if code != 2 || out != "" || !strings.Contains(errOut, "disk full") || !strings.Contains(errOut, "no space left on device") {
 		t.Fatalf("exit %d, stdout %q, stderr %s; want 2, nothing, and disk full", code, out, errOut)
 	}
 	got, err := exec.Command(filepath.Join(bin, "rg"), "--version").Output()
-	if err != nil || !strings.HasPrefix(string(got), "ripgrep 15.1.0") {
+	if err != nil || !strings.HasPrefix(string(got), "ripgrep 15.2.0") {
 		t.Fatalf("old rg after the failure: %q, %v", got, err)
 	}
 	entries, _ := os.ReadDir(bin)

@@ -32,7 +32,7 @@ func fetchJSON(t *testing.T, args ...string) (rgfetch.Resolved, string, int) {
 
 // `rgkit fetch` reads its settings from the real environment. PATH holds no
 // rg, so only the variables decide. The fake releases are not the real
-// 15.1.0 bytes, so --sha256 is given; it does not touch what is tested.
+// 15.2.0 bytes, so --sha256 is given; it does not touch what is tested.
 func TestFetchHonoursEnvironmentVariables(t *testing.T) {
 	linuxAMD64Only(t)
 	tests := []struct {
@@ -56,7 +56,7 @@ func TestFetchHonoursEnvironmentVariables(t *testing.T) {
 			wantPath: "$BIN/rg", wantSource: rgfetch.SourceDownloaded},
 		{name: "RGKIT_OFFLINE=1",
 			env:     map[string]string{"RGKIT_BIN_DIR": "$BIN", "RGKIT_MIRROR": "$MIRROR", "RGKIT_OFFLINE": "1"},
-			wantErr: []string{"offline mode", "package manager", "RGKIT_MIRROR", "RGKIT_RG_PATH"}},
+			wantErr: []string{"offline mode", "apt-get install ripgrep", "RGKIT_MIRROR", "RGKIT_RG_PATH"}},
 		{name: "RGKIT_NO_DOWNLOAD=1",
 			env:     map[string]string{"RGKIT_BIN_DIR": "$BIN", "RGKIT_MIRROR": "$MIRROR", "RGKIT_NO_DOWNLOAD": "1"},
 			wantErr: []string{"downloads disabled (RGKIT_NO_DOWNLOAD"}},
@@ -75,7 +75,7 @@ func TestFetchHonoursEnvironmentVariables(t *testing.T) {
 			paths := map[string]string{"$MIRROR": t.TempDir(), "$BIN": t.TempDir(), "$EMPTY": t.TempDir(), "$HOME": home}
 			paths["$FAKE"] = filepath.Join(t.TempDir(), "rg")
 			os.WriteFile(paths["$FAKE"], fakeRgScript("14.1.1"), 0o755)
-			d := packRelease(t, paths["$MIRROR"], "15.1.0", fakeRgScript("15.1.0"))
+			d := packRelease(t, paths["$MIRROR"], "15.2.0", fakeRgScript("15.2.0"))
 			expand := func(s string) string {
 				for k, p := range paths {
 					s = strings.ReplaceAll(s, k, p)
@@ -124,7 +124,7 @@ func TestAppNamePrefixReadsItsOwnVariables(t *testing.T) {
 	isolateFetch(t)
 	t.Setenv("PATH", t.TempDir())
 	mirror, mine, theirs := t.TempDir(), t.TempDir(), t.TempDir()
-	d := packRelease(t, mirror, "15.1.0", fakeRgScript("15.1.0"))
+	d := packRelease(t, mirror, "15.2.0", fakeRgScript("15.2.0"))
 	t.Setenv("RGKIT_BIN_DIR", theirs)
 	t.Setenv("MYAGENT_BIN_DIR", mine)
 	t.Setenv("MYAGENT_MIRROR", mirror)
@@ -187,8 +187,8 @@ func TestFetchForceRedownloadsAnIntactCopy(t *testing.T) {
 	isolateFetch(t)
 	t.Setenv("PATH", t.TempDir())
 	mirror, bin := t.TempDir(), t.TempDir()
-	d := packRelease(t, mirror, "15.1.0", fakeRgScript("15.1.0"))
-	const asset = "ripgrep-15.1.0-x86_64-unknown-linux-musl.tar.gz"
+	d := packRelease(t, mirror, "15.2.0", fakeRgScript("15.2.0"))
+	const asset = "ripgrep-15.2.0-x86_64-unknown-linux-musl.tar.gz"
 	url, hits := countingMirror(t, mirror)
 	t.Setenv("RGKIT_MIRROR", url)
 	t.Setenv("RGKIT_BIN_DIR", bin)

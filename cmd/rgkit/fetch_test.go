@@ -76,7 +76,7 @@ func TestFetchPrintsOnlyThePath(t *testing.T) {
 	linuxAMD64Only(t)
 	isolateFetch(t)
 	mirror, bin := t.TempDir(), t.TempDir()
-	d := packRelease(t, mirror, "15.1.0", fakeRgScript("15.1.0"))
+	d := packRelease(t, mirror, "15.2.0", fakeRgScript("15.2.0"))
 	out, errOut, code := runCLI(t, "fetch", "--mirror", "file://"+mirror, "--bin-dir", bin, "--sha256", d)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -88,7 +88,7 @@ func TestFetchPrintsOnlyThePath(t *testing.T) {
 		t.Errorf("stderr = %q; no progress bar or notes when stderr is not a terminal", errOut)
 	}
 	got, err := exec.Command(strings.TrimSpace(out), "--version").Output()
-	if err != nil || !strings.HasPrefix(string(got), "ripgrep 15.1.0") {
+	if err != nil || !strings.HasPrefix(string(got), "ripgrep 15.2.0") {
 		t.Fatalf("installed rg: %q, %v", got, err)
 	}
 
@@ -98,7 +98,7 @@ func TestFetchPrintsOnlyThePath(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
 	}
-	if res.Source != rgfetch.SourceManaged || res.Version != "15.1.0" || res.Triple != "x86_64-unknown-linux-musl" {
+	if res.Source != rgfetch.SourceManaged || res.Version != "15.2.0" || res.Triple != "x86_64-unknown-linux-musl" {
 		t.Errorf("--json = %+v", res)
 	}
 }
@@ -111,7 +111,7 @@ func TestFetchFailuresExitTwoWithNothingOnStdout(t *testing.T) {
 		stderr []string
 	}{
 		{"offline", func(m, b string) []string { return []string{"fetch", "--offline", "--bin-dir", b} },
-			[]string{"RGKIT_MIRROR", "RGKIT_RG_PATH", "package manager"}},
+			[]string{"RGKIT_MIRROR", "RGKIT_RG_PATH", "apt-get install ripgrep"}},
 		{"unpinned version", func(m, b string) []string {
 			return []string{"fetch", "--version", "99.0.0", "--mirror", m, "--bin-dir", b}
 		},
@@ -129,7 +129,7 @@ func TestFetchFailuresExitTwoWithNothingOnStdout(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			isolateFetch(t)
 			mirror, bin := t.TempDir(), t.TempDir()
-			packRelease(t, mirror, "15.1.0", fakeRgScript("15.1.0"))
+			packRelease(t, mirror, "15.2.0", fakeRgScript("15.2.0"))
 			out, errOut, code := runCLI(t, tt.args(mirror, bin)...)
 			if code != 2 || out != "" {
 				t.Fatalf("exit %d, stdout %q; want 2 and nothing", code, out)
@@ -153,14 +153,14 @@ func TestFetchArchive(t *testing.T) {
 	linuxAMD64Only(t)
 	isolateFetch(t)
 	dir, bin := t.TempDir(), t.TempDir()
-	d := packRelease(t, dir, "15.1.0", fakeRgScript("15.1.0"))
-	archive := filepath.Join(dir, "ripgrep-15.1.0-x86_64-unknown-linux-musl.tar.gz")
+	d := packRelease(t, dir, "15.2.0", fakeRgScript("15.2.0"))
+	archive := filepath.Join(dir, "ripgrep-15.2.0-x86_64-unknown-linux-musl.tar.gz")
 	out, errOut, code := runCLI(t, "fetch", "--archive", archive, "--bin-dir", bin, "--sha256", d)
 	if code != 0 || out != filepath.Join(bin, "rg")+"\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errOut)
 	}
 	// Without --sha256 the unpinned fake is refused (its bytes are not the
-	// real release's, so the pin for 15.1.0 fails).
+	// real release's, so the pin for 15.2.0 fails).
 	_, errOut, code = runCLI(t, "fetch", "--archive", archive, "--bin-dir", t.TempDir())
 	if code != 2 || !strings.Contains(errOut, "SECURITY ERROR") {
 		t.Fatalf("exit %d, stderr %s; want the pinned digest enforced", code, errOut)

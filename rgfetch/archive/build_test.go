@@ -12,8 +12,8 @@ import (
 	"github.com/ulikunitz/xz"
 )
 
-// The test archives mirror ripgrep's release layout (ripgrep-releases.md
-// §1.1): a top-level directory named like the archive holding rg, the docs
+// The test archives mirror ripgrep's release layout:
+// a top-level directory named like the archive holding rg, the docs
 // and the shell completions.
 const (
 	testVersion = "15.1.0"

@@ -87,7 +87,7 @@ func TestExtractGNULongNameTable(t *testing.T) {
 	}
 }
 
-// TestExtractRefuses is reliability.md §3 items 28-36: each archive is
+// TestExtractRefuses covers every kind of hostile archive: each archive is
 // refused with the kind and entry that say why.
 func TestExtractRefuses(t *testing.T) {
 	tgz := func(es []entry) []byte { return gzipBytes(t, tarBytes(t, es)) }
@@ -258,7 +258,7 @@ func manyEntries(n int) []entry {
 }
 
 // TestExtractTruncated cuts each format at many points: every cut is an
-// error, never a short binary (reliability.md C5).
+// error, never a short binary.
 func TestExtractTruncated(t *testing.T) {
 	for _, f := range goodArchives(t) {
 		t.Run(f.name, func(t *testing.T) {
@@ -284,7 +284,7 @@ func TestExtractTruncated(t *testing.T) {
 }
 
 // TestExtractIgnoresModeBits: a setuid/setgid mode on rg does not matter
-// here; the installer sets 0755 itself (reliability.md item 34).
+// here; the installer sets 0755 itself.
 func TestExtractIgnoresModeBits(t *testing.T) {
 	for _, mode := range []int64{0o4777, 0o6755, 0o644, 0o000} {
 		es := replacing(releaseLayout(topDir, "rg"), member, entry{name: member, body: rgBody, mode: mode})

@@ -195,7 +195,7 @@ func TestExtractDebianRipgrepPackage(t *testing.T) {
 }
 
 // TestExtractSparseEntries: GNU tar's sparse files claim a huge logical size
-// from a few bytes (reliability.md item 32). A sparse rg is refused in both
+// from a few bytes. A sparse rg is refused in both
 // the old GNU form (not a regular entry) and the PAX 1.0 form (declared size
 // over the cap); a sparse file elsewhere is skipped without being expanded.
 func TestExtractSparseEntries(t *testing.T) {
