@@ -62,3 +62,48 @@ func GOROOT(t testing.TB) string {
 	}
 	return dir
 }
+
+// ReferenceRgEnv names the variable holding the path of the reference rg
+// (the release every engine's answer must equal) when it is not the rg
+// first on PATH: PATH=/opt/rg14:$PATH RGKIT_REFERENCE_RG=/opt/rg15/rg runs
+// the ripgrep engine with rg 14 and compares it with rg 15.
+const ReferenceRgEnv = "RGKIT_REFERENCE_RG"
+
+// ReferenceRgPath finds the reference rg without a test: $RGKIT_REFERENCE_RG,
+// else the rg on PATH; either must report version want (MAJOR.MINOR.PATCH;
+// any patch level of want's MAJOR.MINOR is accepted for the PATH default).
+// The error says why there is none.
+func ReferenceRgPath(want string) (string, error) {
+	p, fromEnv := os.Getenv(ReferenceRgEnv), true
+	if p == "" {
+		fromEnv = false
+		var err error
+		if p, err = exec.LookPath("rg"); err != nil {
+			return "", fmt.Errorf("no reference rg %s: %s is unset and rg is not on PATH", want, ReferenceRgEnv)
+		}
+	}
+	out, err := exec.Command(p, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("reference rg %s --version: %v", p, err)
+	}
+	got := strings.Fields(string(out) + " ? ?")[1]
+	mm := want[:strings.LastIndexByte(want, '.')+1]
+	switch {
+	case got == want, !fromEnv && strings.HasPrefix(got, mm):
+		return p, nil
+	case fromEnv:
+		return "", fmt.Errorf("%s=%s is ripgrep %s, not the reference %s", ReferenceRgEnv, p, got, want)
+	}
+	return "", fmt.Errorf("the rg on PATH (%s) is ripgrep %s, not the reference %s; set %s to a ripgrep %s binary", p, got, want, ReferenceRgEnv, want)
+}
+
+// ReferenceRg is ReferenceRgPath for a test, which is skipped with the
+// reason (or failed under RGKIT_REQUIRE_TOOLS=1) when there is none.
+func ReferenceRg(t testing.TB, want string) string {
+	t.Helper()
+	p, err := ReferenceRgPath(want)
+	if err != nil {
+		Missing(t, err.Error())
+	}
+	return p
+}

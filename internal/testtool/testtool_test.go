@@ -38,3 +38,40 @@ func TestMissingToolSkipsOrFails(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceRgPath: the reference rg is $RGKIT_REFERENCE_RG when set
+// (exactly the wanted release), else the rg on PATH when it is the wanted
+// MAJOR.MINOR; any other rg is no reference, and the reason names it.
+func TestReferenceRgPath(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	fake := func(v string) string {
+		dir := t.TempDir()
+		p := dir + "/rg"
+		if err := os.WriteFile(p, []byte("#!/bin/sh\necho 'ripgrep "+v+" (rev 1)'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	r15, r151, r14 := fake("15.2.0"), fake("15.2.1"), fake("14.1.1")
+	dirOf := func(p string) string { return strings.TrimSuffix(p, "/rg") }
+	for _, tt := range []struct {
+		name, env, path, want, errHas string
+	}{
+		{"env exact", r15, dirOf(r14), r15, ""},
+		{"env other release", r151, dirOf(r15), "", "not the reference 15.2.0"},
+		{"path same minor", "", dirOf(r151), r151, ""},
+		{"path older", "", dirOf(r14), "", "ripgrep 14.1.1, not the reference"},
+		{"none", "", t.TempDir(), "", "not on PATH"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(ReferenceRgEnv, tt.env)
+			t.Setenv("PATH", tt.path)
+			got, err := ReferenceRgPath("15.2.0")
+			if got != tt.want || (tt.errHas == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.errHas)) {
+				t.Errorf("ReferenceRgPath = %q, %v; want %q and an error holding %q", got, err, tt.want, tt.errHas)
+			}
+		})
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"regexp/syntax"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -454,39 +453,7 @@ func (s *gitFileSearch) isExplicit(p string) bool { return s.run.IsExplicit(p) }
 // searchAll searches files on up to workers goroutines; a sink error or ctx
 // ending stops it.
 func (s *gitFileSearch) searchAll(files []native.File, workers int) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	next := make(chan native.File)
-	var wg sync.WaitGroup
-	var once sync.Once
-	stop := make(chan struct{})
-	for range min(workers, max(len(files), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := range next {
-				if err := s.run.File(f); err != nil {
-					once.Do(func() {
-						if !errors.Is(err, native.ErrStopWalk) {
-							s.err = err
-						}
-						close(stop)
-					})
-				}
-			}
-		}()
-	}
-feed:
-	for _, f := range files {
-		select {
-		case next <- f:
-		case <-stop:
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
+	s.err = s.run.SearchFiles(files, workers)
 }
 
 func (s *gitFileSearch) stats() search.Stats { return s.run.Stats() }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,35 +141,43 @@ func TestRipgrepExit2KeepsResultsAndCountsUnreadable(t *testing.T) {
 	}
 }
 
-// TestRipgrep15WordUsesRg13Semantics: with an rg whose -w is not rg 13's,
-// rg runs rg 13's wrapper and the native matcher places the spans, so the
-// answer is the native engine's; a multiline Word query is refused before
-// rg runs. The stand-in reports 15.1.0 and runs the real rg underneath.
-func TestRipgrep15WordUsesRg13Semantics(t *testing.T) {
-	real := testtool.Need(t, "rg")
+// standIn writes an executable rg that reports version v and runs the real
+// rg underneath, logging each run's arguments (one per line, runs
+// separated by "--END--") to the returned log file.
+func standIn(t *testing.T, real, v string) (script, log string) {
+	t.Helper()
 	dir := t.TempDir()
-	ran := filepath.Join(dir, "ran")
-	script := filepath.Join(dir, "rg")
-	searchtest.Must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep 15.1.0 (rev abc)'; exit 0; }\n"+
-		"for a; do [ \"$a\" = --word-regexp ] && echo used-w >> "+ran+"; done\nexec "+real+" \"$@\"\n"), 0o755))
+	log = filepath.Join(dir, "args")
+	script = filepath.Join(dir, "rg")
+	searchtest.Must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep "+v+" (rev abc)'; exit 0; }\n"+
+		"for a; do printf '%s\\n' \"$a\" >> "+log+"; done; echo --END-- >> "+log+"\nexec "+real+" \"$@\"\n"), 0o755))
+	return script, log
+}
+
+// TestRipgrepOlderThanTheReferenceOnlyPrunes: an rg older than the
+// reference (here any real rg behind a stand-in that says 14.1.1) is given
+// the native walker's files by name with --no-ignore and the bare pattern
+// (no -w, -m, context, globs or types), and the answer is the native
+// engine's: the reference's by construction, whatever the tree's ignore
+// files hold and whatever rg 14's -U -m or -c -m -A would say.
+func TestRipgrepOlderThanTheReferenceOnlyPrunes(t *testing.T) {
+	real := testtool.Need(t, "rg")
+	script, log := standIn(t, real, "14.1.1")
 	rg := New(func(context.Context) (string, error) { return script, nil })
-	info, err := rg.Available(context.Background())
-	if err != nil || info.Version != "15.1.0" {
-		t.Fatalf("Available = %+v, %v", info, err)
-	}
 	root := searchtest.WriteTree(t, rgCorpus)
 	for _, q := range []search.Query{
 		{Pattern: "foo", Word: true},
-		{Pattern: "foo", Word: true, Case: search.CaseInsensitive, Before: 1},
-		{Pattern: `\w+o`, Word: true},
-		{Pattern: "é", Word: true},
-		{Pattern: "foo", Word: true, Mode: search.ModeCount},
 		{Pattern: `\w[a-z]\w*`, Word: true},
-		{Pattern: `-bar|_bar`, Word: true},
-		{Pattern: `o*`, Word: true},
-		{Pattern: "FOO", Word: true, Fixed: true, Case: search.CaseInsensitive, MaxCountPerFile: 1, After: 1},
+		{Pattern: "foo", Word: true, Case: search.CaseInsensitive, Before: 1},
+		{Pattern: "foo", Mode: search.ModeCount, MaxCountPerFile: 1, After: 2},
+		{Pattern: "foo", Mode: search.ModeFilesWithMatches, Globs: []string{"*.txt"}},
+		{Pattern: "foo", Types: []string{"ts"}},
+		{Pattern: "alpha\nbeta", Multiline: true, MaxCountPerFile: 1},
+		{Pattern: "foo", Paths: []string{"src", "bin.dat"}},
+		{Pattern: "nothing matches this"},
 	} {
 		q.Root = root
+		searchtest.Must(t, os.RemoveAll(log))
 		want, _, err := searchtest.Run(t, native.New(), q)
 		searchtest.Must(t, err)
 		got, _, err := searchtest.Run(t, rg, q)
@@ -176,15 +185,42 @@ func TestRipgrep15WordUsesRg13Semantics(t *testing.T) {
 			t.Fatalf("%+v: %v", q, err)
 		}
 		if got.String() != want.String() {
-			t.Errorf("%q: rg 15 stand-in\n%s\nnative\n%s", q.Pattern, got, want)
+			t.Errorf("%+v: rg 14 stand-in\n%s\nnative\n%s", q, got, want)
+		}
+		b, err := os.ReadFile(log)
+		searchtest.Must(t, err)
+		args := strings.Split(string(b), "\n")
+		if !slices.Contains(args, "--no-ignore") || !slices.Contains(args, "--files-with-matches") {
+			t.Errorf("%+v: rg was not run as a -l --no-ignore prefilter: %q", q, args)
+		}
+		for _, a := range args {
+			if a == "--word-regexp" || strings.HasPrefix(a, "--glob") || strings.HasPrefix(a, "--type") ||
+				strings.HasPrefix(a, "--max-count") || strings.HasPrefix(a, "--after") || a == root {
+				t.Errorf("%+v: the prefilter was given %q", q, a)
+			}
 		}
 	}
-	if _, err := os.Stat(ran); err == nil {
-		t.Error("rg 15 was given --word-regexp")
+}
+
+// TestRipgrep13RefusesNotWordBoundary: rg 13 never matches \B before ^,
+// so its -l would miss files; the engine refuses before running it.
+func TestRipgrep13RefusesNotWordBoundary(t *testing.T) {
+	real := testtool.Need(t, "rg")
+	script, log := standIn(t, real, "13.0.0")
+	rg := New(func(context.Context) (string, error) { return script, nil })
+	root := searchtest.WriteTree(t, map[string]string{"t": "(x\nx\n\n y\n9a\n"})
+	for _, p := range []string{`\B^{2}`, `\B`, `a\Bb`} {
+		out, _, err := searchtest.Run(t, rg, search.Query{Pattern: p, Root: root})
+		if !errors.Is(err, search.ErrUnsupported) || out.String() != "" {
+			t.Errorf("%q: err = %v, output %q; want ErrUnsupported and nothing", p, err, out)
+		}
 	}
-	log, _, err := searchtest.Run(t, rg, search.Query{Pattern: "foo", Root: root, Word: true, Multiline: true})
-	if !errors.Is(err, search.ErrUnsupported) || log.String() != "" {
-		t.Errorf("multiline: err = %v, output %q; want ErrUnsupported and nothing", err, log)
+	if _, err := os.Stat(log); err == nil {
+		t.Error("rg 13 was run")
+	}
+	// An escaped backslash before B is a literal: searched.
+	if _, _, err := searchtest.Run(t, rg, search.Query{Pattern: `\\B`, Root: root}); err != nil {
+		t.Errorf(`\\B: %v`, err)
 	}
 }
 
@@ -194,7 +230,7 @@ func TestRipgrep15WordUsesRg13Semantics(t *testing.T) {
 func TestRipgrepRefusalBeforeSearchingIsUnsupported(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "rg")
-	searchtest.Must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep 14.1.1'; exit 0; }\n"+
+	searchtest.Must(t, os.WriteFile(script, []byte("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ripgrep 15.2.0'; exit 0; }\n"+
 		"echo 'rg: compiled regex exceeds size limit of 10485760' >&2\nexit 2\n"), 0o755))
 	rg := New(func(context.Context) (string, error) { return script, nil })
 	_, _, err := searchtest.Run(t, rg, search.Query{Pattern: "foo", Root: t.TempDir()})

@@ -15,17 +15,24 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rgkit/rgkit/internal/dialect"
 	"github.com/rgkit/rgkit/internal/proc"
 	"github.com/rgkit/rgkit/internal/version"
 	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
-// Engine is the engine that runs rg. rg does the walking (ignore rules,
-// hidden files, globs, binary detection, BOM transcoding) and the matching;
-// rgkit gives it a pattern translated to rg's dialect (see translate), fixed
-// flags that mirror the Query, and a scrubbed environment, and decodes its
-// JSON output as it streams.
+// Engine is the engine that runs rg.
+//
+// With the reference release (search.ReferenceVersion) or a later one, rg
+// does the walking (ignore rules, hidden files, globs, binary detection,
+// BOM transcoding) and the matching: rgkit gives it the pattern as written
+// (the request language is rg's dialect), flags that mirror the Query and
+// a scrubbed environment, and decodes its JSON output as it streams.
+//
+// An older rg (13.0.0 or later) answers some searches differently
+// (search.Differences). Some differences depend on the tree's contents
+// (ignore files, globs), which no Query shows, so an older rg never walks:
+// see searchOlder.
 type Engine struct {
 	// Locate finds the rg binary (an absolute path). rgfetch's Resolver is
 	// wired in by cmd/ and tools/; the default looks rg up in PATH.
@@ -43,8 +50,9 @@ type Engine struct {
 	versions map[string]rgVersion // by path, with the file's identity
 }
 
-// rgMinVersion is the oldest rg with --json (0.10.0); rgkit is tested with 13.
-var rgMinVersion = version.V{Major: 0, Minor: 10, Patch: 0}
+// rgMinVersion is the oldest rg the engine runs: rgkit is tested with
+// 13.0.0, 14.1.1 and 15.2.0 (the reference, see search.ReferenceVersion).
+var rgMinVersion = version.V{Major: 13, Minor: 0, Patch: 0}
 
 type rgVersion struct {
 	size    int64
@@ -137,7 +145,7 @@ func (r *Engine) version(ctx context.Context, path string) (search.Info, error) 
 			v.info.Flavor = "pcre2"
 		}
 		if ver, _ := version.Parse(number); ver.Less(rgMinVersion) {
-			v.err = fmt.Errorf("%w: %s is ripgrep %s, older than %s (no --json)", search.ErrUnavailable, path, number, rgMinVersion)
+			v.err = fmt.Errorf("%w: %s is ripgrep %s, older than %s", search.ErrUnavailable, path, number, rgMinVersion)
 		}
 	}
 	if ctx.Err() == nil { // a cancelled probe says nothing about the binary
@@ -151,12 +159,6 @@ func (r *Engine) version(ctx context.Context, path string) (search.Info, error) 
 	return v.info, v.err
 }
 
-// rgWordIsRg13 reports whether rg's -w is rg 13's (every release before 14).
-func rgWordIsRg13(number string) bool {
-	v, ok := version.Prefix(number)
-	return ok && !v.AtLeast(14, 0, 0)
-}
-
 // env is rg's environment: an allowlist, so RIPGREP_CONFIG_PATH and
 // anything else that could change rg's behaviour never reaches it.
 func (r *Engine) env() []string {
@@ -167,10 +169,34 @@ func (r *Engine) env() []string {
 	return proc.AllowEnv(environ(), "HOME", "XDG_CONFIG_HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP")
 }
 
-// rgArgs builds rg's command line for q (normalised) and its translated
-// pattern. The pattern only ever follows -e and the paths only ever follow
-// "--", both absolute, so nothing from the Query can become a flag.
-func rgArgs(q search.Query, tr dialect.Translation, threads int) ([]string, error) {
+// patternArgs are the flags that say how rg reads and matches the pattern,
+// and the ones every run has: no configuration file, no mmap (a file
+// truncated under rg would kill it with SIGBUS), no colour.
+func patternArgs(q search.Query) []string {
+	args := []string{"--no-config", "--no-mmap", "--color=never"}
+	if q.Case == search.CaseInsensitive {
+		args = append(args, "--ignore-case")
+	} else {
+		args = append(args, "--case-sensitive")
+	}
+	if q.Fixed {
+		args = append(args, "--fixed-strings")
+	}
+	if q.Word {
+		args = append(args, "--word-regexp")
+	}
+	if q.Multiline {
+		args = append(args, "--multiline", "--multiline-dotall")
+	}
+	return args
+}
+
+// rgArgs builds rg's command line for q (normalised). The request
+// language is rg's own regex dialect, so the pattern goes to rg as written,
+// with -F, -i, -w and -U --multiline-dotall as the Query says. The pattern
+// only ever follows --regexp= and the paths only ever follow "--", both
+// absolute, so nothing from the Query can become a flag.
+func rgArgs(q search.Query, threads int) ([]string, error) {
 	var args []string
 	switch q.Mode {
 	case search.ModeFilesWithMatches:
@@ -180,7 +206,7 @@ func rgArgs(q search.Query, tr dialect.Translation, threads int) ([]string, erro
 	default:
 		args = append(args, "--json")
 	}
-	args = append(args, "--no-config", "--no-mmap", "--case-sensitive", "--color=never")
+	args = append(args, patternArgs(q)...)
 	if threads > 0 {
 		args = append(args, "--threads="+strconv.Itoa(threads))
 	}
@@ -199,19 +225,15 @@ func rgArgs(q search.Query, tr dialect.Translation, threads int) ([]string, erro
 	if q.MaxCountPerFile > 0 {
 		args = append(args, "--max-count="+strconv.Itoa(q.MaxCountPerFile))
 	}
-	if q.Mode == search.ModeContent {
+	// In count mode too: rg 15 -c -m N -A K counts the matches inside the
+	// N-th match's trailing context.
+	if q.Mode != search.ModeFilesWithMatches {
 		if q.After > 0 {
 			args = append(args, "--after-context="+strconv.Itoa(q.After))
 		}
 		if q.Before > 0 {
 			args = append(args, "--before-context="+strconv.Itoa(q.Before))
 		}
-	}
-	if tr.Word {
-		args = append(args, "--word-regexp")
-	}
-	if q.Multiline {
-		args = append(args, "--multiline")
 	}
 	globs, err := search.TypeGlobs(q.Types)
 	if err != nil {
@@ -229,7 +251,7 @@ func rgArgs(q search.Query, tr dialect.Translation, threads int) ([]string, erro
 	// .git is never searched, even with Hidden (the native walker's rule);
 	// last, so it wins over a user's positive glob.
 	args = append(args, "--glob=!.git")
-	args = append(args, "--regexp="+tr.Pattern, "--")
+	args = append(args, "--regexp="+q.Pattern, "--")
 	if len(q.Paths) == 0 {
 		args = append(args, q.Root)
 	}
@@ -253,32 +275,27 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if search.Within(q.Root, info.Path) {
 		return search.Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", search.ErrUnavailable, info.Path)
 	}
-	run := &rgRun{q: q, sink: sink, countMatches: rgCountsMatches(q)}
-	tr, err := dialect.Translate(q, dialect.Rust)
-	if err != nil {
-		return search.Stats{}, err
-	}
-	if tr.Word && !rgWordIsRg13(info.Version) {
-		// rg 14 rebuilt -w on \b{start-half}/\b{end-half}; rgkit's -w is
-		// rg 13's (?:^|\W)(PAT)(?:\W|$), which the native engine copies.
-		// So rg gets that wrapper spelled out, selects the lines, and the
-		// native matcher finds the words' spans in each.
-		if q.Multiline {
-			return search.Stats{}, fmt.Errorf("%w: ripgrep %s's -w differs from rg 13's (multiline)", search.ErrUnsupported, info.Version)
-		}
-		if tr, err = dialect.TranslateWith(q, dialect.Rust, true); err != nil {
+	for _, g := range q.Globs {
+		// An invalid glob is the user's error, whichever engine runs: never
+		// a reason to fall back.
+		if err := native.CheckGlob(g); err != nil {
 			return search.Stats{}, err
 		}
 	}
-	if run.respan, err = newRespanner(q); err != nil {
-		return search.Stats{}, err
+	diffs, err := search.Differences(info.Version)
+	if err != nil {
+		return search.Stats{}, fmt.Errorf("%w: %w", search.ErrUnavailable, err)
 	}
+	if len(diffs) > 0 {
+		return r.searchOlder(ctx, q, sink, info, diffs, start)
+	}
+	run := &rgRun{q: q, sink: sink, countMatches: rgCountsMatches(q)}
 	for attempt := 0; ; attempt++ {
 		threads := 0
 		if attempt > 0 {
 			threads = 1
 		}
-		args, err := rgArgs(q, tr, threads)
+		args, err := rgArgs(q, threads)
 		if err != nil {
 			return search.Stats{}, err
 		}
@@ -319,9 +336,6 @@ type rgRun struct {
 	stats   search.Stats
 	emitted bool // something reached the sink (no retry after that)
 	open    string
-	// respan, when set, recomputes each match line's spans (see
-	// newRespanner: where rg's own spans are not rgkit's).
-	respan respanner
 	// countMatches says a file's MatchedLines is rg's match count (see
 	// rgCountsMatches), not its matched lines.
 	countMatches bool
@@ -385,19 +399,7 @@ func (run *rgRun) record(rec *rgRecord) error {
 		if rec.Type == "context" {
 			kind = search.KindContext
 		}
-		var spans []search.Span
-		if run.respan != nil && kind == search.KindMatch {
-			// Line mode: the record is one line, with its terminator.
-			spans = run.respan(lines, rec.Data.AbsoluteOffset)
-		}
 		_, err = splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, kind, func(l search.Line) error {
-			if spans != nil && l.Kind == search.KindMatch {
-				l.Submatches = fitSpans(spans, len(l.Text), !bytes.HasSuffix(lines, []byte("\n")))
-				l.Column = 0
-				if len(l.Submatches) > 0 {
-					l.Column = l.Submatches[0].Start + 1
-				}
-			}
 			return run.sinkCall(run.sink.Line(l))
 		})
 		return err
@@ -487,6 +489,11 @@ func (run *rgRun) finish(res proc.Result, err error) (search.Stats, error) {
 		if run.stats.Unreadable > 0 || run.emitted {
 			return run.stats, nil // some files could not be read; the rest is complete
 		}
+		if g, reason, ok := globError(res.Stderr); ok {
+			// A glob rg refuses is the user's error: no other engine may
+			// take it (native.CheckGlob should have caught it first).
+			return run.stats, &native.GlobError{Glob: g, Reason: reason}
+		}
 		// rg refused the search before reading any file: a regex it cannot
 		// compile ("compiled regex exceeds size limit"), or a pattern or flag
 		// another rg version reads differently (rg 14 refuses a pattern that
@@ -506,4 +513,21 @@ func countFileErrors(stderr []byte) int64 {
 		}
 	}
 	return n
+}
+
+// globError reads rg's "error parsing glob 'G': REASON" message.
+func globError(stderr []byte) (glob, reason string, ok bool) {
+	const head = "error parsing glob '"
+	s := string(stderr)
+	i := strings.Index(s, head)
+	if i < 0 {
+		return "", "", false
+	}
+	s = s[i+len(head):]
+	glob, reason, ok = strings.Cut(s, "': ")
+	if !ok {
+		return "", "", false
+	}
+	reason, _, _ = strings.Cut(reason, "\n")
+	return glob, strings.TrimSpace(reason), true
 }

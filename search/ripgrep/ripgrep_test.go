@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rgkit/rgkit/internal/dialect"
 	"github.com/rgkit/rgkit/internal/searchtest"
 	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
@@ -115,17 +114,13 @@ func TestRipgrepAgreesWithNative(t *testing.T) {
 func TestRipgrepArgsKeepInputOutOfFlags(t *testing.T) {
 	root := t.TempDir()
 	q := search.Query{Pattern: "--pre=./x.sh", Fixed: true, Root: root, Paths: []string{"-rf"}, Globs: []string{"*.go"}, Types: []string{"ts"}, Hidden: true}
-	tr, err := dialect.Translate(q, dialect.Rust)
+	args, err := rgArgs(q, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	args, err := rgArgs(q, tr, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"--json", "--no-config", "--no-mmap", "--case-sensitive", "--color=never", "--hidden",
+	want := []string{"--json", "--no-config", "--no-mmap", "--color=never", "--case-sensitive", "--fixed-strings", "--hidden",
 		"--type-add=rgkit:*.ts", "--type-add=rgkit:*.tsx", "--type=rgkit", "--glob=*.go", "--glob=!.git",
-		`--regexp=\-\-pre=\./x\.sh`, "--", filepath.Join(root, "-rf")}
+		"--regexp=--pre=./x.sh", "--", filepath.Join(root, "-rf")}
 	if !slices.Equal(args, want) {
 		t.Errorf("args:\n got %q\nwant %q", args, want)
 	}
@@ -263,10 +258,42 @@ func (s *rgStopAfter) tick() error {
 	return nil
 }
 
-func TestRgWordIsRg13(t *testing.T) {
-	for v, want := range map[string]bool{"13.0.0": true, "0.10.0": true, "12.1.1": true, "14.0.0": false, "15.1.0": false, "": false} {
-		if got := rgWordIsRg13(v); got != want {
-			t.Errorf("rgWordIsRg13(%q) = %v, want %v", v, got, want)
+// TestRipgrepInvalidGlobIsTheUsersError: a glob rg 15 refuses ('[' is an
+// unclosed class) is an error for the user on every rg release, never
+// ErrUnsupported (which would let the Chain hand it to git grep).
+func TestRipgrepInvalidGlobIsTheUsersError(t *testing.T) {
+	rg := realRipgrep(t)
+	root := searchtest.WriteTree(t, map[string]string{"a.txt": "foo\n"})
+	for _, g := range []string{"[", "a}b", "{a"} {
+		_, _, err := searchtest.Run(t, rg, search.Query{Pattern: "foo", Root: root, Globs: []string{g}})
+		var ge *native.GlobError
+		if !errors.As(err, &ge) || errors.Is(err, search.ErrUnsupported) {
+			t.Errorf("glob %q: err = %v, want a *native.GlobError", g, err)
+		}
+	}
+}
+
+// TestRipgrepNotWordBoundaryBeforeCaret: \B^{2} (and \B^+, \B(^)) select
+// rg 15's lines 1, 3 and 4 of "(x\nx\n\n y\n9a\n"; an rg that cannot give
+// them (13 never matches \B before ^) refuses instead.
+func TestRipgrepNotWordBoundaryBeforeCaret(t *testing.T) {
+	rg := realRipgrep(t)
+	info, err := rg.Available(context.Background())
+	searchtest.Must(t, err)
+	root := searchtest.WriteTree(t, map[string]string{"t": "(x\nx\n\n y\n9a\n"})
+	for _, p := range []string{`\B^{2}`, `\B^+`, `\B(^)`} {
+		q, err := search.Normalize(search.Query{Pattern: p, Root: root, Mode: search.ModeCount})
+		searchtest.Must(t, err)
+		out, _, err := searchtest.Run(t, rg, q)
+		if errors.Is(err, search.ErrUnsupported) {
+			if d, _ := search.Differences(info.Version); !slices.Contains(d, search.RegexEngine) {
+				t.Errorf("%q: rg %s refused: %v", p, info.Version, err)
+			}
+			continue
+		}
+		searchtest.Must(t, err)
+		if !strings.Contains(out.String(), "end matched=3") {
+			t.Errorf("%q: rg %s: %s, want 3 lines (1, 3, 4)", p, info.Version, out)
 		}
 	}
 }
