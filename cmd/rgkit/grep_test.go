@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/engines"
 )
@@ -217,6 +220,7 @@ func TestGrepSameOutputWhicheverEngineRuns(t *testing.T) {
 		{"--sort", "modified", "-l", "o"},
 		{"--offset", "1", "--head-limit", "1", "-C", "5", "foo"},
 	}
+	var alone []string
 	for _, q := range queries {
 		var first, firstName string
 		ran := 0
@@ -240,8 +244,17 @@ func TestGrepSameOutputWhicheverEngineRuns(t *testing.T) {
 			}
 		}
 		if ran < min(2, len(engines)) {
+			if !slices.Contains(engines, "ripgrep") {
+				// Without rg only native may honour some queries (-U: git grep
+				// and grep are line-based): a missing tool, not a failure.
+				alone = append(alone, fmt.Sprintf("%q", q))
+				continue
+			}
 			t.Errorf("%q: only %d engine(s) ran; nothing was compared", q, ran)
 		}
+	}
+	if len(alone) > 0 {
+		testtool.Missing(t, "rg is unavailable, so only one engine could run "+strings.Join(alone, ", "))
 	}
 }
 

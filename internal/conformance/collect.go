@@ -261,3 +261,14 @@ func dropMidRuneEmptySpans(l search.Line) search.Line {
 	l.Submatches = keep
 	return l
 }
+
+// counts returns each file's MatchedLines as collected.
+func (c *Collector) counts() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]int, len(c.files))
+	for p, f := range c.files {
+		out[p] = f.matched
+	}
+	return out
+}

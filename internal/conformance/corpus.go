@@ -48,6 +48,9 @@ const (
 	// holds a .ignore (applied below it, as rg reads parent ignore files)
 	// and a .gitignore (not applied: no git).
 	TreeParentIgnore
+	// TreeRows is Dir/rows, outside git: one directory per behaviour that
+	// differs between rg releases (see rows.go), some of them repositories.
+	TreeRows
 )
 
 // Corpus describes a built corpus.
@@ -108,6 +111,8 @@ func (c Corpus) Root(t Tree) string {
 		return c.NoGit
 	case TreeParentIgnore:
 		return filepath.Join(c.Dir, "parent", "tree")
+	case TreeRows:
+		return filepath.Join(c.Dir, "rows")
 	default:
 		return c.Repo
 	}
@@ -248,6 +253,9 @@ func Build(dir string) (Corpus, error) {
 		if err := b.writeFile("parent/"+f.path, f.data, f.note); err != nil {
 			return Corpus{}, err
 		}
+	}
+	if err := b.buildRows(); err != nil {
+		return Corpus{}, err
 	}
 	if err := b.writeFile("outside/secret.txt", []byte("needle outside the root\n"), "target of an escaping symlink"); err != nil {
 		return Corpus{}, err

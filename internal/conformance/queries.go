@@ -62,6 +62,8 @@ func Queries() []Case {
 	add(modeCases()...)
 	add(pathCases()...)
 	add(invalidCases()...)
+	add(rowCases()...)
+	add(unicodeCases()...)
 	return cases
 }
 

@@ -16,10 +16,9 @@ import (
 	"github.com/rgkit/rgkit/search"
 )
 
-// RawRipgrep is a baseline Backend that runs the real rg with RipgrepArgs:
-// plain rg flags, no dialect translation, no post-filtering. It shows what
-// rg itself answers, so the matrix can tell an engine bug from a place where
-// rgkit's semantics (Go RE2, ASCII classes) deliberately differ from rg's.
+// RawRipgrep is the reference Engine of the conformance tests: it runs a
+// real rg (the reference release, search.ReferenceVersion) with
+// RipgrepArgs: plain rg flags, the pattern as written, no post-filtering.
 // It is a test instrument, not one of rgkit's engines.
 type RawRipgrep struct {
 	// Path is the rg binary; empty means exec.LookPath("rg").
@@ -108,6 +107,19 @@ func (r RawRipgrep) Search(ctx context.Context, q search.Query, sink search.Sink
 	if q.Mode == search.ModeCount {
 		return search.Stats{}, emitCounts(sink, out)
 	}
+	// A file's MatchedLines is what rg -c prints; in multiline mode that is
+	// not the JSON's matched_lines (rg -c counts matches when the pattern
+	// can match a line break), so rg -c is asked.
+	var counts map[string]int
+	if q.Multiline {
+		cq := q
+		cq.Mode = search.ModeCount
+		col := &Collector{Mode: search.ModeCount}
+		if _, err := r.Search(ctx, cq, col); err != nil {
+			return search.Stats{}, err
+		}
+		counts = col.counts()
+	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
@@ -120,7 +132,11 @@ func (r RawRipgrep) Search(ctx context.Context, q search.Query, sink search.Sink
 		case "begin":
 			err = sink.Begin(path)
 		case "end":
-			err = sink.End(search.FileSummary{Path: path, MatchedLines: rec.Data.Stats.MatchedLines})
+			n := rec.Data.Stats.MatchedLines
+			if counts != nil {
+				n = counts[path]
+			}
+			err = sink.End(search.FileSummary{Path: path, MatchedLines: n})
 		case "match", "context":
 			if q.Mode != search.ModeContent {
 				continue
@@ -148,11 +164,19 @@ func emitPhysicalLines(sink search.Sink, path string, rec rgRecord) error {
 		if raw == "" {
 			break
 		}
-		body := strings.TrimSuffix(strings.TrimSuffix(raw, "\n"), "\r")
+		// The Line's text leaves out the line terminator ("\n" or "\r\n";
+		// a lone '\r' is text). A span reaching into a "\r\n" end is cut at
+		// the text's end, as every engine reports it.
+		line := strings.TrimSuffix(raw, "\n")
+		body := line
+		if len(line) < len(raw) {
+			body = strings.TrimSuffix(line, "\r")
+		}
 		l := search.Line{Path: path, Number: rec.Data.LineNumber + i, Text: []byte(body), Kind: kind}
 		for _, s := range rec.Data.Submatches {
-			start, end := max(s.Start-offset, 0), min(s.End-offset, len(body))
-			if start < end || (s.Start == s.End && s.Start >= offset && s.Start-offset <= len(body)) {
+			start, end := max(s.Start-offset, 0), min(s.End-offset, len(line))
+			if start < end || (s.Start == s.End && s.Start >= offset && s.Start-offset <= len(line)) {
+				start, end = min(start, len(body)), min(end, len(body))
 				l.Submatches = append(l.Submatches, search.Span{Start: start, End: max(start, end)})
 			}
 		}

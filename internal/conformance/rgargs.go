@@ -6,12 +6,12 @@ import (
 	"github.com/rgkit/rgkit/search"
 )
 
-// RipgrepArgs spells q as plain rg 13 flags, with no dialect translation:
+// RipgrepArgs spells q as plain rg flags, the pattern as written:
 // `--json --no-config` (in ModeCount `--count --with-filename --null`, whose
 // output is "path\x00count\n", because rg -c and the JSON stats disagree),
 // the options, `-e PATTERN --` and the paths (or ".").
-// It is the tests' independent baseline ("what does rg itself say?"), not
-// rgkit's ripgrep engine, which also rewrites the pattern into Go semantics.
+// Run by the reference rg it is the tests' reference ("what does rg 15.2.0
+// itself say?"), independent of rgkit's ripgrep engine.
 // Run it with the working directory at q.Root and strip "./" from paths.
 func RipgrepArgs(q search.Query) []string {
 	args := []string{"--json", "--no-config"}
@@ -48,7 +48,7 @@ func RipgrepFilesArgs(q search.Query) []string {
 }
 
 // selectionArgs are the file-selection flags. rgkit never searches .git/
-// (DESIGN.md), but rg 13 with --hidden does, so the baseline adds
+// but rg with --hidden does, so the baseline adds
 // --glob=!.git last, where it beats any earlier glob.
 func selectionArgs(q search.Query) []string {
 	var args []string

@@ -27,31 +27,35 @@ import (
 
 // The differential conformance test: every available engine runs every case
 // of conformance.Queries() over the corpus of conformance.Build, and must
-// give exactly what rgkit's ripgrep engine gives. A difference is a bug or a
-// documented exception (conformance.Exceptions, with its recorded diff under
-// testdata/conformance/exceptions).
+// give exactly what the reference rg (search.ReferenceVersion, run with
+// plain rg flags by conformance.RawRipgrep) gives. The ripgrep engine is
+// one of the engines under test, whichever rg is first on PATH:
+//
+//	PATH=/opt/rg14:$PATH RGKIT_REFERENCE_RG=/opt/rg15/rg go test ./search/engines
+//
+// A difference is a bug or a documented exception (conformance.Exceptions,
+// with its recorded diff under testdata/conformance/exceptions).
 
 var updateExceptions = flag.Bool("update-exceptions", false, "rewrite testdata/conformance/exceptions/*.diff from the engines' current output")
 
-// referenceEngine is the engine every other one is compared with.
-const referenceEngine = "ripgrep"
+// referenceEngine is the engine every other one is compared with: the
+// reference rg itself.
+const referenceEngine = "rg-raw"
 
 // engineUnderTest is one column of the matrix.
 type engineUnderTest struct {
 	b search.Engine
-	// informational engines are shown in the matrix but never fail the test
-	// (the raw rg baseline, whose dialect is Rust's, not Go's).
-	informational bool
 }
 
-// conformanceEngines lists every engine rgkit has, plus the raw rg baseline.
-func conformanceEngines() []engineUnderTest {
+// conformanceEngines lists every engine rgkit has, plus the reference rg
+// (ref, its path).
+func conformanceEngines(ref string) []engineUnderTest {
 	return []engineUnderTest{
 		{b: ripgrep.New(nil)},
 		{b: gitgrep.New()},
 		{b: sysgrep.New()},
 		{b: native.New()},
-		{b: conformance.RawRipgrep{}, informational: true},
+		{b: conformance.RawRipgrep{Path: ref}},
 	}
 }
 
@@ -95,16 +99,19 @@ func runEngine(t *testing.T, b search.Engine, q search.Query, firstPath string) 
 	return o
 }
 
-// conformanceSetup builds the corpus and finds the available engines.
+// conformanceSetup builds the corpus and finds the available engines and
+// the reference rg; without one the test is skipped with the reason (failed
+// under RGKIT_REQUIRE_TOOLS=1).
 func conformanceSetup(t *testing.T) (conformance.Corpus, []engineUnderTest, string) {
 	t.Helper()
 	testtool.Need(t, "git")
+	refPath := testtool.ReferenceRg(t, search.ReferenceVersion)
 	c, err := conformance.Build(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var engines []engineUnderTest
-	for _, e := range conformanceEngines() {
+	for _, e := range conformanceEngines(refPath) {
 		info, err := e.b.Available(context.Background())
 		if err != nil {
 			t.Logf("engine %s unavailable: %v", e.b.Name(), err)
@@ -113,30 +120,10 @@ func conformanceSetup(t *testing.T) (conformance.Corpus, []engineUnderTest, stri
 		t.Logf("engine %s: %s %s %s", e.b.Name(), info.Path, info.Version, info.Flavor)
 		engines = append(engines, e)
 	}
-	ref := ""
-	for _, e := range engines {
-		if e.b.Name() == referenceEngine {
-			ref = referenceEngine
-		}
-	}
-	if ref == "" {
-		// Until the ripgrep engine is available, rg itself is the reference
-		// for file selection; the Go-dialect checks (WantLines) still apply
-		// to every other engine.
-		for i, e := range engines {
-			if e.b.Name() == "rg-raw" {
-				ref = "rg-raw"
-				engines[i].informational = false
-			}
-		}
-	}
-	if ref == "" {
-		t.Skip("neither the ripgrep engine nor rg is available: no reference")
-	}
 	for f, why := range c.Features.Skipped {
 		t.Logf("corpus: %s: %s", f, why)
 	}
-	return c, engines, ref
+	return c, engines, referenceEngine
 }
 
 func TestConformance(t *testing.T) {
@@ -160,7 +147,7 @@ func TestConformance(t *testing.T) {
 			name := e.b.Name()
 			// Refusing a query is allowed (the Chain moves on) but every engine
 			// must honour the large majority of the matrix.
-			if !e.informational && supported[name]*4 < nSearch*3 {
+			if e.b.Name() != referenceEngine && supported[name]*4 < nSearch*3 {
 				t.Errorf("%s honours only %d of %d cases (want at least 3/4)", name, supported[name], nSearch)
 			}
 		}
@@ -211,10 +198,7 @@ func TestConformance(t *testing.T) {
 					honoured = append(honoured, name)
 				}
 				row[name] = o
-				if e.informational {
-					if o.status == "DIFF" || o.status == "ERR" {
-						t.Logf("%s (informational) %s %v\n%s", name, o.status, o.err, head(o.diff, 8))
-					}
+				if name == ref {
 					continue
 				}
 				checkSpec(t, c, cs, name, ref, o)
@@ -361,7 +345,7 @@ func TestConformanceFallbackChain(t *testing.T) {
 		switch {
 		case e.b.Name() == ref:
 			refEngine = e.b
-		case !e.informational:
+		case e.b.Name() != referenceEngine:
 			chain.Engines = append(chain.Engines, e.b)
 		}
 	}
@@ -479,7 +463,7 @@ func TestConformanceExceptions(t *testing.T) {
 // difference would show up in many content cases; here it shows up once,
 // with the files named.
 func TestConformanceFileListing(t *testing.T) {
-	rg := testtool.Need(t, "rg")
+	rg := testtool.ReferenceRg(t, search.ReferenceVersion)
 	c, _, _ := conformanceSetup(t)
 	seen := map[string]bool{}
 	for _, cs := range conformance.SearchCases(conformance.Queries()) {
@@ -556,7 +540,7 @@ func TestUnreadableFileIsCountedAndTheSearchGoesOn(t *testing.T) {
 		t.Skipf("unreadable.txt is readable here: %s", c.Features.Skipped["UnreadableEnforced"])
 	}
 	for _, e := range engines {
-		if e.informational {
+		if e.b.Name() == referenceEngine {
 			continue
 		}
 		q, err := search.Normalize(search.Query{Root: c.Repo, Pattern: "needle"})
@@ -597,7 +581,7 @@ func TestConformancePagingAcrossEngines(t *testing.T) {
 			q.Limit, q.Offset, q.MaxColumns = page.limit, page.offset, page.cols
 			var want []string
 			for _, e := range engines {
-				if e.informational {
+				if e.b.Name() == referenceEngine {
 					continue
 				}
 				chain := &search.Chain{Engines: []search.Engine{e.b}}
@@ -633,7 +617,7 @@ func TestConformancePagingAcrossEngines(t *testing.T) {
 // ~/.gitconfig), so every engine must: here each one lists a different file,
 // and the engines must agree with rg on both.
 func TestConformanceGlobalGitExcludes(t *testing.T) {
-	rg := testtool.Need(t, "rg")
+	rg := testtool.ReferenceRg(t, search.ReferenceVersion)
 	c, engines, ref := conformanceSetup(t)
 	home, xdg := t.TempDir(), t.TempDir()
 	write := func(p, s string) {
@@ -669,7 +653,7 @@ func TestConformanceGlobalGitExcludes(t *testing.T) {
 				t.Errorf("%s differs from rg itself (- rg, + %s):\n%s", ref, ref, head(d, 20))
 			}
 			for _, e := range engines {
-				if e.informational || e.b.Name() == ref {
+				if e.b.Name() == ref {
 					continue
 				}
 				got := runEngine(t, e.b, q, "")
@@ -697,9 +681,8 @@ func byName(engines []engineUnderTest, name string) search.Engine {
 // TestConformanceRandomQueries runs generated queries (conformance.RandomCases,
 // fixed seeds, so every run sees the same ones) through every engine and
 // requires the reference's answer. Zero-width spans inside a multi-byte
-// character (the documented dialect/empty-pattern exception) and the spans of
-// patterns with \b or \B (rg 13's own span bugs, pinned by the
-// dialect/rg13-* cases) are left out of the comparison. A failure names the case; copy it into
+// character (the documented dialect/empty-pattern exception) are left out
+// of the comparison. A failure names the case; copy it into
 // conformance.Queries() with what it proves.
 func TestConformanceRandomQueries(t *testing.T) {
 	c, engines, ref := conformanceSetup(t)
@@ -734,11 +717,7 @@ func TestConformanceRandomQueries(t *testing.T) {
 				render := func(b search.Engine) outcome {
 					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 					defer cancel()
-					// rg 13 misplaces some spans of patterns with \b or \B; the
-					// fixed matrix pins those (dialect/rg13-*), so here such
-					// lines are compared without spans.
-					dropSpans := strings.Contains(q.Pattern, `\b`) || strings.Contains(q.Pattern, `\B`)
-					col := &conformance.Collector{Mode: q.Mode, DropMidRuneEmptySpans: true, DropSpans: dropSpans}
+					col := &conformance.Collector{Mode: q.Mode, DropMidRuneEmptySpans: true}
 					_, err := b.Search(ctx, q, col)
 					return outcome{err: err, render: col.Render(), violate: col.Violations()}
 				}
@@ -748,7 +727,7 @@ func TestConformanceRandomQueries(t *testing.T) {
 					continue
 				}
 				for _, e := range engines {
-					if e.informational || e.b.Name() == ref {
+					if e.b.Name() == ref {
 						continue
 					}
 					got := render(e.b)

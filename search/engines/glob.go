@@ -93,7 +93,9 @@ func Glob(ctx context.Context, q GlobQuery) (GlobResult, error) {
 		q.Ripgrep = nil // a nil *Ripgrep means native only, too
 	}
 	if q.Ripgrep != nil {
-		if info, err := q.Ripgrep.Available(ctx); err == nil && info.Path != "" {
+		// Only an rg that selects files as the reference does lists them
+		// (an older rg reads some globs and ignore files differently).
+		if info, err := q.Ripgrep.Available(ctx); err == nil && info.Path != "" && selectsLikeReference(info.Version) {
 			files, err = globRipgrep(ctx, info.Path, q)
 			switch {
 			case err == nil:
@@ -203,4 +205,20 @@ func sortGlobFiles(files []GlobFile, by GlobSort) {
 		}
 		return cmp.Compare(a.Path, b.Path)
 	})
+}
+
+// selectsLikeReference reports whether ripgrep release v lists the same
+// files as the reference (search.Differences has no file-selection row).
+func selectsLikeReference(v string) bool {
+	diffs, err := search.Differences(v)
+	if err != nil {
+		return false
+	}
+	for _, d := range diffs {
+		switch d {
+		case search.FileSelection15, search.FileSelection14, search.ParentIgnoreUnderSubpath, search.TypeTable:
+			return false
+		}
+	}
+	return true
 }

@@ -16,11 +16,11 @@ import (
 	"github.com/rgkit/rgkit/search/ripgrep"
 )
 
-// systemRg makes the installed rg available to Glob, the way a *Ripgrep does.
-type systemRg struct{ path string }
+// systemRg makes an installed rg available to Glob, the way a *Ripgrep does.
+type systemRg struct{ path, version string }
 
 func (s systemRg) Available(context.Context) (search.Info, error) {
-	return search.Info{Name: "ripgrep", Path: s.path}, nil
+	return search.Info{Name: "ripgrep", Path: s.path, Version: s.version}, nil
 }
 
 // missingRg is an rg that is not installed.
@@ -30,10 +30,24 @@ func (missingRg) Available(context.Context) (search.Info, error) {
 	return search.Info{}, search.ErrUnavailable
 }
 
+// requireRg is the reference rg (the engines' answers are its answers).
 func requireRg(t *testing.T) systemRg {
 	t.Helper()
-	p := testtool.Need(t, "rg")
-	return systemRg{p}
+	return systemRg{testtool.ReferenceRg(t, search.ReferenceVersion), search.ReferenceVersion}
+}
+
+// TestGlobOlderRgDoesNotList: an rg whose file selection is not the
+// reference's (14.1.1 reads some ignore files differently) is not asked to
+// list; the native walker answers.
+func TestGlobOlderRgDoesNotList(t *testing.T) {
+	rg := requireRg(t)
+	root := globTree(t, []string{"a.go"}, nil)
+	for v, want := range map[string]string{"14.1.1": "native", "13.0.0": "native", "15.1.0": "native", search.ReferenceVersion: "ripgrep"} {
+		res, err := Glob(context.Background(), GlobQuery{Root: root, Pattern: "*.go", Ripgrep: systemRg{rg.path, v}})
+		if err != nil || res.Backend != want || res.Total != 1 {
+			t.Errorf("rg %s: Glob = %+v, %v; want backend %s", v, res, err, want)
+		}
+	}
 }
 
 // globTree writes files (path -> content) under a fresh root with distinct

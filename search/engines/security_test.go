@@ -25,8 +25,8 @@ import (
 func securityEngines(t *testing.T) []search.Engine {
 	t.Helper()
 	var out []search.Engine
-	for _, e := range conformanceEngines() {
-		if e.informational {
+	for _, e := range conformanceEngines("") {
+		if e.b.Name() == referenceEngine {
 			continue
 		}
 		if _, err := e.b.Available(context.Background()); err != nil {
