@@ -4,6 +4,7 @@ import (
 	"regexp/syntax"
 	"unicode/utf8"
 
+	"github.com/rgkit/rgkit/internal/rgregex"
 	"github.com/rgkit/rgkit/internal/runeclass"
 )
 
@@ -38,6 +39,9 @@ func analyze(re *syntax.Regexp) litInfo {
 		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 		return litInfo{exact: []lit{{}}}
 	case syntax.OpLiteral:
+		if _, ok := rgregex.AssertionOf(re); ok {
+			return litInfo{exact: []lit{{}}} // a zero-width assertion
+		}
 		l, ok := literalOf(re)
 		if !ok {
 			return litInfo{}
@@ -252,6 +256,9 @@ func rareByte(l lit) (int, int) {
 // isPureLiteral reports whether every match of re is exactly one of its
 // exact literals, with no assertion: then a prefilter hit is a match.
 func isPureLiteral(re *syntax.Regexp) bool {
+	if _, ok := rgregex.AssertionOf(re); ok {
+		return false
+	}
 	switch re.Op {
 	case syntax.OpLiteral, syntax.OpCharClass:
 		return true

@@ -43,7 +43,7 @@ type FileResult struct {
 	Bytes int64
 }
 
-// Search finds the matches in one file's contents, with rg 13's semantics,
+// Search finds the matches in one file's contents, with rg 15's semantics,
 // and passes the lines to emit in order. An error from emit ends the search
 // and is returned.
 //
@@ -64,7 +64,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 		end, binary = binaryCut(data, peek)
 		data = data[:end]
 	}
-	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1, peek: peek, lastWordEnd: -1}
+	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
 	defer s.release()
 	var err error
 	if m.multi {
@@ -102,15 +102,12 @@ type fileSearch struct {
 	doneEnd, doneLine int
 	afterLeft         int // after-context lines still owed to the last match
 
-	spans       [][2]int  // reused submatch buffer
-	rev         []byte    // reused buffer for reversed line prefixes
-	peek        int       // rg's first read size (see binaryCut)
-	fills       []int     // word mode: where rg's buffers start (see fillStarts); nil until needed
-	filli       int       // cursor into fills
-	lastWordEnd int       // multiline -w: end of the previous match, -1 before the first
-	dc          *dfaCache // this search's DFA states, from the Matcher's pool
-	ml          [][2]int  // reused multiline match buffer
-	all         [][]int   // multiline: the matches not yet consumed
+	spans [][2]int  // reused submatch buffer
+	rev   []byte    // reused buffer for reversed line prefixes
+	dc    *dfaCache // this search's DFA states, from the Matcher's pool
+	ml    [][2]int  // reused multiline match buffer
+	all   [][2]int  // multiline: the matches not yet consumed
+	allOK bool      // all has been computed
 }
 
 // nulIn reports, in multiline mode, a NUL in [from, to) plus its line
@@ -128,21 +125,6 @@ func (s *fileSearch) nulIn(from, to int) bool {
 		return true
 	}
 	return false
-}
-
-// atFillStart reports whether the line starting at ls is the first line
-// of one of rg's buffers. Lines are asked for in increasing order.
-func (s *fileSearch) atFillStart(ls int) bool {
-	if s.m.multi {
-		return ls == 0 // rg reads a whole file at once for -U
-	}
-	if s.fills == nil {
-		s.fills = fillStarts(s.data, s.peek)
-	}
-	for s.filli < len(s.fills) && s.fills[s.filli] < ls {
-		s.filli++
-	}
-	return s.filli < len(s.fills) && s.fills[s.filli] == ls
 }
 
 func (s *fileSearch) release() {
@@ -224,15 +206,11 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 		}
 		return 0, 0, false
 	}
-	re := s.m.re
-	if s.m.opts.Word {
-		re = s.m.wordFirst
-	}
-	loc := re.FindIndex(data[pos:])
-	if loc == nil {
+	start, _, ok := s.m.firstIndex(data[pos:])
+	if !ok {
 		return 0, 0, false
 	}
-	p := pos + loc[0]
+	p := pos + start
 	if p == len(data) && data[len(data)-1] == '\n' {
 		return 0, 0, false // an empty match after the final newline is not a line
 	}
@@ -281,12 +259,9 @@ func (s *fileSearch) dfaMatch(line []byte) (ok, decided bool) {
 	return s.dc.match(line)
 }
 
-// regexpMatch runs Go's regexp on a line.
+// regexpMatch runs the full matcher (Go's regexp or the VM) on a line.
 func (s *fileSearch) regexpMatch(line []byte) bool {
-	if s.m.opts.Word {
-		return s.m.wordMatch(line)
-	}
-	return s.m.re.Match(line)
+	return s.m.matchBytes(line)
 }
 
 // lineNumber returns the number of the line starting at off (off >= numPos).
@@ -307,15 +282,7 @@ func (s *fileSearch) emitMatchLine(ls, le int) error {
 
 // lineSpans returns the submatches of the line [ls, le).
 func (s *fileSearch) lineSpans(ls, le int) [][2]int {
-	line := s.data[ls:le]
-	s.spans = s.spans[:0]
-	if s.m.opts.Word {
-		s.spans = s.m.wordSpans(line, s.spans, s.atFillStart(ls))
-	} else {
-		for _, loc := range s.m.re.FindAllIndex(line, -1) {
-			s.spans = append(s.spans, [2]int{loc[0], loc[1]})
-		}
-	}
+	s.spans = s.m.appendSpans(s.data[ls:le], s.spans[:0])
 	return s.spans
 }
 

@@ -24,9 +24,6 @@ type rgCase struct {
 	match   MatchOptions
 	search  SearchOptions
 	rgExtra []string
-	// rgPattern, when set, is the pattern given to rg instead: rgkit's
-	// semantics are Go's (ASCII \b \w \d \s), which rg spells (?-u:\b).
-	rgPattern string
 	// explicit names each file on rg's command line (with --no-mmap)
 	// instead of searching the directory.
 	explicit bool
@@ -40,13 +37,32 @@ type gotLine struct {
 	Context bool
 }
 
+// searchRg returns the rg on PATH when it is the reference, rg 15.x: the
+// matcher gives rg 15's answers, and older rg answers differently (rg 13's
+// -w, for one). Without it the test is skipped, or fails when
+// RGKIT_REQUIRE_TOOLS=1 says the tools must be there (CI).
 func searchRg(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("rg")
 	if err != nil {
-		t.Skip("rg not installed: the differential test needs ripgrep")
+		missingTool(t, "rg not on PATH: the differential test needs ripgrep 15.x")
+	}
+	out, err := exec.Command(p, "--version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "ripgrep 15.") {
+		first, _, _ := strings.Cut(string(out), "\n")
+		missingTool(t, fmt.Sprintf("rg on PATH (%s) is %q, not the reference ripgrep 15.x (try PATH=/opt/rgref/15:$PATH)", p, first))
 	}
 	return p
+}
+
+// missingTool skips the test with the reason, or fails it under
+// RGKIT_REQUIRE_TOOLS=1.
+func missingTool(t *testing.T, reason string) {
+	t.Helper()
+	if os.Getenv("RGKIT_REQUIRE_TOOLS") == "1" {
+		t.Fatal(reason + " (required: RGKIT_REQUIRE_TOOLS=1)")
+	}
+	t.Skip(reason)
 }
 
 func writeSearchFiles(t *testing.T, files map[string]string) string {
@@ -64,12 +80,7 @@ func writeSearchFiles(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func (c rgCase) rgPat() string {
-	if c.rgPattern != "" {
-		return c.rgPattern
-	}
-	return c.match.Pattern
-}
+func (c rgCase) rgPat() string { return c.match.Pattern }
 
 // rgTargets is "." or, for explicit cases, every file by name.
 func rgTargets(c rgCase) []string {

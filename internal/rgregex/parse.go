@@ -3,6 +3,7 @@ package rgregex
 import (
 	"regexp/syntax"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -74,6 +75,9 @@ func (p *parser) skipSpace() {
 func (p *parser) parseAll() (*syntax.Regexp, error) {
 	if !utf8.ValidString(p.pat) {
 		return nil, p.err(3, KindSyntax, "pattern is not valid UTF-8")
+	}
+	if i := strings.IndexFunc(p.pat, func(r rune) bool { return r >= assertBase }); i >= 0 {
+		return nil, p.err(3+i, KindUnsupported, "characters U+10FFF0-U+10FFFF are reserved by rgkit")
 	}
 	re, err := p.parseAlt()
 	if err != nil {
