@@ -74,6 +74,12 @@ type Matcher struct {
 	// emptyOK means the pattern can match the empty string, so every line
 	// is a candidate and the prefilter cannot be trusted to skip lines.
 	emptyOK bool
+	// textVM is set when the pattern holds \A (or ^ under (?-m)). rg
+	// selects lines one by one, where \A holds at every line start, but
+	// finds the spans to report in its buffer, where \A holds only at the
+	// buffer's start: a later line matches with no span. textVM finds
+	// those spans with the line's previous byte in view.
+	textVM *pikeVM
 }
 
 // Compile builds a Matcher with rg 15's semantics: the pattern is read in
@@ -115,6 +121,9 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		m.re, m.vm = nil, newPikeVM(prog)
 	}
 	m.emptyOK = m.matchBytes(nil)
+	if !m.multi && hasOp(full, syntax.OpBeginText) {
+		m.textVM = newPikeVM(prog)
+	}
 	if !m.multi {
 		m.dfa = newLineDFA(prog)
 	}
@@ -135,7 +144,9 @@ func (m *Matcher) Options() MatchOptions { return m.opts }
 // Spans returns the byte ranges rg reports as matches in one line (with
 // -w, the whole-word matches): for a caller that has the line but not the
 // whole file, such as an engine re-spanning another tool's output. line is
-// the line without its '\n' (keep a '\r' before it: rg sees it).
+// the line without its '\n' (keep a '\r' before it: rg sees it). The line
+// is taken to start the file: a pattern with \A has spans on a file's
+// first line only (see Matcher.textVM).
 func (m *Matcher) Spans(line []byte) [][2]int {
 	return m.appendSpans(line, nil)
 }
@@ -170,7 +181,7 @@ func (m *Matcher) appendSpans(b []byte, dst [][2]int) [][2]int {
 		re = m.asciiRe
 	}
 	if re == nil {
-		return m.vm.findAll(b, dst)
+		return m.vm.findAll(b, 0, dst)
 	}
 	for _, loc := range re.FindAllIndex(b, -1) {
 		dst = append(dst, [2]int{loc[0], loc[1]})
@@ -192,6 +203,33 @@ func (m *Matcher) firstIndex(b []byte) (int, int, bool) {
 		return 0, 0, false
 	}
 	return loc[0], loc[1], true
+}
+
+// lineSpansIn appends the spans of the line data[ls:le] as rg reports
+// them, seeing the text before it (see textVM).
+func (m *Matcher) lineSpansIn(data []byte, ls, le int, dst [][2]int) [][2]int {
+	if m.textVM == nil || ls == 0 {
+		return m.appendSpans(data[ls:le], dst)
+	}
+	n := len(dst)
+	dst = m.textVM.findAll(data[ls-1:le], 1, dst)
+	for i := n; i < len(dst); i++ {
+		dst[i][0]--
+		dst[i][1]--
+	}
+	return dst
+}
+
+func hasOp(re *syntax.Regexp, op syntax.Op) bool {
+	if re.Op == op {
+		return true
+	}
+	for _, s := range re.Sub {
+		if hasOp(s, op) {
+			return true
+		}
+	}
+	return false
 }
 
 func isASCII(b []byte) bool {

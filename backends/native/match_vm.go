@@ -267,11 +267,12 @@ func decodeAt(b []byte, i int) (rune, int) {
 	return utf8.DecodeRune(b[i:])
 }
 
-// findAll appends the spans of all matches in b as Go's FindAllIndex
-// finds them: an empty match right after a match is skipped.
-func (v *pikeVM) findAll(b []byte, dst [][2]int) [][2]int {
+// findAll appends the spans of all matches in b[from:] as Go's
+// FindAllIndex finds them (an empty match right after a match is skipped);
+// the assertions see b[:from].
+func (v *pikeVM) findAll(b []byte, from int, dst [][2]int) [][2]int {
 	prevEnd := -1
-	for pos := 0; pos <= len(b); {
+	for pos := from; pos <= len(b); {
 		s, e, ok := v.find(b, pos, false)
 		if !ok {
 			break

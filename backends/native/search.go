@@ -282,7 +282,7 @@ func (s *fileSearch) emitMatchLine(ls, le int) error {
 
 // lineSpans returns the submatches of the line [ls, le).
 func (s *fileSearch) lineSpans(ls, le int) [][2]int {
-	s.spans = s.m.appendSpans(s.data[ls:le], s.spans[:0])
+	s.spans = s.m.lineSpansIn(s.data, ls, le, s.spans[:0])
 	return s.spans
 }
 

@@ -206,9 +206,6 @@ func (p *parser) unicodeClass(start int, neg bool) (escape, error) {
 		}
 		name = p.src[at:p.pos]
 		p.next()
-		if n, ok := strings.CutPrefix(strings.TrimSpace(name), "^"); ok {
-			name, neg = n, !neg
-		}
 		if k, v, ok := strings.Cut(name, "!="); ok {
 			name, neg = k+"="+v, !neg
 		}
