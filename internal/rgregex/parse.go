@@ -84,7 +84,9 @@ func (p *parser) parseAll() (*syntax.Regexp, error) {
 		return nil, err
 	}
 	if !p.eof() {
-		return nil, p.err(p.pos, KindSyntax, "unopened group")
+		// The wrapper's group was closed by the pattern's own ')', just
+		// before p.pos: that one has no '(' of its own.
+		return nil, p.err(p.pos-1, KindSyntax, "unopened group")
 	}
 	return re, nil
 }
