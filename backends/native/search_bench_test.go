@@ -28,6 +28,12 @@ func BenchmarkMatcher(b *testing.B) {
 		{"no-literal", MatchOptions{Pattern: `\w+\d\s*=\s*\d`}},
 		{"word", MatchOptions{Pattern: "err", Word: true}},
 		{"no-prefilter", MatchOptions{Pattern: `[A-Z][a-z]+[0-9]{2}`}},
+		// Unicode-class queries: rg's \w \d \b are Unicode-aware.
+		{"unicode-word-suffix", MatchOptions{Pattern: `\w+ция`}},
+		{"unicode-digits", MatchOptions{Pattern: `\d+`}},
+		{"i-cyrillic", MatchOptions{Pattern: "кЛюЧ", CaseInsensitive: true}},
+		{"unicode-boundary", MatchOptions{Pattern: `\bfunc\b`}},
+		{"word-regex", MatchOptions{Pattern: `\w+Error`, Word: true}},
 	}
 	for _, c := range classes {
 		b.Run(c.name, func(b *testing.B) {

@@ -18,10 +18,13 @@ func TestRandomSearchesMatchRg(t *testing.T) {
 		t.Skip("randomised differential test skipped in -short mode")
 	}
 	pieces := []string{"foo", "bar", "Foo", "FOO", "foo_bar", " ", "  ", "\t", "\n", "\n", "\n", "\r\n",
-		"x1 = 2", "a=3", "func ", "Error(", "http", "HTTP", "é", "\u212a", "\xff", "-", "(", ")", ".", "9", "baz"}
+		"x1 = 2", "a=3", "func ", "Error(", "http", "HTTP", "é", "\u212a", "\xff", "-", "(", ")", ".", "9", "baz",
+		"ключ", "_слово", "١٢٣", "Ωμέγα", "e\u0301", "\u017f", "\u00a0", "naïve"}
 	patterns := []string{"foo", "bar|baz", "fo+", `\bfoo\b`, `^foo`, `bar$`, `[a-z]+\d`, `\w+\d\s*=\s*\d`,
 		`func \w*Error\(`, "http", `f.o`, `o\s+b`, `(foo|bar)(bar|baz)`, `[^a-z]+`, `\d`, `.`,
-		`[A-Z]{2,}`, `\.`, `foo\nbar`, `o\n+b`, `(?s)foo.bar`}
+		`[A-Z]{2,}`, `\.`, `foo\nbar`, `o\n+b`, `(?s)foo.bar`,
+		`\w+`, `\bключ\b`, `\d+`, `(?i)k\w*`, `\b{start}\w`, `\w+\b{end}`, `\p{Greek}+`,
+		`[\w&&\p{Cyrillic}]+`, `\s+\w`, `(?i)ΩΜ`, `\B\w`, `\w\b`, `\<\w+\>`, `(?i)[a-z]+\s`}
 	rng := rand.New(rand.NewPCG(7, 11))
 	var cases []rgCase
 	for i := 0; i < 150; i++ {
