@@ -199,7 +199,9 @@ func (p *parser) literal(r rune) *syntax.Regexp {
 			if f := foldASCII(single(r)); len(f) > 2 || f[0] != f[1] {
 				return classNode(f)
 			}
-		} else if unicode.SimpleFold(r) != r {
+		} else {
+			// FoldCase on a rune without case is harmless, and keeps
+			// "x1 = 2" one literal for the prefilter.
 			return &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{r}, Flags: syntax.FoldCase}
 		}
 	}
@@ -438,23 +440,34 @@ func makeConcat(items []*syntax.Regexp) *syntax.Regexp {
 	return &syntax.Regexp{Op: syntax.OpConcat, Sub: out}
 }
 
-// makeAlt joins branches. Branches that are all single characters or
-// classes become one class, as in rg (which then sees `\x00|a` as a class,
-// not as a literal NUL).
+// makeAlt joins branches. As in rg, branches that are all single
+// characters, or all classes, become one class; a mix stays an
+// alternation. (This decides rg's NUL ban: `\x00|a` is the class
+// [\x00a], allowed; `(?i)\x00|a` is a literal NUL or the class [Aa],
+// refused.)
 func makeAlt(alts []*syntax.Regexp) *syntax.Regexp {
 	if len(alts) == 1 {
 		return alts[0]
 	}
 	var cls ranges
+	kind := 0 // 1: all single characters; 2: all classes
 	for _, a := range alts {
+		k, r := 0, ranges(nil)
 		switch {
 		case a.Op == syntax.OpCharClass:
-			cls = union(cls, a.Rune)
-		case a.Op == syntax.OpLiteral && len(a.Rune) == 1 && a.Flags&syntax.FoldCase == 0 && !isPlaceholder(a):
-			cls = union(cls, single(a.Rune[0]))
-		default:
+			k, r = 2, a.Rune
+		case a.Op == syntax.OpLiteral && len(a.Rune) == 1 && !isPlaceholder(a):
+			k, r = 1, single(a.Rune[0])
+			if a.Flags&syntax.FoldCase != 0 {
+				if f := foldUnicode(r); len(f) > 2 || f[0] != f[1] {
+					k, r = 2, f // rg folds a cased letter into a class
+				}
+			}
+		}
+		if k == 0 || (kind != 0 && k != kind) {
 			return &syntax.Regexp{Op: syntax.OpAlternate, Sub: alts}
 		}
+		kind, cls = k, union(cls, r)
 	}
 	return classNode(cls)
 }

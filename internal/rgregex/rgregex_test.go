@@ -118,6 +118,10 @@ func TestErrorsSayWhereWhatAndHowToFix(t *testing.T) {
 		{`\p{Nope}`, KindSyntax, 0, "Unicode property not found", ""},
 		{"\xff", KindSyntax, 0, "not valid UTF-8", ""},
 		{"\U0010FFF3", KindUnsupported, 0, "reserved", ""},
+		{`(?i)\x00?k`, KindNUL, 0, "impossible to match", ""},
+		{`(?i)\x00|a`, KindNUL, 0, "impossible to match", ""},
+		{`[\x00]|[ab]`, KindNUL, 0, "impossible to match", ""},
+		{`\x00|ab`, KindNUL, 0, "impossible to match", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.pat, func(t *testing.T) {
@@ -173,6 +177,22 @@ func TestIsWordRuneIsRgsUnicodeWord(t *testing.T) {
 	for r := rune(0); r < 0x3000; r++ {
 		if unicode.IsLetter(r) && !IsWordRune(r) {
 			t.Fatalf("letter %U is not a word rune", r)
+		}
+	}
+}
+
+func TestSingleCharacterAlternationIsAClassAsInRg(t *testing.T) {
+	t.Parallel()
+	// rg sees `\x00|a` as the class [\x00a], not a literal NUL, so its NUL
+	// ban does not apply; (?i)\x00|1 too (1 has no case).
+	for _, pat := range []string{`\x00|a`, `(?i)\x00|1`, `a|\x00`, `[ab]|[cd]`} {
+		re, err := Parse(pat, Options{})
+		if err != nil {
+			t.Errorf("%s: %v", pat, err)
+			continue
+		}
+		if re.Op != syntax.OpCharClass {
+			t.Errorf("%s = %v, want one class", pat, re)
 		}
 	}
 }
