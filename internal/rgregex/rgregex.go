@@ -19,6 +19,7 @@ package rgregex
 import (
 	"fmt"
 	"regexp/syntax"
+	"slices"
 )
 
 // Options are the flags rg sets from its command line. rg always searches
@@ -156,33 +157,25 @@ func Parse(pattern string, o Options) (*syntax.Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	if off, bad := findNUL(re); bad {
-		_ = off
+	if hasNUL(re) {
 		return nil, &Error{Pattern: pattern, Kind: KindNUL, Offset: 0,
 			Msg: `pattern contains "\0" but it is impossible to match: binary detection is enabled and matching a NUL byte is impossible`}
 	}
 	return re, nil
 }
 
-// findNUL mirrors rg's ban on a NUL byte: a literal holding one, or a
+// hasNUL mirrors rg's ban on a NUL byte: a literal holding one, or a
 // class that is just NUL (rg sees both as a literal).
-func findNUL(re *syntax.Regexp) (int, bool) {
+func hasNUL(re *syntax.Regexp) bool {
 	switch re.Op {
 	case syntax.OpLiteral:
-		for _, r := range re.Rune {
-			if r == 0 {
-				return 0, true
-			}
+		if slices.Contains(re.Rune, 0) {
+			return true
 		}
 	case syntax.OpCharClass:
 		if len(re.Rune) == 2 && re.Rune[0] == 0 && re.Rune[1] == 0 {
-			return 0, true
+			return true
 		}
 	}
-	for _, s := range re.Sub {
-		if off, bad := findNUL(s); bad {
-			return off, true
-		}
-	}
-	return 0, false
+	return slices.ContainsFunc(re.Sub, hasNUL)
 }
