@@ -189,22 +189,6 @@ func (m *Matcher) appendSpans(b []byte, dst [][2]int) [][2]int {
 	return dst
 }
 
-// firstIndex returns the leftmost-first match in b.
-func (m *Matcher) firstIndex(b []byte) (int, int, bool) {
-	re := m.re
-	if re == nil && m.asciiRe != nil && isASCII(b) {
-		re = m.asciiRe
-	}
-	if re == nil {
-		return m.vm.find(b, 0, false)
-	}
-	loc := re.FindIndex(b)
-	if loc == nil {
-		return 0, 0, false
-	}
-	return loc[0], loc[1], true
-}
-
 // lineSpansIn appends the spans of the line data[ls:le] as rg reports
 // them, seeing the text before it (see textVM).
 func (m *Matcher) lineSpansIn(data []byte, ls, le int, dst [][2]int) [][2]int {

@@ -63,6 +63,10 @@ func TestDialectMatchesRg(t *testing.T) {
 		{pat: `s`, opts: MatchOptions{CaseInsensitive: true, Fixed: true}}, {pat: `ΣΊ`, opts: MatchOptions{Fixed: true}},
 		{pat: `\w+\n\w+`, opts: MatchOptions{Multiline: true}}, {pat: `\bend\b`, opts: MatchOptions{Multiline: true}},
 		{pat: `\d+`, opts: MatchOptions{Multiline: true, Word: true}},
+		{pat: `\w+\s\w+`, opts: MatchOptions{Multiline: true, Word: true}},
+		{pat: `\b`, opts: MatchOptions{}}, {pat: `\B`, opts: MatchOptions{}}, {pat: `\b{start}`, opts: MatchOptions{}},
+		{pat: `end$`, opts: MatchOptions{CRLF: true}}, {pat: `^\w+$`, opts: MatchOptions{CRLF: true}},
+		{pat: `d.`, opts: MatchOptions{CRLF: true}},
 	}
 	var rc []rgCase
 	for _, c := range cases {

@@ -193,29 +193,17 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 		}
 		return 0, 0, false
 	}
-	if !s.m.emptyOK {
-		// No literal to look for: run the regexp line by line, where Go
-		// uses its backtracker (fast on short inputs) rather than the NFA
-		// simulation it needs for a whole buffer.
-		for pos < len(data) {
-			le := lineEnd(data, pos)
-			if s.lineMatches(data[pos:le]) {
-				return pos, le, true
-			}
-			pos = le + 1
+	// No literal to look for: decide line by line (the DFA, else the
+	// regexp on the line, where Go uses its backtracker, fast on short
+	// inputs, rather than the NFA simulation it needs for a whole buffer).
+	for pos < len(data) {
+		le := lineEnd(data, pos)
+		if s.lineMatches(data[pos:le]) {
+			return pos, le, true
 		}
-		return 0, 0, false
+		pos = le + 1
 	}
-	start, _, ok := s.m.firstIndex(data[pos:])
-	if !ok {
-		return 0, 0, false
-	}
-	p := pos + start
-	if p == len(data) && data[len(data)-1] == '\n' {
-		return 0, 0, false // an empty match after the final newline is not a line
-	}
-	ls := pos + bytes.LastIndexByte(data[pos:p], '\n') + 1
-	return ls, lineEnd(data, p), true
+	return 0, 0, false
 }
 
 func lineEnd(data []byte, from int) int {

@@ -112,6 +112,9 @@ func rgArgs(c rgCase) []string {
 	if c.match.Multiline {
 		args = append(args, "-U", "--multiline-dotall")
 	}
+	if c.match.CRLF {
+		args = append(args, "--crlf")
+	}
 	if c.search.Before > 0 {
 		args = append(args, "-B", strconv.Itoa(c.search.Before))
 	}
