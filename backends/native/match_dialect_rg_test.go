@@ -17,7 +17,7 @@ const unicodeCorpus = "naïve résumé café\n" +
 	"ключ_слово Ключ КЛЮЧ ключи\n" +
 	"цифры ١٢٣ ४५६ 789\n" +
 	"αβγ Ωμέγα ΣΊΣΥΦΟΣ σίσυφος\n" +
-	"\u212a kelvin K k\n" +
+	"\u212a kelvin K k \u212aELVIN\n" +
 	"\u017f long s S\n" +
 	"e\u0301t\u00e9 cafe\u0301s\n" +
 	"line 10\n" +
@@ -59,7 +59,7 @@ func TestDialectMatchesRg(t *testing.T) {
 		{pat: `\w[a-z]\w*`, opts: word}, {pat: `слово`, opts: word}, {pat: `ключ`, opts: word},
 		{pat: `\d+`, opts: word}, {pat: `foo`, opts: word}, {pat: `kelvin|k`, opts: MatchOptions{Word: true, CaseInsensitive: true}},
 		{pat: `b`, opts: word}, {pat: `[^ ]+`, opts: word}, {pat: `-bar`, opts: word},
-		{pat: `кЛюЧ`, opts: fold}, {pat: `ΣΊΣΥΦΟΣ`, opts: fold}, {pat: `k`, opts: fold}, {pat: `\w+`, opts: fold},
+		{pat: `кЛюЧ`, opts: fold}, {pat: `kelvin`, opts: fold}, {pat: `ÉTÉ`, opts: fold}, {pat: `ΣΊΣΥΦΟΣ`, opts: fold}, {pat: `k`, opts: fold}, {pat: `\w+`, opts: fold},
 		{pat: `s`, opts: MatchOptions{CaseInsensitive: true, Fixed: true}}, {pat: `ΣΊ`, opts: MatchOptions{Fixed: true}},
 		{pat: `\w+\n\w+`, opts: MatchOptions{Multiline: true}}, {pat: `\bend\b`, opts: MatchOptions{Multiline: true}},
 		{pat: `\d+`, opts: MatchOptions{Multiline: true, Word: true}},

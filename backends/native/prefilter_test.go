@@ -29,9 +29,10 @@ func TestPrefilterChoosesLiterals(t *testing.T) {
 		{pattern: `a+`, want: "[a]"},
 		{pattern: `a*`, want: ""},
 		{pattern: `\w+`, want: ""},
-		{pattern: `kelvin`, fold: true, want: ""}, // 'k' folds to the Kelvin sign
+		{pattern: `kelvin`, fold: true, want: "[V v]"}, // 'k' folds to the Kelvin sign: the spellings of one letter
 		{pattern: `ks|xyz`, fold: false, want: "[ks xyz]", exact: true},
-		{pattern: `caf\x{e9}`, fold: true, want: ""},   // non-ASCII letters fold beyond ASCII
+		{pattern: `caf\x{e9}`, fold: true, want: "[É é]"}, // non-ASCII letters fold beyond ASCII
+		{pattern: `кЛюЧ`, fold: true, want: "[Л л]"},
 		{pattern: `[ab]cd`, want: "[cd]", split: true}, // one pass beats two
 		{pattern: `x(?:a|b|c|d|e|f|g|h|i)y`, want: "[x]", split: true},
 	}
