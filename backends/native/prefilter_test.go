@@ -172,8 +172,8 @@ func TestSpansAreRg14WordSemantics(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
 		{"line 10", "[[0 4]]"},
 		{"a line", "[[2 6]]"},
-		{"éline x", "[[0 6]]"},  // é is a word character: the word starts at it
-		{"x\xffline", "[]"},     // no half boundary right after invalid UTF-8
+		{"éline x", "[[0 6]]"}, // é is a word character: the word starts at it
+		{"x\xffline", "[]"},    // no half boundary right after invalid UTF-8
 		{"ключ line", "[[9 13]]"},
 	} {
 		if got := fmt.Sprint(m.Spans([]byte(c.line))); got != c.want {
