@@ -7,7 +7,9 @@ import (
 
 // SearchOptions says what one file search reports.
 type SearchOptions struct {
-	Before, After int  // context lines (rg -B / -A)
+	// Before and After are context lines (rg -B / -A). With CountOnly,
+	// After still counts: see FileResult.MatchedLines.
+	Before, After int
 	MaxCount      int  // stop after this many matches; 0 = no limit (rg -m)
 	CountOnly     bool // count matches, emit nothing (rg -c)
 	FilesOnly     bool // stop at the first match, emit nothing (rg -l)
@@ -32,7 +34,8 @@ type FileResult struct {
 	// MatchedLines is what rg -c prints: matching lines, or in multiline mode
 	// (a pattern that can match '\n') matches. In content mode it also counts
 	// the matching lines rg prints inside the after-context of the last
-	// counted match when MaxCount is hit. A CountOnly search of a file rg
+	// counted match when MaxCount is hit, and so does a CountOnly search
+	// given After, as rg 15's -c does. A CountOnly search of a file rg
 	// stops at a NUL reports 0, as rg -c prints nothing for it.
 	MatchedLines int
 	// Binary reports a NUL byte. In a recursive search (the default) the
@@ -169,9 +172,26 @@ func (s *fileSearch) runLines() error {
 		pos = le + 1
 	}
 	if s.o.CountOnly {
+		if s.limitReached() {
+			s.countTrailing(pos)
+		}
 		return nil
 	}
 	return s.trailingContext(s.limitReached())
+}
+
+// countTrailing counts, for rg -c with -m and -A, the matching lines among
+// the After lines from pos: since rg 15 a match inside the trailing context
+// of the last counted match is counted (rg -c -m 2 -A 2 can print 3), as
+// the content printers show it as a match.
+func (s *fileSearch) countTrailing(pos int) {
+	for k := 0; k < s.o.After && pos < len(s.data); k++ {
+		le := lineEnd(s.data, pos)
+		if s.lineMatches(s.data[pos:le]) {
+			s.count++
+		}
+		pos = le + 1
+	}
 }
 
 // nextMatchLine returns the bounds of the first matching line at or after

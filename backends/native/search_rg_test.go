@@ -269,7 +269,7 @@ func runNativeCount(t *testing.T, dir string, c rgCase) map[string]int {
 	for name := range c.files {
 		data, _ := os.ReadFile(filepath.Join(dir, name))
 		o := c.search
-		o.CountOnly, o.Before, o.After = true, 0, 0
+		o.CountOnly, o.Before = true, 0 // rg 15 -c counts matches inside -A's trailing context
 		r, err := m.Search(data, o, func(Line) error { t.Fatal("CountOnly emitted a line"); return nil })
 		if err != nil {
 			t.Fatal(err)
