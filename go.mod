@@ -2,10 +2,12 @@ module github.com/rgkit/rgkit
 
 go 1.26.0
 
-require github.com/spf13/cobra v1.10.2
+require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/spf13/cobra v1.10.2
+)
 
 require (
-	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
