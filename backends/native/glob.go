@@ -38,6 +38,9 @@ type glob struct {
 	// character of the same number (see byteRunes); nil when a fast path or
 	// doublestar always answers.
 	re *regexp.Regexp
+	// pre and suf are literal text every match starts / ends with: a
+	// candidate without them is refused before doublestar or the regexp.
+	pre, suf string
 	// literalSep: '*' and '?' do not match '/' (true for ignore files and --glob).
 	literalSep bool
 }
@@ -118,14 +121,10 @@ func compileGlob(src string, literalSep bool) (*glob, error) {
 // compileGlobWith parses a glob; allowUnclosed makes an unclosed '[' a
 // literal, as rg 15 reads ignore files.
 func compileGlobWith(src string, literalSep, allowUnclosed bool) (*glob, error) {
-	p := globParser{src: src, branches: [][]globToken{nil}, allowUnclosed: allowUnclosed}
-	if err := p.parse(); err != nil {
+	toks, err := parseGlob(src, allowUnclosed)
+	if err != nil {
 		return nil, err
 	}
-	if len(p.branches) > 1 {
-		return nil, p.fail(GlobUnclosedAlternates)
-	}
-	toks := p.branches[0]
 	g := &glob{src: src, literalSep: literalSep}
 	if len(toks) == 1 && toks[0].kind == tokRecPrefix {
 		// globset's special case: the glob "**" alone matches everything.
@@ -136,6 +135,12 @@ func compileGlobWith(src string, literalSep, allowUnclosed bool) (*glob, error) 
 	g.fast, g.lit = classifyGlob(toks, literalSep)
 	if g.fast != fastNone {
 		return g, nil
+	}
+	if toks[0].kind == tokLiteral {
+		g.pre = toks[0].lit
+	}
+	if last := toks[len(toks)-1]; last.kind == tokLiteral {
+		g.suf = last.lit
 	}
 	if literalSep {
 		// Only there is doublestar's '*' (never '/') globset's.
@@ -149,6 +154,18 @@ func compileGlobWith(src string, literalSep, allowUnclosed bool) (*glob, error) 
 		g.re = re
 	}
 	return g, nil
+}
+
+// parseGlob parses a glob into its tokens.
+func parseGlob(src string, allowUnclosed bool) ([]globToken, error) {
+	p := globParser{src: src, branches: [][]globToken{nil}, allowUnclosed: allowUnclosed}
+	if err := p.parse(); err != nil {
+		return nil, err
+	}
+	if len(p.branches) > 1 {
+		return nil, p.fail(GlobUnclosedAlternates)
+	}
+	return p.branches[0], nil
 }
 
 // globParser follows globset's parser: branches holds the top-level tokens

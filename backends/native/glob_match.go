@@ -48,6 +48,9 @@ const dsMaxAlternatives = 16
 //     trailing "/**/" (doublestar's "**" means something else there);
 //   - two '*' that meet once a group is expanded ("{*,b}*": doublestar
 //     reads the pair as "**");
+//   - a class that matches '/' ("[!a]", "[.-0]"): doublestar backtracks
+//     only to its last '*', which is complete only when nothing but a
+//     literal '/' or "**" crosses a separator;
 //   - more than dsMaxAlternatives alternatives (not linear in doublestar);
 //   - the candidate's non-ASCII bytes under '?' and classes (see bytewise).
 func toDoublestar(toks []globToken) (pattern string, bytewise bool) {
@@ -94,6 +97,9 @@ func (r *dsRenderer) seq(toks []globToken, top bool) bool {
 			}
 			r.b.WriteByte('*')
 		case tokClass:
+			if classMatchesSlash(t) {
+				return false
+			}
 			r.bytewise = true
 			r.b.WriteByte('[')
 			if t.negated {
@@ -145,6 +151,18 @@ func (r *dsRenderer) seq(toks []globToken, top bool) bool {
 		lastStar = last
 	}
 	return true
+}
+
+// classMatchesSlash reports whether a class token matches '/' (globset's
+// classes do not exclude it, so a negated class usually does).
+func classMatchesSlash(t globToken) bool {
+	in := false
+	for _, r := range t.ranges {
+		if r.lo <= '/' && '/' <= r.hi {
+			in = true
+		}
+	}
+	return in != t.negated
 }
 
 // starEdges reports whether the text t matches may start or end with what a
@@ -232,6 +250,9 @@ func countAlternatives(toks []globToken) int {
 // char_to_escaped_literal makes it. The translation is linear in the glob's
 // size (no alternative is expanded), and so is matching.
 func globRegexp(toks []globToken, literalSep bool) string {
+	if len(toks) == 1 && toks[0].kind == tokRecPrefix {
+		return `(?s)\A.*\z` // globset's special case: "**" alone matches everything
+	}
 	var b strings.Builder
 	b.WriteString(`(?s)\A(?:`)
 	writeRegexp(&b, toks, literalSep)
@@ -351,6 +372,9 @@ func (g *glob) match(s string) bool {
 		return strings.HasPrefix(basename(s), g.lit)
 	case fastSuffix:
 		return s == g.lit || (strings.HasSuffix(s, g.lit) && s[len(s)-len(g.lit)-1] == '/')
+	}
+	if !strings.HasPrefix(s, g.pre) || !strings.HasSuffix(s, g.suf) {
+		return false
 	}
 	if g.ds != "" && (!g.dsBytewise || isASCII(s)) {
 		return doublestar.MatchUnvalidated(g.ds, s)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -17,10 +16,11 @@ import (
 // inside vendored modules, hidden files, no repository).
 func gorootSrc(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(runtime.GOROOT(), "src")
-	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
-		dir = filepath.Join(strings.TrimSpace(string(out)), "src")
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
 	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "src")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("no Go source tree at %s", dir)
 	}

@@ -49,6 +49,8 @@ func TestGlobsMatchRipgrep(t *testing.T) {
 			opts: WalkOptions{TypeGlobs: []string{"*.go", "*.log*", "*.txt"}}, want: []string{"c\nd.go", "ok.go"}},
 		{name: "an escaped closing brace is a literal", tree: oddNames, opts: g("a\\}b")},
 		{name: "a class holding a closing brace", tree: oddNames, opts: g("a[}]b")},
+		{name: "a negated class matches a slash", tree: fixture{"a/a/b": "", "a/b": "", "b": "", "ab": ""}, opts: g("*[!x]*/b"),
+			want: []string{"a/a/b", "a/b"}},
 		{name: "empty alternative is dropped", tree: oddNames, opts: g("{ab,}")},
 		{name: "class with a range and a literal dash", tree: oddNames, opts: g("[a-b-]*")},
 		{name: "negated class", tree: oddNames, opts: g("[!a]*")},
