@@ -7,7 +7,7 @@ import (
 )
 
 // Triple returns the Rust target triple of ripgrep's release asset for
-// version on t, following ripgrep-releases.md §1.2 and §5:
+// version on t, from the asset names of ripgrep's releases:
 //
 //   - linux/amd64: x86_64-unknown-linux-musl (static; no gnu build exists).
 //   - linux/arm64: aarch64-unknown-linux-gnu from 14.0.0 on glibc. On musl,

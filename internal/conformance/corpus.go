@@ -5,7 +5,7 @@
 // DESIGN.md places the corpus builder under testdata/, but Go ignores
 // testdata/ directories when it looks for packages, so the builder lives here
 // (importable by the backends tests and by the bench) and only fixtures live
-// under backends/testdata/conformance.
+// under search/engines/testdata/conformance.
 //
 // The corpus holds every case listed at the end of
 // shared/reference/backend-semantics.md §9 and the rows of §7: hidden,

@@ -199,10 +199,9 @@ func TestChainFallsThroughToAnEngineThatCanRun(t *testing.T) {
 }
 
 // BenchmarkChainTreeSize measures each engine on trees of growing size; it
-// is where PolicyFastest's threshold comes from (readme-grep.md, "Chain
-// policy"). Files are ~3 KiB of source-like text.
+// is where PolicyFastest's threshold comes from (docs/performance.md). Files are ~3 KiB of source-like text.
 //
-//	go test ./backends -run '^$' -bench ChainTreeSize -benchtime 20x
+//	go test ./search/engines -run '^$' -bench ChainTreeSize -benchtime 20x
 func BenchmarkChainTreeSize(b *testing.B) {
 	body := strings.Repeat("func handler(w http.ResponseWriter, r *http.Request) { return nil }\n", 45)
 	for _, n := range []int{10, 100, 300, 1000, 2000, 5000} {
@@ -247,7 +246,7 @@ func BenchmarkChainTreeSize(b *testing.B) {
 // engine behind a Chain (streaming, sorting everything, sorting a window of
 // 250), on 300 files x 45 matching lines.
 //
-//	go test ./backends -run '^$' -bench ChainOverhead
+//	go test ./search/engines -run '^$' -bench ChainOverhead
 func BenchmarkChainOverhead(b *testing.B) {
 	root := b.TempDir()
 	body := []byte(strings.Repeat("func handler(w http.ResponseWriter, r *http.Request) { return nil }\n", 45))
