@@ -15,7 +15,7 @@ type Exception struct {
 }
 
 // Exceptions is the table of accepted differences. Keep it in step with
-// /work/notes/readme-conformance.md (README.md's exceptions table).
+// the exceptions table in docs/conformance.md.
 func Exceptions() []Exception {
 	return []Exception{
 		{Engine: "native", Case: "dialect/empty-pattern",

@@ -457,7 +457,7 @@ func TestSecurityEnvironmentCannotRedirectTheSearch(t *testing.T) {
 // root, so repo/link_out -> ../outside yields outside/secret.txt; git grep
 // refuses the query. The defaults (TestSecuritySymlinkOutsideIsNotFollowed)
 // never follow. When the engines start refusing or filtering targets outside
-// the root (backend-semantics.md §9.4), this test fails: turn it into a
+// the root, this test fails: turn it into a
 // TestSecurity test that requires no result from outside.
 func TestResidualRiskFollowSymlinksLeavesTheRoot(t *testing.T) {
 	c := buildSecurityCorpus(t)

@@ -2,7 +2,7 @@ package native
 
 import "testing"
 
-// semanticsTree is the scratch repository of backend-semantics.md §7.
+// semanticsTree is a scratch repository with one file for each of rg's file-selection rules.
 var semanticsTree = fixture{
 	".git/":                 "",
 	".gitignore":            "ignored.txt\nnode_modules/\n",
@@ -21,7 +21,7 @@ var semanticsTree = fixture{
 // oddNames holds file names that exercise glob syntax corners.
 var oddNames = fixture{"ab": "", "a}b": "", "b": "", "-x": "", "*star": "", "é.txt": "", "e.txt": "", "d/f": "", "d/e/f": "", "d/e/g/f": "", "df": ""}
 
-// TestGlobsMatchRipgrep pins rg --glob semantics (backend-semantics.md §7).
+// TestGlobsMatchRipgrep pins rg --glob semantics.
 func TestGlobsMatchRipgrep(t *testing.T) {
 	g := func(globs ...string) WalkOptions { return WalkOptions{Globs: globs} }
 	runWalkCases(t, []walkCase{
