@@ -14,7 +14,7 @@ import (
 // memory (no walking, no I/O), one class of issue 4 per sub-benchmark, in
 // count mode on one core. MB/s is over the corpus bytes. Reproduce with:
 //
-//	go test ./backends/native -run '^$' -bench BenchmarkMatcher
+//	go test ./search/native -run '^$' -bench BenchmarkMatcher
 func BenchmarkMatcher(b *testing.B) {
 	files, total := loadBenchCorpus(b)
 	classes := []struct {
