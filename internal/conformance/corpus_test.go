@@ -39,7 +39,7 @@ func buildCorpus(t *testing.T) Corpus {
 // with WantFiles, the real rg reports exactly those files. If rg changes or
 // the corpus drifts, this fails before any engine is blamed.
 func TestCorpusMatchesRipgrep(t *testing.T) {
-	rg := testtool.ReferenceRg(t, search.ReferenceVersion)
+	rg := testtool.ReferenceRg(t)
 	c := buildCorpus(t)
 	for _, f := range []string{"NonUTF8Names", "NewlineNames", "FIFO", "Symlinks", "UnreadableEnforced"} {
 		if why, ok := c.Features.Skipped[f]; ok {

@@ -63,10 +63,15 @@ func GOROOT(t testing.TB) string {
 	return dir
 }
 
+// ReferenceVersion is the ripgrep release whose answers are the
+// reference: search.ReferenceVersion (a test holds the two together; this
+// package cannot import search, whose own tests import it).
+const ReferenceVersion = "15.2.0"
+
 // ReferenceRgEnv names the variable holding the path of the reference rg
-// (the release every engine's answer must equal) when it is not the rg
-// first on PATH: PATH=/opt/rg14:$PATH RGKIT_REFERENCE_RG=/opt/rg15/rg runs
-// the ripgrep engine with rg 14 and compares it with rg 15.
+// when it is not the rg first on PATH: PATH=/opt/rg14:$PATH
+// RGKIT_REFERENCE_RG=/opt/rg15/rg runs the ripgrep engine with rg 14 and
+// compares it with rg 15.2.0. scripts/reference-rg.sh 15.2.0 fetches one.
 const ReferenceRgEnv = "RGKIT_REFERENCE_RG"
 
 // ReferenceRgPath finds the reference rg without a test: $RGKIT_REFERENCE_RG,
@@ -79,7 +84,7 @@ func ReferenceRgPath(want string) (string, error) {
 		fromEnv = false
 		var err error
 		if p, err = exec.LookPath("rg"); err != nil {
-			return "", fmt.Errorf("no reference rg %s: %s is unset and rg is not on PATH", want, ReferenceRgEnv)
+			return "", fmt.Errorf("no reference rg %s: %s is unset and rg is not on PATH (scripts/reference-rg.sh %s fetches one)", want, ReferenceRgEnv, want)
 		}
 	}
 	out, err := exec.Command(p, "--version").Output()
@@ -94,14 +99,19 @@ func ReferenceRgPath(want string) (string, error) {
 	case fromEnv:
 		return "", fmt.Errorf("%s=%s is ripgrep %s, not the reference %s", ReferenceRgEnv, p, got, want)
 	}
-	return "", fmt.Errorf("the rg on PATH (%s) is ripgrep %s, not the reference %s; set %s to a ripgrep %s binary", p, got, want, ReferenceRgEnv, want)
+	return "", fmt.Errorf("the rg on PATH (%s) is ripgrep %s, not the reference %s; set %s to a ripgrep %s binary (scripts/reference-rg.sh %s fetches one)", p, got, want, ReferenceRgEnv, want, want)
 }
 
-// ReferenceRg is ReferenceRgPath for a test, which is skipped with the
-// reason (or failed under RGKIT_REQUIRE_TOOLS=1) when there is none.
-func ReferenceRg(t testing.TB, want string) string {
+var referenceRg = sync.OnceValues(func() (string, error) { return ReferenceRgPath(ReferenceVersion) })
+
+// ReferenceRg returns the path of the reference rg (ReferenceVersion) for
+// a test that compares an answer with rg's, so that an older rg on PATH
+// (the ripgrep engine's binary in the version matrix) never becomes the
+// yardstick. Without it the test is skipped with the reason, or failed
+// under RGKIT_REQUIRE_TOOLS=1.
+func ReferenceRg(t testing.TB) string {
 	t.Helper()
-	p, err := ReferenceRgPath(want)
+	p, err := referenceRg()
 	if err != nil {
 		Missing(t, err.Error())
 	}

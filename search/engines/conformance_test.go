@@ -105,7 +105,7 @@ func runEngine(t *testing.T, b search.Engine, q search.Query, firstPath string) 
 func conformanceSetup(t *testing.T) (conformance.Corpus, []engineUnderTest, string) {
 	t.Helper()
 	testtool.Need(t, "git")
-	refPath := testtool.ReferenceRg(t, search.ReferenceVersion)
+	refPath := testtool.ReferenceRg(t)
 	c, err := conformance.Build(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -463,7 +463,7 @@ func TestConformanceExceptions(t *testing.T) {
 // difference would show up in many content cases; here it shows up once,
 // with the files named.
 func TestConformanceFileListing(t *testing.T) {
-	rg := testtool.ReferenceRg(t, search.ReferenceVersion)
+	rg := testtool.ReferenceRg(t)
 	c, _, _ := conformanceSetup(t)
 	seen := map[string]bool{}
 	for _, cs := range conformance.SearchCases(conformance.Queries()) {
@@ -531,7 +531,7 @@ func walkFiles(t *testing.T, q search.Query) []string {
 
 // TestUnreadableFileIsCountedAndTheSearchGoesOn: an unreadable file
 // (mode 000) is skipped, counted in Stats.Unreadable, and does not fail the
-// search (DESIGN.md "Errors"; reliability.md case 56). Root reads mode-000
+// search: one bad file must not cost the whole answer. Root reads mode-000
 // files, so this needs a non-root user (CI images often run as root; run the
 // compiled test binary as another user to exercise it).
 func TestUnreadableFileIsCountedAndTheSearchGoesOn(t *testing.T) {
@@ -617,7 +617,7 @@ func TestConformancePagingAcrossEngines(t *testing.T) {
 // ~/.gitconfig), so every engine must: here each one lists a different file,
 // and the engines must agree with rg on both.
 func TestConformanceGlobalGitExcludes(t *testing.T) {
-	rg := testtool.ReferenceRg(t, search.ReferenceVersion)
+	rg := testtool.ReferenceRg(t)
 	c, engines, ref := conformanceSetup(t)
 	home, xdg := t.TempDir(), t.TempDir()
 	write := func(p, s string) {

@@ -33,7 +33,7 @@ func (missingRg) Available(context.Context) (search.Info, error) {
 // requireRg is the reference rg (the engines' answers are its answers).
 func requireRg(t *testing.T) systemRg {
 	t.Helper()
-	return systemRg{testtool.ReferenceRg(t, search.ReferenceVersion), search.ReferenceVersion}
+	return systemRg{testtool.ReferenceRg(t), search.ReferenceVersion}
 }
 
 // TestGlobOlderRgDoesNotList: an rg whose file selection is not the
@@ -231,6 +231,8 @@ func TestGlobInvalidQueries(t *testing.T) {
 		{Root: root, Pattern: ""},
 		{Root: root, Pattern: "a{b"},
 		{Root: root, Pattern: "[ab"},
+		{Root: root, Pattern: "a}b"},
+		{Root: root, Pattern: "{a,{b}"},
 		{Root: filepath.Join(root, "missing"), Pattern: "*"},
 		{Root: file, Pattern: "*"},
 	} {

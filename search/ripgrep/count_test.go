@@ -27,7 +27,7 @@ func (c *countLog) End(s search.FileSummary) error { c.matched[s.Path] = s.Match
 // joined adjacent matches into one block). The engine may run an older rg.
 func TestRipgrepMultilineMatchedLinesIsRgCount(t *testing.T) {
 	rg := realRipgrep(t)
-	ref := testtool.ReferenceRg(t, search.ReferenceVersion)
+	ref := testtool.ReferenceRg(t)
 	text := "foo foobar barfoo foo_bar\nxx\nfoo\nfoo\nbar\nabc\ndef\nghi\n"
 	root := searchtest.WriteTree(t, map[string]string{"f.txt": text})
 	cases := []struct {
