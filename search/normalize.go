@@ -10,12 +10,16 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/rgregex"
 )
 
 // Normalize validates q and puts it in the one form every engine receives:
-//   - the pattern (unless Fixed) is valid Go RE2 syntax, else an
-//     *InvalidPatternError with the offending offset, a reason and a hint
-//     (look-around and back-references are refused the same way);
+//   - the pattern (unless Fixed) is valid in rg's regex dialect (the Rust
+//     regex syntax rg 15 reads without -P), else an *InvalidPatternError
+//     with the offending offset, rg's reason and a hint (look-around and
+//     back-references are refused the same way, as is a pattern that
+//     needs a NUL byte);
 //   - a pattern that could match a line break is refused unless Multiline,
 //     as rg does ("the literal '\n' is not allowed in a regex");
 //   - Root is absolute and clean and names an existing directory (default:
@@ -82,8 +86,10 @@ func checkNumbers(q Query) error {
 	return nil
 }
 
-// checkPattern validates the pattern as Go RE2 syntax and applies rg's rule
-// that a line-oriented search cannot contain a literal line break.
+// checkPattern validates the pattern in rg's dialect (as rg 15 reads it
+// without -P: internal/rgregex) and applies rg's rules that a line-oriented
+// search cannot contain a literal line break and that a pattern needing a
+// NUL byte is an error (binary detection makes it impossible to match).
 func checkPattern(q Query) error {
 	if q.Fixed {
 		if i := strings.IndexByte(q.Pattern, '\n'); i >= 0 && !q.Multiline {
@@ -93,13 +99,20 @@ func checkPattern(q Query) error {
 			return &InvalidPatternError{Pattern: q.Pattern, Offset: invalidUTF8At(q.Pattern),
 				Reason: "invalid UTF-8", Hint: "patterns are UTF-8 text; use \\xHH escapes in a regexp for raw bytes"}
 		}
+		if i := strings.IndexByte(q.Pattern, 0); i >= 0 {
+			return &InvalidPatternError{Pattern: q.Pattern, Offset: i, Reason: nulReason}
+		}
 		return nil
 	}
-	re, err := syntax.Parse(q.Pattern, syntax.Perl)
+	re, err := rgregex.Parse(q.Pattern, rgregex.Options{CaseInsensitive: q.Case == CaseInsensitive, DotNL: q.Multiline})
 	if err != nil {
-		var se *syntax.Error
-		if errors.As(err, &se) {
-			return patternError(q.Pattern, se)
+		var pe *rgregex.Error
+		if errors.As(err, &pe) {
+			e := &InvalidPatternError{Pattern: q.Pattern, Offset: pe.Offset, Reason: pe.Msg, Hint: patternHint(q.Pattern, pe)}
+			if pe.Kind == rgregex.KindNUL {
+				e.Offset, e.Reason = -1, nulReason
+			}
+			return e
 		}
 		return &InvalidPatternError{Pattern: q.Pattern, Offset: -1, Reason: err.Error()}
 	}
@@ -108,6 +121,46 @@ func checkPattern(q Query) error {
 	}
 	return nil
 }
+
+// patternHint is the advice that goes with rg's reason for refusing a
+// pattern: how to write what was probably meant. (rg's own hint for
+// look-around and back-references, -P, is no use here: no engine runs
+// PCRE2 patterns.)
+func patternHint(pattern string, e *rgregex.Error) string {
+	at := ""
+	if e.Offset >= 0 && e.Offset < len(pattern) {
+		at = pattern[e.Offset : e.Offset+1]
+	}
+	switch {
+	case e.Kind == rgregex.KindLookAround:
+		return "match the surrounding text instead, or search for the main part and filter the results"
+	case e.Kind == rgregex.KindBackreference:
+		return "repeat the group's text explicitly instead of referring back to it"
+	case e.Kind == rgregex.KindNUL:
+		return "search for the text around the NUL byte"
+	case strings.HasPrefix(e.Msg, "repetition operator missing expression") && at != "":
+		return fmt.Sprintf("to match '%s' literally, escape it as '\\%s'", at, at)
+	case strings.HasPrefix(e.Msg, "repetition quantifier expects a valid decimal"),
+		strings.HasPrefix(e.Msg, "unclosed counted repetition"):
+		return "to match '{' literally, escape it as '\\{'"
+	case strings.HasPrefix(e.Msg, "unclosed group"), strings.HasPrefix(e.Msg, "unopened group"):
+		return "to match a parenthesis literally, escape it as '\\(' or '\\)'"
+	case strings.HasPrefix(e.Msg, "unclosed character class"):
+		return "to match '[' literally, escape it as '\\['"
+	case strings.HasPrefix(e.Msg, "invalid character class range"):
+		return "a range runs low-high, like [a-z]; to match '-' literally put it first or last in the class"
+	case strings.HasPrefix(pattern[max(e.Offset, 0):], `\Q`):
+		return `rg has no \Q...\E quoting: escape each special character, or search a fixed string (-F)`
+	case strings.HasPrefix(e.Msg, "unrecognized escape sequence"):
+		return `escape a literal backslash as '\\'; rg's escapes include \d \w \s \b \A \z \pL \x41 \u{41}`
+	case strings.HasPrefix(e.Msg, "unrecognized flag"):
+		return "flags are i, m, s, R, U, u and x, as (?flags) or (?flags:...); named groups are (?P<name>...) or (?<name>...)"
+	}
+	return ""
+}
+
+// nulReason is rg's refusal of a pattern that needs a NUL byte.
+const nulReason = `pattern contains "\0" but it is impossible to match: binary detection is enabled and matching a NUL byte is impossible`
 
 func invalidUTF8At(s string) int {
 	for i, r := range s {
@@ -144,112 +197,6 @@ func hasLiteralNewline(re *syntax.Regexp) bool {
 		}
 	}
 	return false
-}
-
-// patternError turns a regexp/syntax error into an InvalidPatternError with
-// a hint a person or a model can act on.
-func patternError(pattern string, se *syntax.Error) *InvalidPatternError {
-	e := &InvalidPatternError{Pattern: pattern, Offset: strings.Index(pattern, se.Expr), Reason: se.Code.String()}
-	if se.Expr != "" && se.Expr != pattern {
-		e.Reason += ": `" + se.Expr + "`"
-	}
-	expr := se.Expr
-	switch {
-	case strings.HasPrefix(expr, "(?=") || strings.HasPrefix(expr, "(?!") ||
-		strings.HasPrefix(expr, "(?<=") || strings.HasPrefix(expr, "(?<!"):
-		e.Reason = "look-around is not supported (RE2 syntax)"
-		e.Hint = "match the surrounding text instead, or search for the main part and filter the results"
-	case se.Code == syntax.ErrInvalidEscape && len(expr) == 2 && expr[1] >= '1' && expr[1] <= '9':
-		e.Reason = "back-references are not supported (RE2 syntax): `" + expr + "`"
-		e.Hint = "repeat the group's text explicitly instead of referring back to it"
-	case strings.HasPrefix(expr, "(?P=") || expr == "(?P" || strings.HasPrefix(expr, `\k`):
-		if i := strings.Index(pattern, "(?P="); i >= 0 {
-			e.Offset = i
-		}
-		e.Reason = "named back-references are not supported (RE2 syntax)"
-		e.Hint = "repeat the group's text explicitly instead of referring back to it"
-	case se.Code == syntax.ErrInvalidEscape:
-		e.Hint = "escape a literal backslash as '\\\\'; supported escapes include \\d \\w \\s \\b \\A \\z \\pL \\x{41}"
-	case se.Code == syntax.ErrMissingRepeatArgument || se.Code == syntax.ErrInvalidRepeatOp:
-		op := expr
-		if se.Code == syntax.ErrInvalidRepeatOp && len(op) > 1 {
-			// "**" or "{2}{3}": the second operator is the offending one.
-			skip := 1
-			if k := repeatEnd(op); k > 0 {
-				skip = k
-			}
-			op = op[skip:]
-			e.Offset += skip
-		}
-		if op != "" {
-			e.Hint = fmt.Sprintf("to match '%c' literally, escape it as '\\%c'", op[0], op[0])
-		}
-	case se.Code == syntax.ErrMissingParen || se.Code == syntax.ErrUnexpectedParen:
-		e.Hint = "to match a parenthesis literally, escape it as '\\(' or '\\)'"
-		if se.Code == syntax.ErrMissingParen {
-			e.Offset = unclosedParen(pattern)
-		}
-	case se.Code == syntax.ErrMissingBracket:
-		e.Hint = "to match '[' literally, escape it as '\\['"
-		e.Offset = strings.LastIndexByte(pattern, '[')
-	case se.Code == syntax.ErrInvalidRepeatSize:
-		e.Hint = "repetition counts go up to 1000; to match '{' literally, escape it as '\\{'"
-	case se.Code == syntax.ErrInvalidPerlOp && strings.HasPrefix(expr, "(?"):
-		e.Hint = "supported groups are (?:...), (?P<name>...), (?<name>...) and flags i, m, s, U as (?flags) or (?flags:...)"
-	case se.Code == syntax.ErrInvalidNamedCapture:
-		e.Hint = "a group name is letters, digits and '_': (?P<name>...)"
-	case se.Code == syntax.ErrInvalidCharRange:
-		e.Hint = "a range runs low-high, like [a-z]; to match '-' literally put it first or last in the class"
-	}
-	return e
-}
-
-// unclosedParen returns the offset of the last '(' that is never closed, or
-// -1. It skips escapes and bracket classes.
-func unclosedParen(p string) int {
-	var open []int
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			i++
-		case '[':
-			i = classEnd(p, i)
-		case '(':
-			open = append(open, i)
-		case ')':
-			if len(open) > 0 {
-				open = open[:len(open)-1]
-			}
-		}
-	}
-	if len(open) == 0 {
-		return -1
-	}
-	return open[len(open)-1]
-}
-
-// classEnd returns the index of the ']' closing the class opened at p[i].
-func classEnd(p string, i int) int {
-	j := i + 1
-	if j < len(p) && p[j] == '^' {
-		j++
-	}
-	if j < len(p) && p[j] == ']' {
-		j++
-	}
-	for ; j < len(p); j++ {
-		switch {
-		case p[j] == '\\':
-			j++
-		case p[j] == '[' && j+1 < len(p) && p[j+1] == ':':
-			if k := strings.Index(p[j:], ":]"); k >= 0 {
-				j += k + 1
-			}
-		case p[j] == ']':
-			return j
-		}
-	}
-	return len(p)
 }
 
 func normalizeRoot(root string) (string, error) {

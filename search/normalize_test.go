@@ -12,39 +12,46 @@ import (
 	"github.com/rgkit/rgkit/internal/testtool"
 )
 
+// TestNormalizeRejectsInvalidPatternsWithPositionAndHint: a pattern rg
+// 15.2.0 refuses is an *InvalidPatternError naming rg's reason, where it is
+// and how to fix it. Each is also run through the reference rg, which must
+// refuse it (exit 2).
 func TestNormalizeRejectsInvalidPatternsWithPositionAndHint(t *testing.T) {
 	cases := []struct {
 		pattern    string
 		offset     int
 		reasonHas  string
 		hintHas    string
-		multiline  bool
 		fixedInput bool
 	}{
-		{`foo(?=bar)`, 3, "look-around", "", false, false},
-		{`foo(?!bar)`, 3, "look-around", "", false, false},
-		{`(?<=a)b`, 0, "look-around", "", false, false},
-		{`x(?<!a)b`, 1, "look-around", "", false, false},
-		{`(a)\1`, 3, "back-references", "repeat the group", false, false},
-		{`(?P<n>a)(?P=n)`, 8, "named back-references", "", false, false},
-		{`*a`, 0, "missing argument", `'\*'`, false, false},
-		{`a**`, 2, "nested repetition", `'\*'`, false, false},
-		{`x{2}{3}`, 4, "nested repetition", `'\{'`, false, false},
-		{`a(b(c)`, 1, "missing closing )", `'\('`, false, false},
-		{`ab)`, 0, "unexpected )", `'\)'`, false, false},
-		{`x[ab`, 1, "missing closing ]", `'\['`, false, false},
-		{`[z-a]`, 1, "invalid character class range", "low-high", false, false},
-		{`a{1001}`, 1, "invalid repeat count", "1000", false, false},
-		{`\Z`, 0, "invalid escape", "", false, false},
-		{`(?x) a`, 0, "unsupported Perl syntax", "supported groups", false, false},
-		{`a\nb`, 1, "line break", "multiline", false, false},
-		{`[\n]`, 1, "line break", "multiline", false, false},
-		{"a\nb", 1, "line break", "multiline", false, true},
+		{`foo(?=bar)`, 3, "look-around", "surrounding text", false},
+		{`foo(?!bar)`, 3, "look-around", "", false},
+		{`(?<=a)b`, 0, "look-around", "", false},
+		{`x(?<!a)b`, 1, "look-around", "", false},
+		{`(a)\1`, 3, "backreferences", "repeat the group", false},
+		{`(?P<n>a)(?P=n)`, 10, "unrecognized flag", "named groups", false},
+		{`*a`, 0, "missing expression", `'\*'`, false},
+		{`{`, 0, "missing expression", `'\{'`, false},
+		{`a{,3}`, 2, "valid decimal", `'\{'`, false},
+		{`interface{}`, 10, "valid decimal", `'\{'`, false},
+		{`a(b(c)`, 0, "unclosed group", `'\('`, false},
+		{`ab)`, 2, "unopened group", `'\)'`, false},
+		{`x[ab`, 1, "unclosed character class", `'\['`, false},
+		{`[z-a]`, 1, "invalid character class range", "low-high", false},
+		{`\Z`, 0, "unrecognized escape", `\pL`, false},
+		{`\QTODO:\E`, 0, "unrecognized escape", "-F", false},
+		{`a\x00b`, -1, "impossible to match", "NUL", false},
+		{"a\x00b", 1, "impossible to match", "", true},
+		{`(?x) a # a comment runs to the end`, 0, "unclosed group", "", false},
+		{`a\nb`, 1, "line break", "multiline", false},
+		{`[\n]`, 1, "line break", "multiline", false},
+		{"a\nb", 1, "line break", "multiline", true},
 	}
 	root := t.TempDir()
+	ref, refErr := testtool.ReferenceRgPath(testtool.ReferenceVersion)
 	for _, c := range cases {
 		t.Run(c.pattern, func(t *testing.T) {
-			_, err := Normalize(Query{Pattern: c.pattern, Root: root, Fixed: c.fixedInput, Multiline: c.multiline})
+			_, err := Normalize(Query{Pattern: c.pattern, Root: root, Fixed: c.fixedInput})
 			var pe *InvalidPatternError
 			if !errors.As(err, &pe) {
 				t.Fatalf("err = %v, want *InvalidPatternError", err)
@@ -58,16 +65,55 @@ func TestNormalizeRejectsInvalidPatternsWithPositionAndHint(t *testing.T) {
 			if !strings.Contains(pe.Hint, c.hintHas) {
 				t.Errorf("Hint = %q, want it to mention %q", pe.Hint, c.hintHas)
 			}
+			if refErr != nil || strings.ContainsRune(c.pattern, 0) {
+				return // a NUL byte cannot be a command-line argument
+			}
+			args := []string{"--no-config", "-e", c.pattern, root}
+			if c.fixedInput {
+				args = append([]string{"-F"}, args...)
+			}
+			if err := exec.Command(ref, args...).Run(); exitCode(err) != 2 {
+				t.Errorf("the reference rg does not refuse %q (%v)", c.pattern, err)
+			}
 		})
+	}
+	if refErr != nil {
+		t.Logf("not compared with rg: %v", refErr)
 	}
 }
 
-func TestNormalizeAcceptsWhatGoAccepts(t *testing.T) {
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+// TestNormalizeAcceptsWhatRgAccepts: rg's dialect (Unicode classes, set
+// operations, (?x), special word boundaries, \u escapes, nested
+// repetitions, counts over 1000); each is also accepted by the reference
+// rg (exit 0 or 1).
+func TestNormalizeAcceptsWhatRgAccepts(t *testing.T) {
 	root := t.TempDir()
-	for _, p := range []string{`a{,3}`, `\QTODO:\E`, `interface{}`, `{`, `(?i)foo`, `\pL+`, `(?<n>a)`, ``, `a\nb|c`} {
+	ref, refErr := testtool.ReferenceRgPath(testtool.ReferenceVersion)
+	for _, p := range []string{`a**`, `x{2}{3}`, `a{1001}`, `(?x) a b`, `(?i)foo`, `\pL+`, `(?<n>a)`, `(?P<n>a)`, ``,
+		`[a-z&&[^aeiou]]`, `[\w--\d]`, `[a-c~~b-d]`, `\b{start}x\b{end}`, `\<x\>`, `\u{263A}`, `(?-u:\w)`, `a\nb|c`} {
 		q := Query{Pattern: p, Root: root, Multiline: strings.Contains(p, `\n`)}
 		if _, err := Normalize(q); err != nil {
 			t.Errorf("Normalize(%q) = %v, want ok", p, err)
+		}
+		if refErr == nil {
+			args := []string{"--no-config", "-e", p, root}
+			if q.Multiline {
+				args = append([]string{"-U"}, args...)
+			}
+			if c := exitCode(exec.Command(ref, args...).Run()); c != 0 && c != 1 {
+				t.Errorf("the reference rg refuses %q (exit %d)", p, c)
+			}
 		}
 	}
 	if _, err := Normalize(Query{Pattern: `(a`, Root: root, Fixed: true}); err != nil {
@@ -99,7 +145,6 @@ func TestSmartCaseMatchesRipgrep(t *testing.T) {
 		{`\pL`, false, CaseSensitive},
 		{``, false, CaseSensitive},
 		{`f\.`, false, CaseInsensitive},
-		{`\QFoo\E`, false, CaseSensitive},
 		{"Foo", true, CaseSensitive},
 		{"f(o", true, CaseInsensitive},
 	}
@@ -109,7 +154,7 @@ func TestSmartCaseMatchesRipgrep(t *testing.T) {
 		}
 	}
 
-	rg := testtool.Need(t, "rg")
+	rg := testtool.ReferenceRg(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f.txt")
 	if err := os.WriteFile(file, []byte("foo\nFOO\nfoo.\nFOO.\n"), 0o644); err != nil {
@@ -118,8 +163,8 @@ func TestSmartCaseMatchesRipgrep(t *testing.T) {
 	for _, c := range cases {
 		// Decide rg's mode by comparing -S with -s and -i on a probe that
 		// the pattern selects differently per case mode.
-		if c.pattern == "" || strings.Contains(c.pattern, `\Q`) || strings.Contains(c.pattern, "Name") {
-			continue // not portable to rg 13's syntax, or no observable difference
+		if c.pattern == "" || strings.Contains(c.pattern, "Name") {
+			continue // no observable difference
 		}
 		if strings.ContainsAny(c.pattern, `\[`) && !strings.Contains(c.pattern, "oo") && !strings.Contains(c.pattern, `\.`) {
 			continue

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rgkit/rgkit/internal/rgregex"
 	"github.com/rgkit/rgkit/internal/runeclass"
 	"github.com/rgkit/rgkit/search"
 )
@@ -100,27 +101,40 @@ func TranslateWith(q search.Query, d Dialect, wrapWord bool) (Translation, error
 	return t, nil
 }
 
-// ReferenceTree parses a pattern the way the native engine reads it: Go RE2
-// syntax with Perl flags but ^ and $ as line anchors, case folding when
-// insensitive, '.' matching '\n' in multiline mode; then classes are
-// adjusted to rg's matcher (rgClasses).
+// ReferenceTree parses a pattern the way the native engine reads it: in
+// rg's dialect (internal/rgregex: Unicode classes, ^ and $ as line
+// anchors), case folding when insensitive, '.' matching '\n' in multiline
+// mode; then classes are adjusted to rg's matcher (rgClasses).
+//
+// The assertions Go's syntax lacks (Unicode \b and \B, \b{start} and the
+// like, which rgregex writes as placeholder literals) become empty
+// matches: the tree then matches wherever the pattern does, and more. The
+// engines that translate it (git grep, system grep) only choose the files
+// the native matcher searches, so a wider pattern costs time, never
+// answers; lineModeEquivalent only looks at characters.
 func ReferenceTree(pattern string, fixed, fold, multiline bool) (*syntax.Regexp, error) {
 	if fixed {
 		pattern = regexp.QuoteMeta(pattern)
 	}
-	flags := syntax.Perl &^ syntax.OneLine
-	if fold {
-		flags |= syntax.FoldCase
-	}
-	if multiline {
-		flags |= syntax.DotNL
-	}
-	re, err := syntax.Parse(pattern, flags)
+	re, err := rgregex.Parse(pattern, rgregex.Options{CaseInsensitive: fold, DotNL: multiline})
 	if err != nil {
-		return nil, fmt.Errorf("search: pattern not normalised: %w", err)
+		return nil, fmt.Errorf("%w: pattern not normalised: %w", search.ErrUnsupported, err)
 	}
+	re = dropAssertions(re)
 	rgClasses(re, multiline)
 	return re, nil
+}
+
+// dropAssertions replaces rgregex's placeholder assertions with empty
+// matches (see ReferenceTree).
+func dropAssertions(re *syntax.Regexp) *syntax.Regexp {
+	if _, ok := rgregex.AssertionOf(re); ok {
+		return &syntax.Regexp{Op: syntax.OpEmptyMatch}
+	}
+	for i, sub := range re.Sub {
+		re.Sub[i] = dropAssertions(sub)
+	}
+	return re
 }
 
 // rgClasses rewrites every class, '.' included, as rg's matcher reads it

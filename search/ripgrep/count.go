@@ -1,9 +1,10 @@
 package ripgrep
 
 import (
+	"regexp"
 	"regexp/syntax"
 
-	"github.com/rgkit/rgkit/internal/dialect"
+	"github.com/rgkit/rgkit/internal/rgregex"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -17,16 +18,20 @@ func rgCountsMatches(q search.Query) bool {
 	if !q.Multiline {
 		return false
 	}
-	re, err := dialect.ReferenceTree(q.Pattern, q.Fixed, q.Case == search.CaseInsensitive, true)
+	pattern := q.Pattern
+	if q.Fixed {
+		pattern = regexp.QuoteMeta(pattern)
+	}
+	re, err := rgregex.Parse(pattern, rgregex.Options{CaseInsensitive: q.Case == search.CaseInsensitive, DotNL: true})
 	if err != nil {
 		return true // rg's own count then; Normalize has parsed it already
 	}
 	return matchesNewline(re)
 }
 
-// matchesNewline reports whether a reference tree (classes rewritten by
-// rgClasses) can consume '\n': whether any character instruction of its
-// compiled program accepts it.
+// matchesNewline reports whether a tree in rg's meaning (rgregex.Parse) can
+// consume '\n': whether any character instruction of its compiled program
+// accepts it.
 func matchesNewline(re *syntax.Regexp) bool {
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
