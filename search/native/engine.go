@@ -291,8 +291,9 @@ func NewFileSearcher(ctx context.Context, q search.Query, m *Matcher, sink searc
 	case search.ModeFilesWithMatches:
 		run.opts.FilesOnly = true
 	case search.ModeCount:
-		run.opts.CountOnly = true
-		run.opts.MaxCount = q.MaxCountPerFile
+		// After too: rg 15 -c -m N -A K counts the matches inside the N-th
+		// match's trailing context.
+		run.opts = SearchOptions{CountOnly: true, MaxCount: q.MaxCountPerFile, After: q.After}
 	default:
 		run.opts = SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
 	}

@@ -96,7 +96,6 @@ type fileSearch struct {
 
 	binary bool // multiline: a reported range held a NUL, so the search stopped there
 	count  int  // what rg -c counts: matching lines, or matches in multiline mode
-	blocks int  // multiline blocks so far (what MaxCount limits in multiline mode)
 
 	// numPos/numLine: the line starting at numPos is line numLine; moved
 	// forward only, so counting newlines costs one pass over the data.
@@ -137,15 +136,10 @@ func (s *fileSearch) release() {
 	}
 }
 
-// limitReached applies MaxCount. In multiline mode rg's printers differ:
-// the content printers count blocks, the count printer (-c) counts matches,
-// adding a whole block's matches before it checks the limit.
+// limitReached applies MaxCount to what rg -c counts: matching lines, or in
+// multiline mode matches (added a whole block at a time, see runMultiline).
 func (s *fileSearch) limitReached() bool {
-	n := s.count
-	if s.m.multi && !s.o.CountOnly {
-		n = s.blocks
-	}
-	return s.o.MaxCount > 0 && n >= s.o.MaxCount
+	return s.o.MaxCount > 0 && s.count >= s.o.MaxCount
 }
 
 // runLines searches in line mode: no match crosses a line.

@@ -4,9 +4,12 @@ import "bytes"
 
 // runMultiline searches with rg -U semantics, for a pattern that can match
 // '\n': a match may span lines. Each physical line a match touches is
-// reported as a match line; a match that starts on the line where the
-// previous one ended joins its block (MaxCount counts blocks), and the count
-// is the number of matches (what rg -c prints in multiline mode).
+// reported as a match line; a match that starts on a line the previous one
+// touched joins its block (a match starting on the next line starts a new
+// one). The count is the number of matches (what rg -c prints in multiline
+// mode), and MaxCount limits it as rg 15 does: after each block, so a block
+// is never cut (rg 13 and 14 also joined a match starting on the next line
+// and counted blocks).
 func (s *fileSearch) runMultiline() error {
 	data := s.data
 	if s.m.pre != nil {
@@ -32,7 +35,7 @@ func (s *fileSearch) runMultiline() error {
 			last = me - 1
 		}
 		end := lineEnd(data, last) + 1
-		if blockStart >= 0 && first <= blockEnd {
+		if blockStart >= 0 && first < blockEnd {
 			blockEnd = max(blockEnd, end)
 		} else {
 			if blockStart >= 0 {
@@ -86,7 +89,6 @@ func (s *fileSearch) closeBlock(bs, be int) (done bool, err error) {
 	if s.nulIn(bs, be-1) {
 		return true, nil
 	}
-	s.blocks++
 	s.count += len(s.ml)
 	if s.o.FilesOnly {
 		return true, nil
