@@ -173,9 +173,11 @@ func emitPhysicalLines(sink search.Sink, path string, rec rgRecord) error {
 			body = strings.TrimSuffix(line, "\r")
 		}
 		l := search.Line{Path: path, Number: rec.Data.LineNumber + i, Text: []byte(body), Kind: kind}
+		// A match on this line, or one that starts at its end (its '\n'),
+		// which shows as an empty span there.
 		for _, s := range rec.Data.Submatches {
 			start, end := max(s.Start-offset, 0), min(s.End-offset, len(line))
-			if start < end || (s.Start == s.End && s.Start >= offset && s.Start-offset <= len(line)) {
+			if start < end || (s.Start >= offset && s.Start-offset <= len(line)) {
 				start, end = min(start, len(body)), min(end, len(body))
 				l.Submatches = append(l.Submatches, search.Span{Start: start, End: max(start, end)})
 			}

@@ -287,17 +287,22 @@ func NewFileSearcher(ctx context.Context, q search.Query, m *Matcher, sink searc
 	for _, p := range q.Paths {
 		run.explicit = append(run.explicit, filepath.ToSlash(p))
 	}
+	run.opts = SearchOptionsFor(q)
+	return run
+}
+
+// SearchOptionsFor is how a file is searched for q's output mode: every
+// engine that searches with the native matcher takes its options from here.
+func SearchOptionsFor(q search.Query) SearchOptions {
 	switch q.Mode {
 	case search.ModeFilesWithMatches:
-		run.opts.FilesOnly = true
+		return SearchOptions{FilesOnly: true}
 	case search.ModeCount:
 		// After too: rg 15 -c -m N -A K counts the matches inside the N-th
 		// match's trailing context.
-		run.opts = SearchOptions{CountOnly: true, MaxCount: q.MaxCountPerFile, After: q.After}
-	default:
-		run.opts = SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
+		return SearchOptions{CountOnly: true, MaxCount: q.MaxCountPerFile, After: q.After}
 	}
-	return run
+	return SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
 }
 
 // WalkOptionsFor selects q's files the way rg would: every engine that walks

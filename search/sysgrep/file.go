@@ -140,16 +140,7 @@ func (r *grepRun) nativeFile(f native.File, data []byte) error {
 		defer buf.Release()
 		data = buf.Data
 	}
-	var opts native.SearchOptions
-	switch r.q.Mode {
-	case search.ModeFilesWithMatches:
-		opts.FilesOnly = true
-	case search.ModeCount:
-		opts.CountOnly = true
-		opts.MaxCount = r.q.MaxCountPerFile
-	default:
-		opts = native.SearchOptions{Before: r.q.Before, After: r.q.After, MaxCount: r.q.MaxCountPerFile}
-	}
+	opts := native.SearchOptionsFor(r.q)
 	opts.BinaryConvert = r.explicit(f) // rg searches past NULs in a file it was given by name
 	var lines []search.Line
 	res, err := r.m.Search(data, opts, func(l native.Line) error {
