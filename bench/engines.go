@@ -39,7 +39,7 @@ func Engines(ctx context.Context, names []string, opts backends.DefaultOptions) 
 		if info.Name == "" {
 			info.Name = b.Name()
 		}
-		engines = append(engines, Engine{Backend: b, Info: info, List: listerFor(b)})
+		engines = append(engines, Engine{Backend: b, Info: info, List: listerFor(b, info)})
 	}
 	if len(engines) == 0 {
 		return nil, skipped, fmt.Errorf("no engine available to measure")
@@ -48,31 +48,27 @@ func Engines(ctx context.Context, names []string, opts backends.DefaultOptions) 
 }
 
 // listerFor lists files the way the engine would find them: rg --files for
-// ripgrep, the native walker for native (both through backends.Glob, so the
-// two lists follow the same rules). Other engines have no lister of their own.
-func listerFor(b backends.Backend) Lister {
-	var rg interface {
-		Available(ctx context.Context) (backends.Info, error)
-	}
+// ripgrep (run here so that rg's own CPU and memory are known), the native
+// walker for native. Other engines have no lister of their own.
+func listerFor(b backends.Backend, info backends.Info) Lister {
 	switch b.Name() {
 	case "ripgrep":
-		rg = b
+		if info.Path == "" {
+			return nil
+		}
+		return ripgrepLister(info.Path)
 	case "native":
-	default:
-		return nil
+		return func(ctx context.Context, root string) ([]string, backends.Stats, error) {
+			res, err := backends.Glob(ctx, backends.GlobQuery{Root: root, Pattern: "**", Sort: backends.GlobSortPath})
+			if err != nil {
+				return nil, backends.Stats{}, err
+			}
+			paths := make([]string, len(res.Files))
+			for i, f := range res.Files {
+				paths[i] = f.Path
+			}
+			return paths, backends.Stats{}, nil
+		}
 	}
-	return func(ctx context.Context, root string) ([]string, backends.Stats, error) {
-		res, err := backends.Glob(ctx, backends.GlobQuery{Root: root, Pattern: "**", Sort: backends.GlobSortPath, Ripgrep: rg})
-		if err != nil {
-			return nil, backends.Stats{}, err
-		}
-		if rg != nil && res.Backend != "ripgrep" {
-			return nil, backends.Stats{}, fmt.Errorf("rg --files did not run (the native walker answered)")
-		}
-		paths := make([]string, len(res.Files))
-		for i, f := range res.Files {
-			paths[i] = f.Path
-		}
-		return paths, backends.Stats{}, nil
-	}
+	return nil
 }
