@@ -74,7 +74,9 @@ type Lister func(ctx context.Context, root string) (paths []string, usage backen
 
 // Options configure a benchmark run.
 type Options struct {
-	Root    string
+	Root string
+	// Engines are measured in this order; put the rg baseline (NewBaseline)
+	// first so that its row leads every task.
 	Engines []Engine
 	Tasks   []Task // queries are normalised by Run (backends.Normalize)
 	Runs    int    // measured runs per (task, engine); default 10
