@@ -166,7 +166,8 @@ var ErrDisagree = errors.New("engines disagree")
 // Run measures every engine on every task: one or more warm-up runs each,
 // then Runs interleaved rounds (every task's engines run once per round, in
 // an order rotated each round so no engine always runs on the warmest
-// cache), and an agreement check on the matches of the first run.
+// cache), and an agreement check on the matches of the first warm-up run,
+// made before the measured rounds.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	if len(o.Engines) == 0 {
 		return nil, errors.New("bench: no engine to measure")
@@ -253,6 +254,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 
+	// Compare now, after which the match sets are unreachable: held through the measured
+	// runs, they would make the garbage collector let every run's heap grow
+	// by as much again (its target is a multiple of the live heap), and the
+	// in-process memory measured would be the benchmark's, not the engine's.
+	for ti, t := range o.Tasks {
+		rep.Disagreements = append(rep.Disagreements, compare(t.Name, o.Engines, found[ti], referenceIndex(o.Engines))...)
+	}
+
 	for round := 0; round < o.Runs; round++ {
 		for ti, t := range o.Tasks {
 			n := len(o.Engines)
@@ -275,10 +284,6 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 				cell.Samples = append(cell.Samples, s)
 			}
 		}
-	}
-
-	for ti, t := range o.Tasks {
-		rep.Disagreements = append(rep.Disagreements, compare(t.Name, o.Engines, found[ti], referenceIndex(o.Engines))...)
 	}
 	return rep, nil
 }
