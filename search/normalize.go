@@ -10,12 +10,16 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/rgregex"
 )
 
 // Normalize validates q and puts it in the one form every engine receives:
-//   - the pattern (unless Fixed) is valid Go RE2 syntax, else an
-//     *InvalidPatternError with the offending offset, a reason and a hint
-//     (look-around and back-references are refused the same way);
+//   - the pattern (unless Fixed) is valid in rg 15's regex dialect (the
+//     Rust regex crate's syntax, Unicode-aware), else an
+//     *InvalidPatternError with rg's offset and message and a hint
+//     (look-around and back-references are refused the same way, with
+//     rg's advice to use -P, which rgkit does not offer);
 //   - a pattern that could match a line break is refused unless Multiline,
 //     as rg does ("the literal '\n' is not allowed in a regex");
 //   - Root is absolute and clean and names an existing directory (default:
@@ -82,8 +86,10 @@ func checkNumbers(q Query) error {
 	return nil
 }
 
-// checkPattern validates the pattern as Go RE2 syntax and applies rg's rule
-// that a line-oriented search cannot contain a literal line break.
+// checkPattern validates the pattern in rg's dialect (see
+// internal/rgregex: the parser the native matcher uses too) and applies
+// rg's rule that a line-oriented search cannot contain a literal line
+// break.
 func checkPattern(q Query) error {
 	if q.Fixed {
 		if i := strings.IndexByte(q.Pattern, '\n'); i >= 0 && !q.Multiline {
@@ -95,13 +101,14 @@ func checkPattern(q Query) error {
 		}
 		return nil
 	}
-	re, err := syntax.Parse(q.Pattern, syntax.Perl)
+	re, err := rgregex.Parse(q.Pattern, rgregex.Options{
+		CaseInsensitive: q.Case == CaseInsensitive, DotNL: q.Multiline})
 	if err != nil {
-		var se *syntax.Error
-		if errors.As(err, &se) {
-			return patternError(q.Pattern, se)
+		var re *rgregex.Error
+		if errors.As(err, &re) {
+			return patternError(re)
 		}
-		return &InvalidPatternError{Pattern: q.Pattern, Offset: -1, Reason: err.Error()}
+		return &InvalidPatternError{Pattern: q.Pattern, Offset: -1, Reason: err.Error(), Err: err}
 	}
 	if !q.Multiline && hasLiteralNewline(re) {
 		return newlineError(q.Pattern, strings.Index(q.Pattern, `\n`))
@@ -146,110 +153,41 @@ func hasLiteralNewline(re *syntax.Regexp) bool {
 	return false
 }
 
-// patternError turns a regexp/syntax error into an InvalidPatternError with
-// a hint a person or a model can act on.
-func patternError(pattern string, se *syntax.Error) *InvalidPatternError {
-	e := &InvalidPatternError{Pattern: pattern, Offset: strings.Index(pattern, se.Expr), Reason: se.Code.String()}
-	if se.Expr != "" && se.Expr != pattern {
-		e.Reason += ": `" + se.Expr + "`"
-	}
-	expr := se.Expr
-	switch {
-	case strings.HasPrefix(expr, "(?=") || strings.HasPrefix(expr, "(?!") ||
-		strings.HasPrefix(expr, "(?<=") || strings.HasPrefix(expr, "(?<!"):
-		e.Reason = "look-around is not supported (RE2 syntax)"
-		e.Hint = "match the surrounding text instead, or search for the main part and filter the results"
-	case se.Code == syntax.ErrInvalidEscape && len(expr) == 2 && expr[1] >= '1' && expr[1] <= '9':
-		e.Reason = "back-references are not supported (RE2 syntax): `" + expr + "`"
-		e.Hint = "repeat the group's text explicitly instead of referring back to it"
-	case strings.HasPrefix(expr, "(?P=") || expr == "(?P" || strings.HasPrefix(expr, `\k`):
-		if i := strings.Index(pattern, "(?P="); i >= 0 {
-			e.Offset = i
-		}
-		e.Reason = "named back-references are not supported (RE2 syntax)"
-		e.Hint = "repeat the group's text explicitly instead of referring back to it"
-	case se.Code == syntax.ErrInvalidEscape:
-		e.Hint = "escape a literal backslash as '\\\\'; supported escapes include \\d \\w \\s \\b \\A \\z \\pL \\x{41}"
-	case se.Code == syntax.ErrMissingRepeatArgument || se.Code == syntax.ErrInvalidRepeatOp:
-		op := expr
-		if se.Code == syntax.ErrInvalidRepeatOp && len(op) > 1 {
-			// "**" or "{2}{3}": the second operator is the offending one.
-			skip := 1
-			if k := repeatEnd(op); k > 0 {
-				skip = k
-			}
-			op = op[skip:]
-			e.Offset += skip
-		}
-		if op != "" {
-			e.Hint = fmt.Sprintf("to match '%c' literally, escape it as '\\%c'", op[0], op[0])
-		}
-	case se.Code == syntax.ErrMissingParen || se.Code == syntax.ErrUnexpectedParen:
-		e.Hint = "to match a parenthesis literally, escape it as '\\(' or '\\)'"
-		if se.Code == syntax.ErrMissingParen {
-			e.Offset = unclosedParen(pattern)
-		}
-	case se.Code == syntax.ErrMissingBracket:
-		e.Hint = "to match '[' literally, escape it as '\\['"
-		e.Offset = strings.LastIndexByte(pattern, '[')
-	case se.Code == syntax.ErrInvalidRepeatSize:
-		e.Hint = "repetition counts go up to 1000; to match '{' literally, escape it as '\\{'"
-	case se.Code == syntax.ErrInvalidPerlOp && strings.HasPrefix(expr, "(?"):
-		e.Hint = "supported groups are (?:...), (?P<name>...), (?<name>...) and flags i, m, s, U as (?flags) or (?flags:...)"
-	case se.Code == syntax.ErrInvalidNamedCapture:
-		e.Hint = "a group name is letters, digits and '_': (?P<name>...)"
-	case se.Code == syntax.ErrInvalidCharRange:
-		e.Hint = "a range runs low-high, like [a-z]; to match '-' literally put it first or last in the class"
-	}
-	return e
+// syntaxHints are fix-it hints for rg's syntax errors, by the start of
+// rg's message (look-around, back-references and NUL carry rg's own).
+var syntaxHints = []struct{ msg, hint string }{
+	{"repetition operator missing expression", "to match a repetition operator literally, escape it, e.g. '\\*' or '\\{'"},
+	{"unclosed group", "to match a parenthesis literally, escape it as '\\(' or '\\)'"},
+	{"unopened group", "to match a parenthesis literally, escape it as '\\(' or '\\)'"},
+	{"unclosed character class", "to match '[' literally, escape it as '\\['"},
+	{"unrecognized escape sequence", "escape a literal backslash as '\\\\'; rg's escapes include \\d \\w \\s \\b \\pL \\x{41} \\u{41}; \\Q..\\E is not one"},
+	{"repetition quantifier expects a valid decimal", "a counted repetition is {n}, {n,} or {n,m}; to match '{' literally, escape it as '\\{'"},
+	{"unclosed counted repetition", "a counted repetition is {n}, {n,} or {n,m}; to match '{' literally, escape it as '\\{'"},
+	{"invalid repetition count range", "a counted repetition {n,m} needs n <= m"},
+	{"invalid character class range", "a range runs low-high, like [a-z]; to match '-' literally put it first or last in the class"},
+	{"unrecognized flag", "flags are i, m, s, U, u, x and R, as (?flags) or (?flags:...); groups are (?:...), (?P<name>...) and (?<name>...)"},
+	{"invalid capture group character", "a group name is letters, digits and '_': (?P<name>...)"},
+	{"Unicode property not found", "see rg's \\p{..} names: general categories (L, Lu), scripts (Greek) and binary properties"},
 }
 
-// unclosedParen returns the offset of the last '(' that is never closed, or
-// -1. It skips escapes and bracket classes.
-func unclosedParen(p string) int {
-	var open []int
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			i++
-		case '[':
-			i = classEnd(p, i)
-		case '(':
-			open = append(open, i)
-		case ')':
-			if len(open) > 0 {
-				open = open[:len(open)-1]
+// patternError turns rgregex's refusal into an InvalidPatternError: rg's
+// offset and message, and a hint a person or a model can act on.
+func patternError(e *rgregex.Error) *InvalidPatternError {
+	out := &InvalidPatternError{Pattern: e.Pattern, Offset: e.Offset, Reason: e.Msg, Hint: e.Hint(), Err: e}
+	switch e.Kind {
+	case rgregex.KindNUL:
+		out.Offset = -1
+	case rgregex.KindUnsupported:
+		out.Reason = "rg accepts this pattern but rgkit cannot give it rg's meaning: " + e.Msg
+	case rgregex.KindSyntax:
+		for _, h := range syntaxHints {
+			if strings.HasPrefix(e.Msg, h.msg) {
+				out.Hint = h.hint
+				break
 			}
 		}
 	}
-	if len(open) == 0 {
-		return -1
-	}
-	return open[len(open)-1]
-}
-
-// classEnd returns the index of the ']' closing the class opened at p[i].
-func classEnd(p string, i int) int {
-	j := i + 1
-	if j < len(p) && p[j] == '^' {
-		j++
-	}
-	if j < len(p) && p[j] == ']' {
-		j++
-	}
-	for ; j < len(p); j++ {
-		switch {
-		case p[j] == '\\':
-			j++
-		case p[j] == '[' && j+1 < len(p) && p[j+1] == ':':
-			if k := strings.Index(p[j:], ":]"); k >= 0 {
-				j += k + 1
-			}
-		case p[j] == ']':
-			return j
-		}
-	}
-	return len(p)
+	return out
 }
 
 func normalizeRoot(root string) (string, error) {
@@ -316,179 +254,22 @@ func normalizePath(root, p string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// smartCase applies rg's smart-case rule (grep-regex's AstAnalysis in
-// ripgrep 13): insensitive when the pattern has at least one literal
-// character and none of its literals is uppercase. Class escapes (\d, \W,
-// \pL, [[:upper:]]) are not literals; characters in bracket classes and
-// ranges are; escapes like \x41 count as the character they denote.
+// smartCase applies rg's smart-case rule (rgregex.SmartCase): insensitive
+// when the pattern has at least one literal character and none of its
+// literals is uppercase. A fixed string is all literals.
 func smartCase(pattern string, fixed bool) CaseMode {
-	var anyLit, anyUpper bool
-	lit := func(r rune) {
-		anyLit = true
-		anyUpper = anyUpper || unicode.IsUpper(r)
-	}
+	insensitive := false
 	if fixed {
-		for _, r := range pattern {
-			lit(r)
-		}
+		insensitive = pattern != "" && !strings.ContainsFunc(pattern, func(r rune) bool {
+			return unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
+		})
 	} else {
-		scanLiterals(pattern, lit)
+		insensitive = rgregex.SmartCase(pattern)
 	}
-	if anyLit && !anyUpper {
+	if insensitive {
 		return CaseInsensitive
 	}
 	return CaseSensitive
-}
-
-// scanLiterals calls lit for every literal character written in a (valid)
-// Go regexp pattern.
-func scanLiterals(p string, lit func(rune)) {
-	inClass := false
-	for i := 0; i < len(p); {
-		r, n := utf8.DecodeRuneInString(p[i:])
-		switch {
-		case r == '\\':
-			i += scanEscape(p[i:], lit)
-			continue
-		case inClass && r == '[' && strings.HasPrefix(p[i:], "[:"):
-			if k := strings.Index(p[i:], ":]"); k >= 0 {
-				i += k + 2
-				continue
-			}
-			lit(r)
-		case inClass && r == ']':
-			inClass = false
-		case inClass:
-			if r != '-' && r != '^' {
-				lit(r)
-			}
-		case r == '[':
-			inClass = true
-			i += n
-			if strings.HasPrefix(p[i:], "^") {
-				i++
-			}
-			if strings.HasPrefix(p[i:], "]") {
-				lit(']')
-				i++
-			}
-			continue
-		case r == '(' && strings.HasPrefix(p[i:], "(?"):
-			// Flags or a group name: up to ':' , ')' or '>'.
-			j := strings.IndexAny(p[i+2:], ":)>")
-			if j < 0 {
-				return
-			}
-			i += j + 3
-			continue
-		case r == '{':
-			if k := repeatEnd(p[i:]); k > 0 {
-				i += k
-				continue
-			}
-			lit(r)
-		case strings.ContainsRune(".^$|*+?()", r):
-		default:
-			lit(r)
-		}
-		i += n
-	}
-}
-
-// repeatEnd returns the length of a repetition {n}, {n,} or {n,m} at the
-// start of s, or 0 when s does not start with one (then '{' is a literal).
-func repeatEnd(s string) int {
-	j := 1
-	digits := func() int {
-		k := j
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		return j - k
-	}
-	if digits() == 0 {
-		return 0
-	}
-	if j < len(s) && s[j] == ',' {
-		j++
-		digits()
-	}
-	if j < len(s) && s[j] == '}' {
-		return j + 1
-	}
-	return 0
-}
-
-// scanEscape handles the escape at the start of s and returns its length.
-func scanEscape(s string, lit func(rune)) int {
-	if len(s) < 2 {
-		return len(s)
-	}
-	c, n := utf8.DecodeRuneInString(s[1:])
-	switch c {
-	case 'Q':
-		body := s[2:]
-		end := strings.Index(body, `\E`)
-		if end < 0 {
-			end = len(body)
-		}
-		for _, r := range body[:end] {
-			lit(r)
-		}
-		return min(len(s), 2+end+2)
-	case 'x':
-		if strings.HasPrefix(s[2:], "{") {
-			k := strings.IndexByte(s, '}')
-			if k < 0 {
-				return len(s)
-			}
-			lit(hexRune(s[3:k]))
-			return k + 1
-		}
-		if len(s) >= 4 {
-			lit(hexRune(s[2:4]))
-			return 4
-		}
-		return len(s)
-	case 'p', 'P':
-		if strings.HasPrefix(s[2:], "{") {
-			if k := strings.IndexByte(s, '}'); k >= 0 {
-				return k + 1
-			}
-			return len(s)
-		}
-		return min(len(s), 3)
-	case 'd', 'D', 'w', 'W', 's', 'S', 'b', 'B', 'A', 'z', 'C':
-		return 2
-	case 'a', 'f', 't', 'n', 'r', 'v':
-		lit(0) // a control character: a literal, never uppercase
-		return 2
-	}
-	if c >= '0' && c <= '7' {
-		j := 1
-		for j < 4 && j < len(s) && s[j] >= '0' && s[j] <= '7' {
-			j++
-		}
-		lit(0)
-		return j
-	}
-	lit(c)
-	return 1 + n
-}
-
-func hexRune(h string) rune {
-	var r rune
-	for _, c := range h {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r*16 + c - '0'
-		case c >= 'a' && c <= 'f':
-			r = r*16 + c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			r = r*16 + c - 'A' + 10
-		}
-	}
-	return r
 }
 
 // Within reports whether path lies strictly below dir (lexically, after
