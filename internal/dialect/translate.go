@@ -6,8 +6,10 @@ import (
 	"regexp/syntax"
 	"strings"
 	"unicode"
+	"sync"
 	"unicode/utf8"
 
+	"github.com/rgkit/rgkit/internal/rgregex"
 	"github.com/rgkit/rgkit/internal/runeclass"
 	"github.com/rgkit/rgkit/search"
 )
@@ -35,25 +37,30 @@ func (d Dialect) String() string {
 // skipped rather than handed a pattern it may choke on.
 const maxTranslated = 64 << 10
 
-// Translation is a Query's pattern re-emitted for one engine.
+// Translation is a Query's pattern as one engine reads it.
 //
-// The request language is Go RE2 syntax (see Normalize) with rg 13's
-// semantics, as the native engine runs it (search/native: ^ and $ are line
-// anchors, no class matches '\n' outside multiline mode, '.' and broad
-// classes never match invalid UTF-8). The Translation is made from the
-// parsed syntax tree, never by editing the pattern text, and is exact: the
-// engine selects the same lines as the native engine on the same text, or
-// translate fails with ErrUnsupported. How:
-//   - character classes, including '.', \d \w \s [[:alpha:]] and
-//     case-folded letters, are spelled out from the tree's rune ranges, so
-//     they are ASCII exactly where Go's are, whatever the engine's defaults;
+// The request language is rg 15's regex dialect (see internal/rgregex and
+// search.Normalize). rg reads it as is: the Rust Translation is the
+// pattern itself, with only what rg's command line does not say (-F, -i
+// and multiline dot-all as escapes and flags). git grep and grep are
+// prefilters: they pick the files (git grep) or lines (grep) the native
+// matcher then searches with rg's semantics, so their translation must
+// never miss a match; it is made from rgregex's syntax tree, never by
+// editing the pattern text, and is exact. How:
+//   - character classes, including '.', Unicode \d \w \s, \p{..} and
+//     case-folded letters, are spelled out from the tree's rune ranges
+//     (for ERE under LC_ALL=C as UTF-8 byte sequences), so no engine's
+//     own tables or defaults are relied on;
 //   - case-insensitive matching is spelled out the same way (k becomes
 //     [Kk\x{212A}]), so no engine's own -i folding is relied on;
-//   - literals the engines read differently (a{,3}, \Q..\E, {) come out
-//     escaped;
-//   - -w: rg gets -w (the native engine copies rg 13's word semantics); the
-//     other dialects get rg's wrapper (?:^|\W)(?:PAT)(?:\W|$) with
-//     rg's Unicode \W spelled out.
+//   - rg's Unicode word assertions (\b \B \b{start} \< ... and -w's
+//     \b{start-half}/\b{end-half}) become PCRE look-around over the
+//     spelled-out word class; ERE has no look-around: -w becomes the
+//     wrapper (^|\W)(PAT)(\W|$), which selects the same lines, and any
+//     other Unicode word assertion is refused;
+//   - what cannot be said exactly is refused with search.ErrUnsupported:
+//     multiline search, a NUL or line break in ERE, CRLF-aware anchors, a
+//     translation larger than 64 KiB.
 type Translation struct {
 	// Pattern is passed with -e. For ERE with Fixed it is the literal.
 	Pattern string
@@ -63,59 +70,89 @@ type Translation struct {
 	Word bool
 }
 
-// translate re-emits q's pattern (q already normalised) for d. For rg, -w
-// stays rg's own flag; the other dialects get the wrapper spelled out.
+// Translate re-emits q's pattern (q already normalised) for d. For rg, -w
+// stays rg's own flag; the other dialects get it spelled out.
 func Translate(q search.Query, d Dialect) (Translation, error) {
 	return TranslateWith(q, d, d != Rust)
 }
 
-// TranslateWith is translate with the choice of spelling out -w as rg 13's
-// wrapper (wrapWord) or leaving it to the engine's -w (rg only).
+// TranslateWith is Translate with the choice of spelling out -w in the
+// pattern (wrapWord) or leaving it to the engine's -w (rg only). For rg,
+// the spelled-out form is rg 14+'s own: \b{start-half}(?:PAT)\b{end-half}.
 func TranslateWith(q search.Query, d Dialect, wrapWord bool) (Translation, error) {
-	if q.Multiline && d != Rust {
-		return Translation{}, fmt.Errorf("%w: multiline matching in %v (a line-by-line engine)", search.ErrUnsupported, d)
+	if d == Rust {
+		return rust(q, wrapWord)
 	}
-	re, err := ReferenceTree(q.Pattern, q.Fixed, q.Case == search.CaseInsensitive, q.Multiline)
-	if err != nil {
-		return Translation{}, err
+	if q.Multiline {
+		return Translation{}, fmt.Errorf("%w: multiline matching in %v (a line-by-line engine)", search.ErrUnsupported, d)
 	}
 	if d == ERE && q.Fixed && q.Case == search.CaseSensitive && !q.Word &&
 		!strings.ContainsRune(q.Pattern, 0) && q.Pattern != "" {
 		return Translation{Pattern: q.Pattern, Fixed: true}, nil
 	}
-	t := Translation{Word: q.Word && !wrapWord}
-	if q.Word && wrapWord {
-		if re, err = wordWrap(re, q.Multiline); err != nil {
-			return Translation{}, err
+	re, err := ReferenceTree(q.Pattern, q.Fixed, q.Case == search.CaseInsensitive, false)
+	if err != nil {
+		return Translation{}, err
+	}
+	e := &emitter{d: d}
+	if q.Word {
+		if d == PCRE {
+			re = rgregex.Word(re)
+		} else {
+			re = e.wordWrap(re)
 		}
 	}
-	e := &emitter{d: d, multiline: q.Multiline}
 	if err := e.emit(re); err != nil {
 		return Translation{}, err
 	}
-	t.Pattern = e.b.String()
+	t := Translation{Pattern: e.b.String()}
 	if len(t.Pattern) > maxTranslated {
 		return Translation{}, fmt.Errorf("%w: pattern too large once translated to %v (%d bytes)", search.ErrUnsupported, d, len(t.Pattern))
 	}
 	return t, nil
 }
 
-// ReferenceTree parses a pattern the way the native engine reads it: Go RE2
-// syntax with Perl flags but ^ and $ as line anchors, case folding when
-// insensitive, '.' matching '\n' in multiline mode; then classes are
-// adjusted to rg's matcher (rgClasses).
+// rust is the pattern for rg: rg reads rgkit's dialect itself. rg is run
+// with --case-sensitive and without --multiline-dotall, so -i and
+// multiline's dot-all come as a leading flag group, which applies to the
+// whole pattern (rg wraps it in a group first) and never ends inside a
+// (?x) comment, as a closing parenthesis could.
+func rust(q search.Query, wrapWord bool) (Translation, error) {
+	pat := q.Pattern
+	if q.Fixed {
+		pat = regexp.QuoteMeta(pat) // Go's escapes are valid in rg's dialect
+	}
+	var flags string
+	if q.Case == search.CaseInsensitive {
+		flags += "i"
+	}
+	if q.Multiline {
+		flags += "s"
+	}
+	if flags != "" {
+		pat = "(?" + flags + ")" + pat
+	}
+	t := Translation{Pattern: pat, Word: q.Word}
+	if q.Word && wrapWord {
+		t.Pattern, t.Word = `\b{start-half}(?:`+pat+`)\b{end-half}`, false
+		// A (?x) comment at the end would swallow the closing ')'.
+		if _, err := rgregex.Parse(t.Pattern, rgregex.Options{DotNL: q.Multiline}); err != nil {
+			return Translation{}, fmt.Errorf("%w: -w cannot be spelled out around this pattern: %w", search.ErrUnsupported, err)
+		}
+	}
+	return t, nil
+}
+
+// ReferenceTree parses a pattern the way the native engine reads it: rg's
+// dialect (internal/rgregex) with ^ and $ as line anchors, case folding
+// when insensitive, '.' matching '\n' in multiline mode; then classes are
+// adjusted to rg's matcher (rgClasses). Assertions Go lacks stay
+// rgregex's placeholders.
 func ReferenceTree(pattern string, fixed, fold, multiline bool) (*syntax.Regexp, error) {
 	if fixed {
 		pattern = regexp.QuoteMeta(pattern)
 	}
-	flags := syntax.Perl &^ syntax.OneLine
-	if fold {
-		flags |= syntax.FoldCase
-	}
-	if multiline {
-		flags |= syntax.DotNL
-	}
-	re, err := syntax.Parse(pattern, flags)
+	re, err := rgregex.Parse(pattern, rgregex.Options{CaseInsensitive: fold, DotNL: multiline})
 	if err != nil {
 		return nil, fmt.Errorf("search: pattern not normalised: %w", err)
 	}
@@ -155,34 +192,53 @@ func rgClasses(re *syntax.Regexp, multiline bool) {
 	}
 }
 
-// wordWrap builds rg 13's -w selection, (?:^|\W)(?:re)(?:\W|$) with rg's
-// Unicode \W, on the tree, so that case folding never touches the wrapper.
-func wordWrap(re *syntax.Regexp, multiline bool) (*syntax.Regexp, error) {
-	side := func(src string) (*syntax.Regexp, error) {
-		w, err := syntax.Parse(src, syntax.Perl&^syntax.OneLine)
-		if err != nil {
-			return nil, err
+// wordClass is rg's Unicode \w as sorted ranges (rgregex's table), and
+// asciiWord (?-u:\w).
+var (
+	wordClass = sync.OnceValue(func() []rune {
+		re, err := rgregex.Parse(`\w`, rgregex.Options{})
+		if err != nil || re.Op != syntax.OpCharClass {
+			panic("dialect: rgregex cannot read \\w") // a bug in rgregex, not input
 		}
-		rgClasses(w, multiline)
-		return w, nil
-	}
-	left, err := side(`(?:^|` + runeclass.RgNonWord + `)`)
-	if err != nil {
-		return nil, err
-	}
-	right, err := side(`(?:` + runeclass.RgNonWord + `|$)`)
-	if err != nil {
-		return nil, err
-	}
+		return re.Rune
+	})
+	asciiWord = []rune{'0', '9', 'A', 'Z', '_', '_', 'a', 'z'}
+)
+
+// wordWrap builds (?:^|\W)(?:re)(?:\W|$) with rg's Unicode \W, on the
+// tree. In a line-by-line search it selects exactly the lines rg -w
+// (\b{start-half}(?:re)\b{end-half}) selects: a match of re with no word
+// character on either side is one with a line edge or a non-word
+// character consumed on each side, and back.
+func (e *emitter) wordWrap(re *syntax.Regexp) *syntax.Regexp {
+	nonWord := runeclass.Without(negateRanges(wordClass()), '\n')
+	nw := func() *syntax.Regexp { return &syntax.Regexp{Op: syntax.OpCharClass, Rune: nonWord} }
+	left := &syntax.Regexp{Op: syntax.OpAlternate, Sub: []*syntax.Regexp{{Op: syntax.OpBeginLine}, nw()}}
+	right := &syntax.Regexp{Op: syntax.OpAlternate, Sub: []*syntax.Regexp{nw(), {Op: syntax.OpEndLine}}}
 	inner := &syntax.Regexp{Op: syntax.OpCapture, Sub: []*syntax.Regexp{re}}
-	return &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{left, inner, right}}, nil
+	return &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{left, inner, right}}
 }
 
-// emitter writes a syntax tree in one Dialect.
+// negateRanges is the complement of a sorted class within 0..MaxRune.
+func negateRanges(cls []rune) []rune {
+	var out []rune
+	next := rune(0)
+	for i := 0; i < len(cls); i += 2 {
+		if cls[i] > next {
+			out = append(out, next, cls[i]-1)
+		}
+		next = cls[i+1] + 1
+	}
+	if next <= unicode.MaxRune {
+		out = append(out, next, unicode.MaxRune)
+	}
+	return out
+}
+
+// emitter writes a syntax tree in PCRE or ERE (line mode only).
 type emitter struct {
-	d         Dialect
-	multiline bool
-	b         strings.Builder
+	d Dialect
+	b strings.Builder
 }
 
 func (e *emitter) unsupported(what string) error {
@@ -197,6 +253,9 @@ func (e *emitter) group() string {
 }
 
 func (e *emitter) emit(re *syntax.Regexp) error {
+	if a, ok := rgregex.AssertionOf(re); ok {
+		return e.assertion(a)
+	}
 	switch re.Op {
 	case syntax.OpNoMatch:
 		e.noMatch()
@@ -218,30 +277,18 @@ func (e *emitter) emit(re *syntax.Regexp) error {
 		}
 	case syntax.OpCharClass:
 		return e.class(re.Rune)
-	case syntax.OpAnyCharNotNL:
-		if e.d == ERE {
-			return e.class([]rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune})
-		}
-		e.b.WriteString(".")
-	case syntax.OpAnyChar:
-		if e.d == ERE {
-			if e.multiline {
-				return e.unsupported("'.' matching a line break")
-			}
-			return e.class([]rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune})
-		}
-		e.b.WriteString("(?s:.)")
-	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpEndLine, syntax.OpEndText:
-		e.anchor(re.Op)
-	case syntax.OpWordBoundary, syntax.OpNoWordBoundary:
-		b := `\b`
-		if re.Op == syntax.OpNoWordBoundary {
-			b = `\B`
-		}
-		if e.d == Rust {
-			b = "(?-u:" + b + ")"
-		}
-		e.b.WriteString(b)
+	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		return e.class([]rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune})
+	case syntax.OpBeginLine, syntax.OpBeginText:
+		// A line-by-line search: each line is the whole text.
+		e.b.WriteString("^")
+	case syntax.OpEndLine, syntax.OpEndText:
+		e.b.WriteString("$")
+	case syntax.OpWordBoundary:
+		// (?-u:\b): ASCII in PCRE without UCP and in GNU ERE under LC_ALL=C.
+		e.b.WriteString(`\b`)
+	case syntax.OpNoWordBoundary:
+		e.b.WriteString(`\B`)
 	case syntax.OpCapture:
 		e.b.WriteString(e.group())
 		if err := e.emit(re.Sub[0]); err != nil {
@@ -251,11 +298,7 @@ func (e *emitter) emit(re *syntax.Regexp) error {
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
 		return e.repeat(re)
 	case syntax.OpConcat:
-		subs := re.Sub
-		if e.d == Rust {
-			subs = beginAnchorsFirst(subs)
-		}
-		for _, s := range subs {
+		for _, s := range re.Sub {
 			if err := e.emit(s); err != nil {
 				return err
 			}
@@ -277,78 +320,47 @@ func (e *emitter) emit(re *syntax.Regexp) error {
 	return nil
 }
 
-// beginAnchorsFirst reorders each run of consecutive zero-width
-// assertions in a concatenation so that its begin anchors (^, \A) come
-// first. rg 13's regex engine never matches an assertion followed by a line
-// start, \B^ or \b^, except at the very start of the text, though it does
-// match ^\B and ^\b (the same condition: all hold at one position, so
-// their order never changes what matches). subs is not modified.
-func beginAnchorsFirst(subs []*syntax.Regexp) []*syntax.Regexp {
-	out := make([]*syntax.Regexp, 0, len(subs))
-	for i := 0; i < len(subs); {
-		if !isAssertion(subs[i]) {
-			out = append(out, subs[i])
-			i++
-			continue
-		}
-		j := i
-		for j < len(subs) && isAssertion(subs[j]) {
-			j++
-		}
-		for _, s := range subs[i:j] {
-			if s.Op == syntax.OpBeginLine || s.Op == syntax.OpBeginText {
-				out = append(out, s)
-			}
-		}
-		for _, s := range subs[i:j] {
-			if s.Op != syntax.OpBeginLine && s.Op != syntax.OpBeginText {
-				out = append(out, s)
-			}
-		}
-		i = j
-	}
-	return out
-}
+// noMatch writes something that never matches.
+func (e *emitter) noMatch() { e.b.WriteString(`\b\B`) }
 
-// isAssertion reports whether re is a zero-width assertion: an anchor or a
-// word boundary.
-func isAssertion(re *syntax.Regexp) bool {
-	switch re.Op {
-	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpEndLine, syntax.OpEndText,
-		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
-		return true
+// assertion writes one of rg's word assertions Go lacks as PCRE
+// look-around over the word class spelled out (exact: rg too looks one
+// character behind and ahead). ERE has no look-around.
+func (e *emitter) assertion(a rgregex.Assertion) error {
+	if e.d != PCRE {
+		return e.unsupported("rg's Unicode word assertion (\\b, \\B, \\b{start}, \\<, ...)")
 	}
-	return false
-}
-
-// noMatch writes something that never matches (rg 13 rejects an empty class).
-func (e *emitter) noMatch() {
-	if e.d == Rust {
-		e.b.WriteString(`(?-u:\b)(?-u:\B)`)
-		return
+	w := wordClass()
+	switch a {
+	case rgregex.WordStartASCII, rgregex.WordEndASCII, rgregex.WordStartHalfASCII, rgregex.WordEndHalfASCII:
+		w = asciiWord
+	case rgregex.LineStartCRLF, rgregex.LineEndCRLF:
+		return e.unsupported("a CRLF-aware line anchor")
 	}
-	e.b.WriteString(`\b\B`)
-}
-
-// anchor writes ^ $ \A \z. In a line-by-line search each line is the whole
-// text, so all four are line anchors; in multiline mode they keep Go's
-// meaning over the whole file.
-func (e *emitter) anchor(op syntax.Op) {
-	begin := op == syntax.OpBeginLine || op == syntax.OpBeginText
-	switch {
-	case !e.multiline && begin:
-		e.b.WriteString("^")
-	case !e.multiline:
-		e.b.WriteString("$")
-	case op == syntax.OpBeginLine:
-		e.b.WriteString("(?m:^)")
-	case op == syntax.OpEndLine:
-		e.b.WriteString("(?m:$)")
-	case op == syntax.OpBeginText:
-		e.b.WriteString(`\A`)
+	sub := &emitter{d: e.d}
+	if err := sub.class(w); err != nil {
+		return err
+	}
+	W := sub.b.String()
+	after, notAfter := "(?<="+W+")", "(?<!"+W+")"
+	before, notBefore := "(?="+W+")", "(?!"+W+")"
+	switch a {
+	case rgregex.WordBoundary:
+		e.b.WriteString("(?:" + after + notBefore + "|" + notAfter + before + ")")
+	case rgregex.NotWordBoundary:
+		e.b.WriteString("(?:" + after + before + "|" + notAfter + notBefore + ")")
+	case rgregex.WordStart, rgregex.WordStartASCII:
+		e.b.WriteString(notAfter + before)
+	case rgregex.WordEnd, rgregex.WordEndASCII:
+		e.b.WriteString(after + notBefore)
+	case rgregex.WordStartHalf, rgregex.WordStartHalfASCII:
+		e.b.WriteString(notAfter)
+	case rgregex.WordEndHalf, rgregex.WordEndHalfASCII:
+		e.b.WriteString(notBefore)
 	default:
-		e.b.WriteString(`\z`)
+		return e.unsupported(fmt.Sprintf("assertion %d", a))
 	}
+	return nil
 }
 
 func (e *emitter) repeat(re *syntax.Regexp) error {
@@ -477,7 +489,10 @@ func (e *emitter) class(ranges []rune) error {
 	}
 	e.b.WriteString("[")
 	item := func(r rune) {
-		if r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+		// Letters, digits and marks as themselves (PCRE runs in UTF mode):
+		// a spelled-out Unicode class stays a third of the size.
+		if r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) ||
+			r > 0xFF && r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)) {
 			e.b.WriteRune(r)
 		} else {
 			fmt.Fprintf(&e.b, `\x{%X}`, r)
@@ -509,184 +524,3 @@ func splitSurrogates(lo, hi rune) [][2]rune {
 	return out
 }
 
-// classERE writes a class for a byte-oriented ERE (LC_ALL=C): the ASCII
-// members as one bracket expression, each non-ASCII range as UTF-8 byte
-// sequences, all as alternatives. NUL and '\n' are left out: searched text
-// never contains either (a NUL makes a file binary; lines end at '\n').
-func (e *emitter) classERE(ranges []rune) error {
-	var ascii [128]bool
-	var alts []string
-	for i := 0; i < len(ranges); i += 2 {
-		lo, hi := ranges[i], ranges[i+1]
-		for r := lo; r <= min(hi, 0x7F); r++ {
-			ascii[r] = true
-		}
-		if hi >= 0x80 {
-			for _, sr := range splitSurrogates(max(lo, 0x80), hi) {
-				for _, seq := range utf8Sequences(sr[0], sr[1]) {
-					alts = append(alts, seq.ere())
-				}
-			}
-		}
-	}
-	ascii[0], ascii['\n'] = false, false
-	if b := bracketERE(ascii); b != "" {
-		alts = append([]string{b}, alts...)
-	}
-	switch len(alts) {
-	case 0:
-		e.noMatch()
-	case 1:
-		if ranges[len(ranges)-1] < utf8.RuneSelf {
-			e.b.WriteString(alts[0]) // one ASCII bracket or character: an atom
-			break
-		}
-		fallthrough
-	default:
-		e.b.WriteString("(" + strings.Join(alts, "|") + ")")
-	}
-	return nil
-}
-
-// bracketERE writes a POSIX bracket expression for a set of ASCII bytes:
-// ']' first, '^' not first, '[' and '-' last, so none is read as syntax.
-func bracketERE(set [128]bool) string {
-	n := 0
-	var only byte
-	for i, in := range set {
-		if in {
-			n++
-			only = byte(i)
-		}
-	}
-	switch {
-	case n == 0:
-		return ""
-	case n == 1 && strings.IndexByte(`.[]()*+?{}|^$\`, only) >= 0:
-		return `\` + string(only)
-	case n == 1:
-		return string(only)
-	}
-	var b strings.Builder
-	b.WriteByte('[')
-	if set[']'] {
-		b.WriteByte(']')
-	}
-	special := func(c int) bool { return c == ']' || c == '^' || c == '[' || c == '-' }
-	for c := 1; c < 128; c++ {
-		if !set[c] || special(c) {
-			continue
-		}
-		end := c
-		for end+1 < 128 && set[end+1] && !special(end+1) {
-			end++
-		}
-		b.WriteByte(byte(c))
-		if end > c+1 {
-			b.WriteByte('-')
-		}
-		if end > c {
-			b.WriteByte(byte(end))
-		}
-		c = end
-	}
-	if set['^'] {
-		if b.Len() == 1 {
-			// '^' first would negate: put it after another member, or alone.
-			if !set['['] && !set['-'] {
-				return `\^`
-			}
-			if set['['] {
-				b.WriteString("[^")
-				set['['] = false
-			} else {
-				b.WriteString("-^")
-				set['-'] = false
-			}
-		} else {
-			b.WriteByte('^')
-		}
-	}
-	if set['['] {
-		b.WriteByte('[')
-	}
-	if set['-'] {
-		b.WriteByte('-')
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
-// byteRange is an inclusive range of byte values.
-type byteRange struct{ lo, hi byte }
-
-// utf8Seq is a sequence of byte ranges matching the UTF-8 encodings of a
-// range of code points (as in Russ Cox's and the Rust regex crate's
-// utf8-ranges).
-type utf8Seq []byteRange
-
-func (s utf8Seq) ere() string {
-	var b strings.Builder
-	for _, r := range s {
-		if r.lo == r.hi {
-			b.WriteByte(r.lo)
-		} else {
-			b.WriteByte('[')
-			b.WriteByte(r.lo)
-			b.WriteByte('-')
-			b.WriteByte(r.hi)
-			b.WriteByte(']')
-		}
-	}
-	return b.String()
-}
-
-// utf8Sequences splits the code points lo..hi (no surrogates) into byte
-// sequences, each a product of byte ranges.
-func utf8Sequences(lo, hi rune) []utf8Seq {
-	var out []utf8Seq
-	var split func(lo, hi rune)
-	split = func(lo, hi rune) {
-		if lo > hi {
-			return
-		}
-		// Same encoded length on both ends.
-		for _, max := range []rune{0x7F, 0x7FF, 0xFFFF} {
-			if lo <= max && hi > max {
-				split(lo, max)
-				split(max+1, hi)
-				return
-			}
-		}
-		if hi < utf8.RuneSelf {
-			out = append(out, utf8Seq{{byte(lo), byte(hi)}})
-			return
-		}
-		n := utf8.RuneLen(lo)
-		for i := 1; i < n; i++ {
-			m := rune(1)<<(6*i) - 1
-			if lo&^m != hi&^m {
-				if lo&m != 0 {
-					split(lo, lo|m)
-					split((lo|m)+1, hi)
-					return
-				}
-				if hi&m != m {
-					split(lo, (hi&^m)-1)
-					split(hi&^m, hi)
-					return
-				}
-			}
-		}
-		var a, z [utf8.UTFMax]byte
-		utf8.EncodeRune(a[:], lo)
-		utf8.EncodeRune(z[:], hi)
-		seq := make(utf8Seq, n)
-		for i := range n {
-			seq[i] = byteRange{a[i], z[i]}
-		}
-		out = append(out, seq)
-	}
-	split(lo, hi)
-	return out
-}
