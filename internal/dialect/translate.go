@@ -5,8 +5,8 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
-	"unicode"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/internal/rgregex"
@@ -523,4 +523,3 @@ func splitSurrogates(lo, hi rune) [][2]rune {
 	}
 	return out
 }
-
