@@ -25,8 +25,8 @@ type Case struct {
 	// against every engine. Corpus.Want adjusts it for missing features.
 	WantFiles []string
 	// WantLines, when non-nil, are the matching line numbers of the case's
-	// single file (Query.Paths[0]) in request (Go RE2) semantics. Raw rg may
-	// disagree (Unicode classes); every engine must not.
+	// single file (Query.Paths[0]), as rg 15.2.0 selects them (the
+	// reference); every engine must select them too.
 	WantLines []int
 }
 

@@ -56,6 +56,7 @@ func Queries() []Case {
 	add := func(c ...Case) { cases = append(cases, c...) }
 	add(selectionCases()...)
 	add(dialectCases()...)
+	add(unicodeCases()...)
 	add(caseModeCases()...)
 	add(globAndTypeCases()...)
 	add(contextCases()...)
@@ -109,22 +110,26 @@ func selectionCases() []Case {
 	}
 }
 
-// dialectCases check that the request language is Go RE2 on every engine.
+// dialectCases check that the request language is rg 15's regex dialect
+// (the Rust regex crate's syntax, Unicode-aware) on every engine; the
+// Unicode classes on non-Latin text are in unicodeCases.
 func dialectCases() []Case {
 	d := func(name, pattern string, lines []int, why string) Case {
 		return Case{Name: "dialect/" + name, Query: inFile("dialect.txt", pattern), WantLines: lines, Why: why}
 	}
 	return []Case{
-		d("digit", `\d+`, []int{1, 7, 9}, `\d is ASCII [0-9]; ERE has no \d`),
-		d("word-class-ascii", `caf\w`, []int{}, `\w is ASCII in Go: é is not a word character`),
-		d("word-boundary-ascii", `\bcaf\b`, []int{2}, `\b is ASCII in Go: caf|é is a boundary`),
+		d("digit", `\d+`, []int{1, 7, 9}, `\d is Unicode Nd; ERE has no \d, it is spelled out`),
+		d("word-class-unicode", `caf\w`, []int{2}, `\w is Unicode in rg: é is a word character`),
+		d("word-boundary-unicode", `\bcaf\b`, []int{}, `\b is Unicode in rg: caf|é is no boundary`),
+		d("word-boundary-ascii-flag", `(?-u:\bcaf\b)`, []int{2}, `(?-u:\b) is ASCII: caf|é is a boundary`),
 		d("word-boundary", `\bfoo\b`, []int{5}, "foobar, barfoo and foo_bar do not match"),
 		d("inline-case-flag", `(?i)café`, []int{2, 3}, "(?i) folds É/é"),
 		d("lazy", `a+?`, []int{1, 2, 4, 5, 6, 7, 9, 12, 13, 15, 16}, "lazy: one submatch per a; ERE reads +? as (a+)?"),
-		d("empty-lower-bound", `a{,3}`, []int{7}, "Go reads {,3} as a literal; rg 13 rejects it"),
-		d("quote-meta", `\Qx[y]z\E`, []int{9}, `\Q..\E is Go-only syntax`),
+		d("escaped-braces", `a\{,3\}`, []int{7}, "{,3} is an error in rg's dialect; escaped, the braces are literal"),
+		d("verbose-flag", `(?x) foo # comment`+"\n", []int{5}, "(?x): whitespace and # comments are ignored"),
 		d("posix-class", `[[:alpha:]]+ [[:digit:]]+`, []int{1}, "POSIX classes in brackets"),
-		d("class-set-ops", `[a-z&&[^x]]`, []int{9}, "Go: a class then ']'; Rust would read an intersection"),
+		d("class-set-ops", `[a-z&&[^aeiou]]{3}`, []int{1, 10, 11, 12, 14, 16}, "intersection: three lowercase consonants in a row"),
+		d("class-set-difference", `[\w--\p{Latin}]+`, []int{1, 5, 7, 9, 16}, "difference: word characters outside the Latin script (digits, '_', Greek)"),
 		d("anchor-start", `^Hello`, []int{10}, "^ at line start"),
 		d("empty-pattern", ``, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}, "the empty pattern matches every line"),
 		d("unicode-script", `\p{Greek}+`, []int{16}, "Unicode classes stay Unicode"),
@@ -147,19 +152,19 @@ func dialectCases() []Case {
 		d("mid-pattern-flag", `hello (?i)WORLD`, []int{11}, "a flag in the middle applies to the rest only"),
 		d("scoped-flag", `(?i:HELLO) world`, []int{11}, "(?i:...) applies inside the group only: not Hello World"),
 		d("ungreedy-flag", `(?U)a+`, []int{1, 2, 4, 5, 6, 7, 9, 12, 13, 15, 16}, "(?U) swaps greediness: one-a submatches"),
-		d("bracket-specials", `[]x[]|[.][0-9]|[-^]f`, []int{8, 9, 12}, "Go reads []x[] as the class {], x, [} (Rust would nest); . in a class; - and ^ as literals"),
+		d("bracket-specials", `[\]x\[]|[.][0-9]|[-^]f`, []int{8, 9, 12}, "escaped ] and [ in a class (an unescaped [ would open a nested class); . in a class; - and ^ as literals"),
 		d("never-matches", `a$b`, []int{}, "$ in the middle of a line cannot match"),
 		d("anchored-alternation", `^(Hello|hello) world$`, []int{11}, "case-sensitive World vs world"),
 		d("long-alternation", `zeta|omega|answer|kelvin|resume|ngstr|lait|noir|caret|dialect|nothing|missing|absent`, []int{1, 2, 9, 14, 15, 17},
 			"many literals (prefilter sets)"),
-		{Name: "dialect/rg13-boundary-after-a-match", Query: inFile("context.txt", `\B[^ ]+?\p{L}?`),
-			Why: "rg 13 looks for the next submatch in the rest of the line as if it began the text, so a leading \\B fails there (\"line 10\": rg in; Go in, e, 0)"},
-		{Name: "dialect/rg13-repeated-boundary", Query: inFile("dialect.txt", `(\s*\b|-flag){1,2}\D[^a-z]`),
-			Why: "rg 13 matches (\\s*\\b){1,2} at the start of ÅNGSTRÖM, where ASCII \\b cannot hold"},
-		{Name: "dialect/rg13-boundary-before-anchor", Query: search.Query{Pattern: `\B^`, Paths: []string{"dialect.txt", "multi.txt"}},
-			Why: "\\B^ holds at the start of a line that starts with a non-word character (-flag, ÅNGSTRÖM, a tab); rg 13 matches ^\\B there but never \\B^"},
-		{Name: "dialect/rg13-word-boundary-before-anchor", Query: inFile("dialect.txt", `\b^`),
-			Why: "the same with \\b: it holds at the start of every line that starts with a word character"},
+		{Name: "dialect/boundary-after-a-match", Query: inFile("context.txt", `\B[^ ]+?\p{L}?`),
+			Why: "a leading \\B on the submatches after the first: rg looks for them with the line's earlier text in view"},
+		d("repeated-boundary", `(\s*\b|-flag){1,2}\D[^a-z]`, []int{1, 3, 4, 7, 8, 9, 10, 12, 14, 16, 17},
+			"a repeated group holding a Unicode \\b (Å is a word character)"),
+		{Name: "dialect/boundary-before-anchor", Query: search.Query{Pattern: `\B^`, Paths: []string{"dialect.txt", "multi.txt"}},
+			Why: "\\B^ holds at the start of a line that starts with a non-word character (-flag, a tab)"},
+		d("word-boundary-before-anchor", `\b^`, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17},
+			"\\b^ holds at the start of every line that starts with a word character (Å and Ω too)"),
 		{Name: "dialect/empty-loop", Query: inFile("dialect.txt", `([[:upper:]]*?)*`),
 			Why: "a star over a lazy, empty-matching group: Rust takes \"H\" at the start of Hello, Go an empty match"},
 		{Name: "dialect/anchor-end-crlf", Query: search.Query{Pattern: `end$`},
@@ -169,11 +174,11 @@ func dialectCases() []Case {
 		{Name: "dialect/negated-class-invalid-utf8", Query: inFile("latin1.txt", `caf[^a-z]`), WantLines: []int{},
 			Why: "a negated class never matches the invalid byte 0xE9 (Go alone would read it as U+FFFD)"},
 		{Name: "dialect/non-word-invalid-utf8", Query: inFile("latin1.txt", `caf\W`),
-			Why: "ASCII \\W next to an invalid byte: does the byte count as a non-word character?"},
+			Why: "\\W next to an invalid byte: does the byte count as a non-word character?"},
 		{Name: "dialect/dot-before-cr", Query: inFile("crlf.txt", `end.`), WantLines: []int{2},
 			Why: "'.' matches the '\\r' of a CRLF line (it is part of the line); the span must still end within the text"},
 		{Name: "dialect/space-class", Query: inFile("edge/tabs.txt", `\s\w+`), WantLines: []int{1},
-			Why: "\\s is [\\t\\n\\f\\r ] in Go: \\v is not a space"},
+			Why: "\\s is Unicode White_Space in rg: \\t, \\v and \\f are spaces"},
 		{Name: "dialect/latin1-literal", Query: inFile("latin1.txt", `needle`), WantLines: []int{1},
 			Why: "Latin-1 is text, not binary"},
 		{Name: "dialect/crlf-text", Query: inFile("crlf.txt", `needle`), WantLines: []int{2},
@@ -393,7 +398,11 @@ func invalidCases() []Case {
 		bad("look-ahead", `foo(?=bar)`),
 		bad("look-behind", `(?<=a)b`),
 		bad("backreference", `(foo)\1`),
-		bad("extended-flag", `(?x) foo`),
+		bad("empty-lower-bound", `a{,3}`),
+		bad("quote-meta", `\Qx[y]z\E`),
+		bad("nested-class-unclosed", `[]x[]`),
+		bad("unknown-property", `\p{Klingon}`),
+		bad("nul-byte", `a\x00b`),
 		bad("unclosed", `foo(`),
 		bad("newline-outside-multiline", `begin\nmiddle`),
 		{Name: "invalid/fixed-newline-outside-multiline", Query: search.Query{Pattern: "begin\nmiddle", Fixed: true, Paths: []string{"multi.txt"}}, Invalid: true},
