@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/rgregex"
 	"github.com/rgkit/rgkit/internal/testtool"
 )
 
@@ -43,6 +44,8 @@ func TestNormalizeRejectsInvalidPatternsWithPositionAndHint(t *testing.T) {
 		{`(?x) a # comment`, 0, "unclosed group", "", false},
 		{`(?y)a`, 2, "unrecognized flag", "flags are", false},
 		{`\p{Klingon}`, 0, "Unicode property not found", "", false},
+		{`a\x00b`, -1, "NUL", "--text", false},
+		{`(?-u:\xFF)`, 5, "rgkit cannot give it rg's meaning", "", false},
 		{`a\nb`, 1, "line break", "multiline", false},
 		{`[\n]`, 1, "line break", "multiline", false},
 		{"a\nb", 1, "line break", "multiline", true},
@@ -66,6 +69,24 @@ func TestNormalizeRejectsInvalidPatternsWithPositionAndHint(t *testing.T) {
 				t.Errorf("Hint = %q, want it to mention %q", pe.Hint, c.hintHas)
 			}
 		})
+	}
+}
+
+// TestInvalidPatternUnwrapsTheParsersError: a caller inside the module
+// can tell rg's kinds of refusal apart (look-around, a NUL, a pattern rg
+// accepts that rgkit cannot run).
+func TestInvalidPatternUnwrapsTheParsersError(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for pattern, kind := range map[string]rgregex.Kind{
+		`a(?=b)`: rgregex.KindLookAround, `(a)\1`: rgregex.KindBackreference, `a\x00`: rgregex.KindNUL,
+		`(?-u:.)`: rgregex.KindUnsupported, `a{,2}`: rgregex.KindSyntax,
+	} {
+		_, err := Normalize(Query{Pattern: pattern, Root: root})
+		var re *rgregex.Error
+		if !errors.As(err, &re) || re.Kind != kind {
+			t.Errorf("Normalize(%q) = %v, want an *rgregex.Error of kind %d inside", pattern, err, kind)
+		}
 	}
 }
 
