@@ -33,11 +33,14 @@ func Normalize(q Query) (Query, error) {
 	if err := checkNumbers(q); err != nil {
 		return q, err
 	}
-	if err := checkPattern(q); err != nil {
-		return q, err
-	}
+	// Smart case first: the case mode can decide whether rg accepts the
+	// pattern (rg -S refuses `\x00|a`, whose folded 'a' leaves the NUL a
+	// literal; rg -s accepts it as one class).
 	if q.Case == CaseSmart {
 		q.Case = smartCase(q.Pattern, q.Fixed)
+	}
+	if err := checkPattern(q); err != nil {
+		return q, err
 	}
 	if _, err := TypeGlobs(q.Types); err != nil {
 		return q, err

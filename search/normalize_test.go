@@ -90,6 +90,22 @@ func TestInvalidPatternUnwrapsTheParsersError(t *testing.T) {
 	}
 }
 
+// TestNormalizeDecidesSmartCaseBeforeValidating: as in rg, the case mode
+// smart case picks can decide whether a pattern is accepted (checked with
+// rg 15.2.0: -S refuses `\x00|a`, -s accepts it).
+func TestNormalizeDecidesSmartCaseBeforeValidating(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if _, err := Normalize(Query{Pattern: `\x00|a`, Root: root, Case: CaseSensitive}); err != nil {
+		t.Errorf("case-sensitive: %v, want ok (rg -s accepts it)", err)
+	}
+	_, err := Normalize(Query{Pattern: `\x00|a`, Root: root, Case: CaseSmart})
+	var pe *InvalidPatternError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Reason, "NUL") {
+		t.Errorf("smart case: err = %v, want the NUL refusal (rg -S refuses it)", err)
+	}
+}
+
 // TestNormalizeAcceptsRgDialect: what rg 15 accepts and Go's RE2 syntax
 // does not (or reads differently) is a valid pattern.
 func TestNormalizeAcceptsRgDialect(t *testing.T) {
