@@ -125,7 +125,7 @@ func TestRipgrepArgsKeepInputOutOfFlags(t *testing.T) {
 	}
 	want := []string{"--json", "--no-config", "--no-mmap", "--case-sensitive", "--color=never", "--hidden",
 		"--type-add=rgkit:*.cts", "--type-add=rgkit:*.mts", "--type-add=rgkit:*.ts", "--type-add=rgkit:*.tsx", "--type=rgkit", "--glob=*.go", "--glob=!.git",
-		`--regexp=\-\-pre=\./x\.sh`, "--", filepath.Join(root, "-rf")}
+		`--regexp=--pre=\./x\.sh`, "--", filepath.Join(root, "-rf")}
 	if !slices.Equal(args, want) {
 		t.Errorf("args:\n got %q\nwant %q", args, want)
 	}
