@@ -183,6 +183,13 @@ func patternError(e *rgregex.Error) *InvalidPatternError {
 	case rgregex.KindUnsupported:
 		out.Reason = "rg accepts this pattern but rgkit cannot give it rg's meaning: " + e.Msg
 	case rgregex.KindSyntax:
+		if e.Msg == "unclosed group" {
+			// rg points at its own wrapper group; the '(' left open is
+			// what a person has to fix.
+			if i := unclosedParen(e.Pattern); i >= 0 {
+				out.Offset = i
+			}
+		}
 		for _, h := range syntaxHints {
 			if strings.HasPrefix(e.Msg, h.msg) {
 				out.Hint = h.hint
@@ -191,6 +198,35 @@ func patternError(e *rgregex.Error) *InvalidPatternError {
 		}
 	}
 	return out
+}
+
+// unclosedParen returns the offset of the last '(' that is never closed,
+// or -1. It skips escapes and (nested) bracket classes.
+func unclosedParen(p string) int {
+	var open []int
+	class := 0
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\':
+			i++
+		case c == '[':
+			class++
+			if i+1 < len(p) && p[i+1] == ']' && class == 1 {
+				i++ // []...] : the first ']' is a literal
+			}
+		case c == ']' && class > 0:
+			class--
+		case class > 0:
+		case c == '(':
+			open = append(open, i)
+		case c == ')' && len(open) > 0:
+			open = open[:len(open)-1]
+		}
+	}
+	if len(open) == 0 {
+		return -1
+	}
+	return open[len(open)-1]
 }
 
 func normalizeRoot(root string) (string, error) {
