@@ -13,15 +13,20 @@ var ErrUnavailable = errors.New("backend unavailable")
 // returned before anything is emitted, and the Chain moves on.
 var ErrUnsupported = errors.New("backend cannot honour this query exactly")
 
-// InvalidPatternError is a pattern that is not valid Go RE2 syntax, or uses a
-// feature no engine may run (look-around, back-references). It is never a
-// fallback and never "no matches".
+// InvalidPatternError is a pattern rg 15 refuses without -P (a syntax
+// error, look-around, a back-reference, a NUL byte), or one rg accepts
+// but rgkit cannot give rg's meaning (a Unicode property Go has no table
+// for, byte-level (?-u) matching). It is never a fallback and never "no
+// matches".
 type InvalidPatternError struct {
 	Pattern string
 	Offset  int    // 0-based byte offset of the offending part, -1 when unknown
 	Reason  string // what is wrong
 	Hint    string // how to fix it, e.g. "escape '{' as '\{'"
+	Err     error  // the parser's error, when there is one
 }
+
+func (e *InvalidPatternError) Unwrap() error { return e.Err }
 
 func (e *InvalidPatternError) Error() string {
 	msg := fmt.Sprintf("invalid pattern %q", e.Pattern)

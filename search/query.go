@@ -4,7 +4,7 @@
 // pure Go) and gives the same answer whichever one runs.
 //
 // The library owns the semantics; external tools are accelerators. A Query is
-// validated once (Go RE2 syntax), each engine receives it and either honours it
+// validated once (rg 15's regex dialect), each engine receives it and either honours it
 // exactly or returns ErrUnsupported before emitting anything, and the Chain
 // collects, orders and pages what the winning engine found.
 //
@@ -53,7 +53,9 @@ const (
 
 // Query is one search request. The zero value of every field is rg's default.
 type Query struct {
-	// Pattern is a Go RE2 regular expression, or a literal when Fixed is set.
+	// Pattern is a regular expression in rg 15's dialect (the Rust regex
+	// crate's syntax, Unicode-aware; see Normalize), or a literal when Fixed
+	// is set.
 	Pattern string
 	// Root is the directory that result paths are relative to.
 	Root string

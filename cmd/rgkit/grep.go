@@ -48,7 +48,8 @@ func newGrepCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "grep [flags] PATTERN [PATH...]",
 		Short: "Search files for a regular expression (rg's flags, any engine, the same answer)",
-		Long: `Search files for a Go RE2 regular expression, like rg --no-heading -n.
+		Long: `Search files for a regular expression in rg's own dialect (Unicode-aware
+\w \d \s \b, as rg 15 reads it), like rg --no-heading -n.
 
 The search runs through the first engine that can honour it exactly:
 ripgrep, git grep, system grep, then the pure-Go native engine. Output

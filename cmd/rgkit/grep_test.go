@@ -145,9 +145,11 @@ func TestGrepOutputAndExitStatus(t *testing.T) {
 
 func TestGrepInvalidPatternPointsAtTheOffset(t *testing.T) {
 	grepTree(t)
-	_, errOut, code := grep(t, "ab*+")
-	if code != 2 || !strings.Contains(errOut, "    ab*+\n       ^\n") {
-		t.Errorf("exit %d, stderr %q; want exit 2 and a caret under '+'", code, errOut)
+	// rg's dialect refuses a{,n} (Go's would read it as a literal); rg
+	// points at the ','.
+	_, errOut, code := grep(t, "ab{,2}")
+	if code != 2 || !strings.Contains(errOut, "    ab{,2}\n       ^\n") {
+		t.Errorf("exit %d, stderr %q; want exit 2 and a caret under ','", code, errOut)
 	}
 }
 

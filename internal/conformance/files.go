@@ -174,6 +174,7 @@ func repoFiles() []file {
 		text("app.tsx", "export const needle = <div/>;\n", "*.tsx"),
 		text("-dash.txt", "needle in a file whose name starts with a dash\n", "leading '-' name"),
 		text("dialect.txt", joinLines(DialectLines), "regex dialect"),
+		text("unicode.txt", joinLines(UnicodeLines), "Unicode classes"),
 		file{"context.txt", contextFile(), "context and max-count"},
 		text("multi.txt", "func start() {\n\tbody()\n}\nbegin\nmiddle\nend\nalpha\nbeta\n", "multiline"),
 		text("crlf.txt", "first line\r\nneedle end\r\nlast line\r\n", "CRLF line ends"),

@@ -1,5 +1,6 @@
-// Package dialect translates a normalised Query's Go RE2 pattern into the
-// regex dialect an external engine reads: Rust (rg), PCRE (git grep -P)
-// or POSIX ERE (grep -E), or refuses with search.ErrUnsupported when the
+// Package dialect gives each external engine a normalised Query's pattern,
+// written in rg 15's regex dialect (see internal/rgregex): rg gets it as
+// written, git grep -P gets PCRE and grep -E gets POSIX ERE spelled out
+// from rgregex's syntax tree, or search.ErrUnsupported when the
 // translation could not be exact.
 package dialect

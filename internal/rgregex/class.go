@@ -118,6 +118,9 @@ func (p *parser) classAtom() (rune, ranges, bool, error) {
 	at := p.pos
 	r := p.next()
 	if r != '\\' {
+		if p.onLit != nil {
+			p.onLit(r)
+		}
 		return r, nil, false, nil
 	}
 	e, err := p.escape(at, true)
@@ -126,6 +129,9 @@ func (p *parser) classAtom() (rune, ranges, bool, error) {
 	}
 	if e.byteHi {
 		return 0, nil, false, p.err(at, KindUnsupported, "a raw byte \\x80-\\xFF in ASCII mode (?-u) is not supported: rgkit matches characters, not bytes")
+	}
+	if !e.isCls && p.onLit != nil {
+		p.onLit(e.r)
 	}
 	return e.r, e.cls, e.isCls, nil
 }

@@ -17,6 +17,9 @@ type parser struct {
 	fl       flags
 	names    map[string]bool
 	depth    int
+	// onLit, when set, sees every literal character as written (plain,
+	// escaped, or a class item or range end), for SmartCase.
+	onLit func(rune)
 }
 
 // maxDepth bounds group and class nesting, so hostile input cannot
@@ -194,6 +197,9 @@ func (p *parser) parseAtom() (*syntax.Regexp, error) {
 
 // literal is one character under the current flags.
 func (p *parser) literal(r rune) *syntax.Regexp {
+	if p.onLit != nil {
+		p.onLit(r)
+	}
 	if p.fl.i {
 		if !p.fl.u {
 			if f := foldASCII(single(r)); len(f) > 2 || f[0] != f[1] {

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"regexp/syntax"
 	"slices"
+	"unicode"
 )
 
 // Options are the flags rg sets from its command line. rg always searches
@@ -151,9 +152,7 @@ func Word(tree *syntax.Regexp) *syntax.Regexp {
 // closing parenthesis, as in rg) and returns its tree. Capture groups are
 // kept; the caller may Simplify the tree.
 func Parse(pattern string, o Options) (*syntax.Regexp, error) {
-	p := &parser{src: "(?:" + pattern + ")", pat: pattern, names: map[string]bool{}}
-	p.fl = flags{i: o.CaseInsensitive, m: true, s: o.DotNL, u: true, R: o.CRLF}
-	re, err := p.parseAll()
+	re, err := newParser(pattern, o).parseAll()
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +161,33 @@ func Parse(pattern string, o Options) (*syntax.Regexp, error) {
 			Msg: `pattern contains "\0" but it is impossible to match: binary detection is enabled and matching a NUL byte is impossible`}
 	}
 	return re, nil
+}
+
+// SmartCase applies rg's --smart-case rule to a pattern: it is searched
+// case-insensitively when it has at least one literal character and none
+// of them is uppercase. Literals are the characters written in the
+// pattern, escaped ones included (\x41 is an uppercase A) and those in
+// bracket classes and range ends; class escapes (\W, \S, \p{Lu},
+// [[:upper:]]), group names, flags and (?x) whitespace are not. A
+// pattern Parse refuses is case sensitive.
+func SmartCase(pattern string) (insensitive bool) {
+	var anyLit, anyUpper bool
+	p := newParser(pattern, Options{})
+	p.onLit = func(r rune) {
+		anyLit = true
+		// Rust's char::is_uppercase: Lu and Other_Uppercase (Ⅰ, Ⓐ).
+		anyUpper = anyUpper || unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
+	}
+	if _, err := p.parseAll(); err != nil {
+		return false
+	}
+	return anyLit && !anyUpper
+}
+
+func newParser(pattern string, o Options) *parser {
+	p := &parser{src: "(?:" + pattern + ")", pat: pattern, names: map[string]bool{}}
+	p.fl = flags{i: o.CaseInsensitive, m: true, s: o.DotNL, u: true, R: o.CRLF}
+	return p
 }
 
 // hasNUL mirrors rg's ban on a NUL byte: a literal holding one, or a

@@ -19,7 +19,7 @@ import (
 
 // TestNativeMeetsConformanceSpecs runs every search case of the conformance
 // matrix through the native engine alone and checks it against the case's
-// own specification (which files match; which lines, in Go RE2 semantics)
+// own specification (which files match; which lines, as rg 15.2.0 selects them)
 // and the Sink contract. The differential test against the other engines is
 // TestConformance.
 func TestNativeMeetsConformanceSpecs(t *testing.T) {
