@@ -13,7 +13,10 @@
 // search/sysgrep, and search/engines assembles the default Chain.
 package search
 
-import "time"
+import (
+	"os"
+	"time"
+)
 
 // CaseMode says how letter case is compared.
 type CaseMode int
@@ -88,6 +91,18 @@ type Query struct {
 
 	// Timeout bounds the whole search; what was found by then is returned with Partial set.
 	Timeout time.Duration
+
+	// Confine, when set, is the directory Root names, held open by the
+	// caller: every directory and file the search opens must be reached
+	// beneath it, never by resolving a path string from "/" again, so a
+	// Root or a directory inside it replaced by a symbolic link while the
+	// search runs cannot lead it outside. Paths (and links inside the
+	// tree) that resolve outside it are not searched. An engine that
+	// cannot open files this way (rg opens path strings) refuses the query
+	// with ErrUnsupported, so a Chain moves on to one that can. Confinement
+	// with FollowSymlinks is refused: links out of the tree are what
+	// following them is for.
+	Confine *os.Root
 }
 
 // ContextLines merges rg's -B, -A and -C into the lines of context before

@@ -46,12 +46,19 @@ func (w *Workspace) Glob(ctx context.Context, in GlobInput) (Output, error) {
 	if err != nil {
 		return fail(err)
 	}
-	// As for Grep: the lister takes a path string, so the root must name
-	// the held directory before and after, and every name shown is
-	// confirmed beneath it (globResult).
+	// As for Grep: the listing is made beneath the search directory opened
+	// beneath the held root, the root's path must name the held directory
+	// before and after, and every name shown is confirmed beneath it
+	// (globResult).
 	if err := w.sandbox.Intact(); err != nil {
 		return fail(err)
 	}
+	held, err := w.sandbox.OpenDir(dir.Rel)
+	if err != nil {
+		return fail(w.pathHint(&PathError{Path: in.Path, Kind: PathUnresolvable, Resolved: dir.Abs, Root: w.sandbox.Root(), Err: err}))
+	}
+	defer held.Close()
+	q.Confine = held
 	tctx, cancel := context.WithTimeout(ctx, w.limits.Timeout)
 	defer cancel()
 	res, err := engines.Glob(tctx, q)

@@ -93,12 +93,18 @@ func (w *Workspace) Grep(ctx context.Context, in GrepInput) (Output, error) {
 	if err != nil {
 		return fail(err)
 	}
-	// The engines take the root as a path string: it must name the held
-	// directory before the search, and still after it, or nothing found is
-	// shown (what this leaves open is in docs/agent-tools.md).
+	// The engines open everything beneath the held root (an engine that
+	// cannot, rg, steps aside); the root's path must also still name it
+	// before and after, or nothing found is shown (docs/agent-tools.md).
 	if err := w.sandbox.Intact(); err != nil {
 		return fail(err)
 	}
+	held, err := w.sandbox.OpenDir(".")
+	if err != nil {
+		return fail(w.sandbox.replaced(err))
+	}
+	defer held.Close()
+	q.Confine = held
 	sink := &grepSink{mode: q.Mode}
 	res, err := w.searcher.Search(ctx, q, sink)
 	if ierr := w.sandbox.Intact(); ierr != nil {

@@ -14,10 +14,13 @@ import (
 var ErrRootReplaced = errors.New("the workspace root was replaced")
 
 // The Sandbox holds the root directory open (an os.Root) for its whole
-// life. Read opens files and Glob checks what it lists beneath that handle,
-// so a root path that is swapped for a link to another directory after the
-// start cannot lead them there. Grep's engines take a path string, so Grep
-// checks the path before and after each search (Intact).
+// life. Read opens files beneath that handle, and Grep and Glob give their
+// engines a directory opened beneath it (OpenDir, search.Query.Confine):
+// the engines open every directory and file beneath it, so neither a root
+// path swapped for a link to another directory after the start, nor a
+// directory inside swapped for a link mid-search, can lead them outside.
+// The root path is still checked before and after each call (Intact), so
+// a replaced root is reported instead of searched.
 
 // Intact reports whether the root path still names the directory held
 // open since NewSandbox: the same device and inode, reached without a
@@ -49,6 +52,13 @@ func (s *Sandbox) replaced(cause error) error {
 // can make it open a file outside.
 func (s *Sandbox) OpenFile(rel string, flag int) (*os.File, error) {
 	return s.handle.OpenFile(filepath.FromSlash(rel), flag, 0)
+}
+
+// OpenDir opens the directory rel (slash-separated, relative to the root)
+// beneath the held root, following links only while they stay inside, for
+// an engine to search beneath (search.Query.Confine). The caller closes it.
+func (s *Sandbox) OpenDir(rel string) (*os.Root, error) {
+	return s.handle.OpenRoot(filepath.FromSlash(rel))
 }
 
 // Lstat describes rel beneath the held root, without following a final

@@ -87,12 +87,25 @@ func newMCPFixture(t *testing.T) mcpFixture {
 	if err := os.WriteFile(f.fakeRg, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// Grep confines its engines beneath the held root, which rg cannot
+	// be, so the default chain's Grep runs the system grep engine: the
+	// same slow fake stands in for grep, first on the server's PATH.
+	realGrep, err := exec.LookPath("grep")
+	if err != nil {
+		t.Skipf("grep not installed; the slow-search fixture wraps it: %v", err)
+	}
+	grepScript := strings.Replace(script, realRg, realGrep, 1)
+	if err := os.WriteFile(filepath.Join(bin, "grep"), []byte(grepScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	return f
 }
 
-// env is the server's environment: the fake rg is the one it must use.
+// env is the server's environment: the fake rg and grep are the ones it
+// must use.
 func (f mcpFixture) env() []string {
-	return append(os.Environ(), "RGKIT_RG_PATH="+f.fakeRg)
+	return append(os.Environ(), "RGKIT_RG_PATH="+f.fakeRg,
+		"PATH="+filepath.Dir(f.fakeRg)+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
 // slowPid waits until the sleeping fake rg has started and returns its

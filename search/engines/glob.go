@@ -53,6 +53,12 @@ type GlobQuery struct {
 	Ripgrep interface {
 		Available(ctx context.Context) (search.Info, error)
 	}
+	// Confine, when set, is the directory Root names, held open by the
+	// caller: the listing is made by the native walker beneath it (see
+	// native.WalkOptions.Confine), never by rg, which opens path strings,
+	// so a directory swapped for a link mid-listing cannot add names from
+	// outside.
+	Confine *os.Root
 	// Getenv is how HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL and
 	// GIT_CONFIG_SYSTEM are found for the global git excludes file (and
 	// passed to rg); nil = os.Getenv.
@@ -93,9 +99,10 @@ func Glob(ctx context.Context, q GlobQuery) (GlobResult, error) {
 	if rg, ok := q.Ripgrep.(*ripgrep.Engine); ok && rg == nil {
 		q.Ripgrep = nil // a nil *Ripgrep means native only, too
 	}
-	if q.Ripgrep != nil {
+	if q.Ripgrep != nil && q.Confine == nil {
 		// Only an rg that selects files as the reference does lists them
-		// (an older rg reads some globs and ignore files differently).
+		// (an older rg reads some globs and ignore files differently); a
+		// confined listing never goes to rg, which opens path strings.
 		if info, err := q.Ripgrep.Available(ctx); err == nil && info.Path != "" && selectsLikeReference(info.Version) {
 			files, err = globRipgrep(ctx, info.Path, q)
 			switch {
@@ -132,7 +139,12 @@ func normalizeGlobQuery(q GlobQuery) (root, pattern string, err error) {
 	if root, err = filepath.Abs(root); err != nil {
 		return "", "", err
 	}
-	fi, err := os.Stat(root)
+	var fi os.FileInfo
+	if q.Confine != nil {
+		fi, err = q.Confine.Stat(".")
+	} else {
+		fi, err = os.Stat(root)
+	}
 	if err != nil {
 		return "", "", fmt.Errorf("glob root: %w", err)
 	}
@@ -186,6 +198,7 @@ func globNative(ctx context.Context, q GlobQuery) ([]GlobFile, error) {
 		NoIgnore: q.NoIgnore,
 		Globs:    []string{q.Pattern},
 		Getenv:   q.Getenv,
+		Confine:  q.Confine,
 	}, func(f native.File) error {
 		mu.Lock()
 		files = append(files, GlobFile{Path: f.Path, ModTime: f.ModTime, Size: f.Size})

@@ -437,7 +437,7 @@ func newFileSearch(ctx context.Context, q search.Query, sink search.Sink) (*gitF
 	if err != nil {
 		return nil, fmt.Errorf("%w: native matcher: %w", search.ErrUnsupported, err)
 	}
-	src, err := (&native.Reader{}).Open(q.Root)
+	src, err := (&native.Reader{}).OpenFor(q)
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if reader == nil {
 		reader = &Reader{}
 	}
-	src, err := reader.Open(q.Root)
+	src, err := reader.OpenFor(q)
 	if err != nil {
 		return search.Stats{}, err
 	}
@@ -318,5 +318,6 @@ func WalkOptionsFor(q search.Query, typeGlobs []string, workers int) WalkOptions
 		Globs:          q.Globs,
 		TypeGlobs:      typeGlobs,
 		Workers:        workers,
+		Confine:        q.Confine,
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/rgkit/rgkit/search"
 )
 
 // Reader reads whole files into pooled buffers, so a search allocates a
@@ -79,6 +81,9 @@ type Source struct {
 	r    *Reader
 	root *os.Root
 	sys  *sourceSys // the OS-specific fast path
+	// confined: opened beneath a caller's handle (OpenBeneath); files are
+	// never opened by their absolute path, even when Read is asked to follow.
+	confined bool
 }
 
 // Open returns a Source for the directory root.
@@ -90,6 +95,29 @@ func (r *Reader) Open(root string) (*Source, error) {
 	s := &Source{r: r, root: rt}
 	s.sys = newSourceSys(rt)
 	return s, nil
+}
+
+// OpenBeneath returns a Source for the directory held open as root (the
+// caller keeps it open until the Source is closed): every file is opened
+// beneath it, links followed only while they stay inside, whatever Read's
+// follow says, so no path string is resolved from "/" again.
+func (r *Reader) OpenBeneath(root *os.Root) (*Source, error) {
+	rt, err := root.OpenRoot(".")
+	if err != nil {
+		return nil, err
+	}
+	s := &Source{r: r, root: rt, confined: true}
+	s.sys = newSourceSys(rt)
+	return s, nil
+}
+
+// OpenFor returns the Source for q's files: beneath q.Confine when set,
+// else at q.Root.
+func (r *Reader) OpenFor(q search.Query) (*Source, error) {
+	if q.Confine != nil {
+		return r.OpenBeneath(q.Confine)
+	}
+	return r.Open(q.Root)
 }
 
 // Close releases the root directory.
@@ -104,6 +132,7 @@ func (s *Source) Close() error {
 func (s *Source) Read(f File, follow bool) (Buffer, error) {
 	bp := s.r.buffer(f.Size)
 	var err error
+	follow = follow && !s.confined
 	if !follow {
 		var handled bool
 		if *bp, handled, err = s.sys.read(f.Path, *bp); handled {

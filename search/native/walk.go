@@ -52,6 +52,14 @@ type WalkOptions struct {
 	// Workers bounds the goroutines listing directories and calling fn;
 	// 0 means GOMAXPROCS.
 	Workers int
+	// Confine, when set, is the directory Root names, held open by the
+	// caller: start paths are resolved beneath it (links followed only
+	// while they stay inside) and every directory below a start is opened
+	// beneath the start's handle, never through a path string from "/", so
+	// a directory swapped for a link to elsewhere mid-walk cannot lead the
+	// walk out. A start path leading outside is counted unreadable.
+	// FollowSymlinks with Confine is refused.
+	Confine *os.Root
 	// Getenv looks up HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL and
 	// GIT_CONFIG_SYSTEM to find the global git excludes file, as rg does;
 	// nil means os.Getenv.
@@ -114,7 +122,7 @@ type walker struct {
 	files, tooLarge, unreadable, skipped atomic.Int64
 
 	rootsMu sync.Mutex
-	roots   []*os.Root // closed when the walk ends
+	roots   []*walkRoot // closed when the walk ends
 
 	stopped  atomic.Bool
 	errMu    sync.Mutex
@@ -125,6 +133,9 @@ func newWalker(ctx context.Context, o WalkOptions, fn func(File) error) (*walker
 	root, err := filepath.Abs(o.Root)
 	if err != nil {
 		return nil, err
+	}
+	if o.Confine != nil && o.FollowSymlinks {
+		return nil, errConfinedFollow
 	}
 	w := &walker{ctx: ctx, o: o, fn: fn, root: root, useIgnore: !o.NoIgnore}
 	if w.over, err = newOverrides(o.Globs); err != nil {
@@ -180,7 +191,7 @@ func (w *walker) run() {
 		if rel != "" {
 			abs = filepath.Join(w.root, filepath.FromSlash(rel))
 		}
-		fi, err := os.Stat(abs) // explicit paths are followed, like rg
+		fi, err := w.statStart(rel, abs) // explicit paths are followed, like rg
 		if err != nil {
 			w.unreadable.Add(1)
 			if missing == nil {
@@ -214,7 +225,7 @@ func (w *walker) run() {
 	}
 	wg.Wait()
 	for _, r := range w.roots {
-		r.Close()
+		r.close()
 	}
 	if missing != nil && !w.stopped.Load() {
 		w.stop(fmt.Errorf("walk: %w", missing))
@@ -229,17 +240,54 @@ func (w *walker) startWork(abs, rel string) work {
 		canon = abs
 	}
 	it := work{abs: abs, rel: rel, parent: ancestors(canon, rel, w.useIgnore), loop: w.loopLink(nil, abs)}
-	if useRoot && !w.o.FollowSymlinks {
+	if (useRoot || w.o.Confine != nil) && !w.o.FollowSymlinks {
 		// The start itself may be a link (rg follows a named one); below
 		// it the walk stays inside.
-		if r, err := os.OpenRoot(abs); err == nil {
+		if r, err := w.openStart(rel, abs); err == nil {
 			w.rootsMu.Lock()
 			w.roots = append(w.roots, r)
 			w.rootsMu.Unlock()
 			it.root, it.inRoot = r, "."
+		} else if w.o.Confine != nil {
+			it.unreachable = true // never listed by its path string
 		}
 	}
 	return it
+}
+
+// errConfinedFollow refuses WalkOptions with both Confine and FollowSymlinks.
+var errConfinedFollow = errors.New("walk: following symbolic links cannot be confined beneath the root")
+
+// statStart describes a start path, following links: beneath Confine when
+// set (a link leading outside is an error), else by its path.
+func (w *walker) statStart(rel, abs string) (fs.FileInfo, error) {
+	if w.o.Confine == nil {
+		return os.Stat(abs)
+	}
+	return w.o.Confine.Stat(filepath.FromSlash(relOrDot(rel)))
+}
+
+// openStart holds a start directory open for the walk below it: beneath
+// Confine when set, else by its path.
+func (w *walker) openStart(rel, abs string) (*walkRoot, error) {
+	var r *os.Root
+	var err error
+	if w.o.Confine != nil {
+		r, err = w.o.Confine.OpenRoot(filepath.FromSlash(relOrDot(rel)))
+	} else {
+		r, err = os.OpenRoot(abs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return newWalkRoot(r), nil
+}
+
+func relOrDot(rel string) string {
+	if rel == "" {
+		return "."
+	}
+	return rel
 }
 
 // emit passes one file to fn.

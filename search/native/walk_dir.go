@@ -28,6 +28,10 @@ type fileMeta struct {
 // like rg, queues subdirectories and passes files to fn.
 func (w *walker) listDir(it work, l *dirList) {
 	defer l.close()
+	if it.unreachable {
+		w.unreadable.Add(1)
+		return
+	}
 	if err := l.open(&it); err != nil {
 		w.unreadable.Add(1)
 		return

@@ -3,6 +3,7 @@ package native
 import (
 	"os"
 	"sync"
+	"sync/atomic"
 )
 
 // work is one directory to list.
@@ -16,8 +17,11 @@ type work struct {
 	// at a time without following links, so a directory swapped for a
 	// symlink mid-walk cannot lead the walk out of the tree. nil when
 	// following links, where leaving the tree is the point.
-	root   *os.Root
+	root   *walkRoot
 	inRoot string
+	// unreachable is a confined start directory that could not be opened
+	// beneath the root: it is counted unreadable, never opened by path.
+	unreachable bool
 	// parentID, when check is set, is the identity of the directory this
 	// one was listed in: on Linux the directory is opened by path without
 	// following a final link, and its ".." must be that parent, so a
@@ -25,6 +29,34 @@ type work struct {
 	// per-component opens.
 	parentID dirID
 	check    bool
+}
+
+// walkRoot is a start directory held open while the walk is below it: an
+// os.Root, and (Linux) its descriptor, from which each directory below is
+// opened with openat2(2).
+type walkRoot struct {
+	*os.Root
+	dir *os.File // the same directory, as a descriptor; nil if it could not be opened
+	fd  int      // dir's descriptor, or -1
+	// noOpenat2 is set once openat2 turned out to be unavailable.
+	noOpenat2 atomic.Bool
+}
+
+func newWalkRoot(r *os.Root) *walkRoot {
+	wr := &walkRoot{Root: r, fd: -1}
+	if useRootFd {
+		if d, err := r.Open("."); err == nil {
+			wr.dir, wr.fd = d, int(d.Fd())
+		}
+	}
+	return wr
+}
+
+func (r *walkRoot) close() {
+	if r.dir != nil {
+		r.dir.Close()
+	}
+	r.Root.Close()
 }
 
 // dirID identifies a directory (device and inode).

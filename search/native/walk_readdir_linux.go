@@ -32,11 +32,17 @@ func (l *dirList) open(it *work) error {
 	l.ents = l.ents[:0]
 	l.fd = -1
 	dir := it.abs
-	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
-	if it.check {
-		flags |= unix.O_NOFOLLOW
+	var fd int
+	var err error
+	if it.root != nil {
+		fd, err = openBeneath(it.root, it.inRoot)
+	} else {
+		flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+		if it.check {
+			flags |= unix.O_NOFOLLOW
+		}
+		fd, err = unix.Open(dir, flags, 0)
 	}
-	fd, err := unix.Open(dir, flags, 0)
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
@@ -164,12 +170,64 @@ func (l *dirList) close() {
 	}
 }
 
-// childWork fills in how a subdirectory found in this listing is opened.
+// childWork fills in how a subdirectory found in this listing is opened:
+// beneath the start directory's handle when the walk is confined (see
+// WalkOptions.Confine), else by path with its parent checked.
 func (l *dirList) childWork(it *work, child *work, name string, following bool) {
+	if it.root != nil && !following {
+		child.root = it.root
+		child.inRoot = name
+		if it.inRoot != "." {
+			child.inRoot = it.inRoot + "/" + name
+		}
+		return
+	}
 	child.check = !following
 	child.parentID = l.id
 }
 
+// openBeneath opens the directory rel below the start directory r with
+// one openat2(2): RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS refuse any
+// component that is (or was swapped for) a link, and any climb out of r.
+// Where openat2 is unavailable (kernel before 5.6, a seccomp filter) it
+// opens through os.Root, which also stays beneath r.
+func openBeneath(r *walkRoot, rel string) (int, error) {
+	if r.fd >= 0 && !r.noOpenat2.Load() {
+		for {
+			fd, err := unix.Openat2(r.fd, rel, &unix.OpenHow{
+				Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+				Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+			})
+			switch {
+			case err == unix.EINTR || err == unix.EAGAIN:
+				continue // a rename raced the lookup: the kernel asks for a retry
+			case err == unix.ENOSYS || err == unix.EPERM:
+				r.noOpenat2.Store(true)
+			default:
+				return fd, err
+			}
+			break
+		}
+	}
+	f, err := r.Open(rel)
+	if err != nil {
+		return -1, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return -1, err
+	}
+	if !fi.IsDir() {
+		return -1, unix.ENOTDIR
+	}
+	return unix.Dup(int(f.Fd()))
+}
+
 // useRoot says whether start directories get an os.Root to confine the
-// walk; Linux checks each directory's parent instead (work.check).
+// walk when not asked to (WalkOptions.Confine); Linux checks each
+// directory's parent instead (work.check).
 const useRoot = false
+
+// useRootFd says whether a walkRoot keeps a descriptor for openBeneath.
+const useRootFd = true

@@ -59,6 +59,9 @@ func (l *dirList) childWork(it *work, child *work, name string, following bool) 
 // useRoot says whether start directories get an os.Root to confine the walk.
 const useRoot = true
 
+// useRootFd says whether a walkRoot keeps a descriptor (Linux's openat2).
+const useRootFd = false
+
 // joinInRoot is a child directory's path within the work's root.
 func joinInRoot(it work, name string) string {
 	if it.root == nil {

@@ -268,6 +268,13 @@ func rgArgs(q search.Query, threads int) ([]string, error) {
 // has been delivered and the error wraps ctx's.
 func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (search.Stats, error) {
 	start := time.Now()
+	if q.Confine != nil {
+		// rg opens path strings: a directory swapped for a link while it
+		// runs leads it outside, and nothing it prints can be re-checked
+		// cheaply. The Chain moves on to an engine that opens beneath the
+		// held root.
+		return search.Stats{}, fmt.Errorf("%w: rg opens files by path and cannot be confined beneath the held root", search.ErrUnsupported)
+	}
 	info, err := r.Available(ctx)
 	if err != nil {
 		return search.Stats{}, err

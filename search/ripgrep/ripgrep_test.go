@@ -297,3 +297,20 @@ func TestRipgrepNotWordBoundaryBeforeCaret(t *testing.T) {
 		}
 	}
 }
+
+// rg opens path strings, so a query confined beneath a held root is
+// refused before rg is even looked for, and a Chain moves on.
+func TestRipgrepRefusesConfinedQueries(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	held, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	r := New(func(context.Context) (string, error) { return "", errors.New("never asked") })
+	_, err = r.Search(t.Context(), search.Query{Pattern: "x", Root: root, Confine: held}, search.Discard)
+	if !errors.Is(err, search.ErrUnsupported) {
+		t.Fatalf("confined Search = %v; want ErrUnsupported", err)
+	}
+}

@@ -44,7 +44,10 @@ func (r *grepRun) finish(g *grepFile) error {
 	}
 	defer buf.Release()
 	data := buf.Data
-	if hasBOM(data) || bytes.IndexByte(data, 0) >= 0 {
+	// Confined, grep's printed lines are not trusted: grep opened the file
+	// by its path, which a swapped directory can lead outside, so the
+	// lines shown are the ones found in the bytes read beneath the root.
+	if r.q.Confine != nil || hasBOM(data) || bytes.IndexByte(data, 0) >= 0 {
 		return r.nativeFile(g.file, data)
 	}
 	lastLine := 0 // the number of a final line without '\n', if any

@@ -50,7 +50,7 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		return search.Stats{}, err
 	}
 	reader := &native.Reader{}
-	src, err := reader.Open(q.Root)
+	src, err := reader.OpenFor(q)
 	if err != nil {
 		return search.Stats{}, err
 	}
