@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -96,6 +97,11 @@ type FileSearcher struct {
 	opts     SearchOptions
 	src      *Source
 	explicit []string
+	// mapped: every path of the query is a file and there are at most
+	// maxMappedPaths of them, the case where rg maps files into memory
+	// instead of reading them, which changes how it numbers lines past a
+	// NUL (see SearchOptions.KeepNUL).
+	mapped bool
 
 	sinkMu  sync.Mutex
 	sink    search.Sink
@@ -117,7 +123,8 @@ func (r *FileSearcher) Stats() search.Stats {
 }
 
 // File searches one file; it runs concurrently on the walk's workers. It
-// returns ErrStopWalk once the sink has stopped or failed (see SinkErr).
+// returns ErrStopWalk once the sink has stopped or failed (see SinkErr), and
+// ctx's error when ctx ends, also in the middle of a large file.
 func (r *FileSearcher) File(f File) error {
 	if err := r.ctx.Err(); err != nil {
 		return err
@@ -129,24 +136,42 @@ func (r *FileSearcher) File(f File) error {
 		return nil
 	}
 	defer buf.Release()
-	var fl fileLines
+	return r.SearchData(f, buf.Data, 0)
+}
+
+// SearchData searches data, the contents of f, as File does, and streams
+// its lines to the sink (see FileOut). Lines numbered up to skipThrough are
+// not passed on (an engine that already passed them on from its tool's
+// output and then found it cannot trust the rest).
+func (r *FileSearcher) SearchData(f File, data []byte, skipThrough int) error {
 	opts := r.opts
-	opts.BinaryConvert = explicit // rg searches past NULs in a file it was given by name
-	res, err := r.m.Search(buf.Data, opts, fl.add)
-	if err != nil {
-		return err
+	if slices.Contains(r.explicit, f.Path) {
+		// rg searches past NULs in a file it was given by name.
+		opts.BinaryConvert = true
+		opts.KeepNUL = r.mapped
 	}
+	opts.Interrupt = r.ctx.Err
+	out := r.Out(f.Path)
+	defer out.Abandon()
+	res, err := r.m.Search(data, opts, func(l Line) error {
+		if l.Number <= skipThrough {
+			return nil
+		}
+		return out.Add(l)
+	})
 	r.searched.Add(1)
 	r.bytes.Add(res.Bytes)
 	if res.Binary {
 		r.binary.Add(1)
 	}
-	if res.MatchedLines == 0 && len(fl.recs) == 0 {
-		return nil
+	if res.MatchedLines > 0 {
+		r.matched.Add(1)
+		r.lines.Add(int64(res.MatchedLines))
 	}
-	r.matched.Add(1)
-	r.lines.Add(int64(res.MatchedLines))
-	return r.push(f.Path, fl.lines(f.Path), res.MatchedLines)
+	if err != nil {
+		return err
+	}
+	return out.Close(res.MatchedLines)
 }
 
 // underExplicit reports a file found below a directory named in
@@ -159,32 +184,6 @@ func (r *FileSearcher) underExplicit(path string) bool {
 		}
 	}
 	return false
-}
-
-// push sends one file's results to the sink; an ErrStop from the sink
-// stops the walk without an error.
-func (r *FileSearcher) push(path string, lines []search.Line, count int) error {
-	r.sinkMu.Lock()
-	defer r.sinkMu.Unlock()
-	if r.sinkErr != nil {
-		return ErrStopWalk
-	}
-	err := r.sink.Begin(path)
-	for i := 0; err == nil && i < len(lines); i++ {
-		err = r.sink.Line(lines[i])
-	}
-	if err == nil {
-		err = r.sink.End(search.FileSummary{Path: path, MatchedLines: count})
-	}
-	if errors.Is(err, search.ErrStop) {
-		r.sinkErr = errStopped
-		return ErrStopWalk
-	}
-	if err != nil {
-		r.sinkErr = err
-		return ErrStopWalk
-	}
-	return nil
 }
 
 // errStopped marks a sink's ErrStop internally; Search reports it as nil.
@@ -206,8 +205,8 @@ func (r *FileSearcher) IsExplicit(path string) bool {
 	return slices.Contains(r.explicit, path)
 }
 
-// fileLines collects one file's lines. Line's buffers are reused,
-// so texts and spans are copied, into two arenas: a file costs a few
+// fileLines collects lines of one file. Line's buffers are reused, so
+// texts and spans are copied, into two arenas: a batch costs a few
 // allocations, not two per line.
 type fileLines struct {
 	text  []byte
@@ -220,10 +219,11 @@ type lineRec struct {
 	text0, text1 int
 	span0, span1 int
 	context      bool
+	cut, more    int // search.Line's Cut and MoreSubmatches
 }
 
-func (fl *fileLines) add(l Line) error {
-	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context}
+func (fl *fileLines) add(l Line) {
+	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context, more: l.More}
 	fl.text = append(fl.text, l.Text...)
 	if !l.Context {
 		for _, sm := range l.Submatches {
@@ -232,14 +232,21 @@ func (fl *fileLines) add(l Line) error {
 	}
 	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
 	fl.recs = append(fl.recs, rec)
-	return nil
+}
+
+func (fl *fileLines) addLine(l search.Line) {
+	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Kind == search.KindContext, cut: l.Cut, more: l.MoreSubmatches}
+	fl.text = append(fl.text, l.Text...)
+	fl.spans = append(fl.spans, l.Submatches...)
+	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
+	fl.recs = append(fl.recs, rec)
 }
 
 // lines returns the collected lines as search.Lines of path.
 func (fl *fileLines) lines(path string) []search.Line {
 	out := make([]search.Line, len(fl.recs))
 	for i, rec := range fl.recs {
-		l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch}
+		l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch, Cut: rec.cut, MoreSubmatches: rec.more}
 		if rec.context {
 			l.Kind = search.KindContext
 		} else if rec.span1 > rec.span0 {
@@ -254,7 +261,7 @@ func (fl *fileLines) lines(path string) []search.Line {
 // SearchLine copies a native line (its buffers are reused) into a
 // search.Line of path.
 func SearchLine(path string, l Line) search.Line {
-	out := search.Line{Path: path, Number: l.Number, Text: slices.Clone(l.Text), Kind: search.KindMatch}
+	out := search.Line{Path: path, Number: l.Number, Text: slices.Clone(l.Text), Kind: search.KindMatch, MoreSubmatches: l.More}
 	if l.Context {
 		out.Kind = search.KindContext
 		return out
@@ -287,6 +294,7 @@ func NewFileSearcher(ctx context.Context, q search.Query, m *Matcher, sink searc
 	for _, p := range q.Paths {
 		run.explicit = append(run.explicit, filepath.ToSlash(p))
 	}
+	run.mapped = AllFiles(q)
 	switch q.Mode {
 	case search.ModeFilesWithMatches:
 		run.opts.FilesOnly = true
@@ -294,9 +302,31 @@ func NewFileSearcher(ctx context.Context, q search.Query, m *Matcher, sink searc
 		run.opts.CountOnly = true
 		run.opts.MaxCount = q.MaxCountPerFile
 	default:
-		run.opts = SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
+		run.opts = SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile, MaxColumns: q.MaxColumns}
 	}
 	return run
+}
+
+// maxMappedPaths is the most paths rg 15 maps into memory: with up to this
+// many paths on its command line, all of them files, it uses mmap; with
+// more, or with a directory among them, it reads.
+const maxMappedPaths = 10
+
+// AllFiles reports whether q names between 1 and 10 paths and every one is
+// a file: then rg maps them into memory, and a NUL in them is searched as a
+// plain byte (lines keep their numbers), where a read file has each NUL
+// turned into a line break.
+func AllFiles(q search.Query) bool {
+	if len(q.Paths) == 0 || len(q.Paths) > maxMappedPaths {
+		return false
+	}
+	for _, p := range q.Paths {
+		fi, err := os.Stat(filepath.Join(q.Root, filepath.FromSlash(p)))
+		if err != nil || fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // WalkOptionsFor selects q's files the way rg would: every engine that walks

@@ -46,7 +46,9 @@ func (m *Matcher) compileWord(inner string) error {
 // with \w[a-z]\w* gives "ine"; ripgrep#2574, #2623, fixed in rg 14).
 // bufStart says the line starts rg's buffer (see fillStarts), where the
 // fast path is not taken.
-func (m *Matcher) wordSpans(line []byte, spans [][2]int, bufStart bool) [][2]int {
+// keep, when set, says whether to store a span starting at a given offset
+// (it counts those it refuses).
+func (m *Matcher) wordSpans(line []byte, spans [][2]int, bufStart bool, keep func(start int) bool) [][2]int {
 	at, lastEnd := 0, -1
 	for at <= len(line) {
 		re := m.wordMid
@@ -74,7 +76,9 @@ func (m *Matcher) wordSpans(line []byte, spans [][2]int, bufStart bool) [][2]int
 			at = e
 		}
 		lastEnd = e
-		spans = append(spans, [2]int{s, e})
+		if keep == nil || keep(s) {
+			spans = append(spans, [2]int{s, e})
+		}
 	}
 	return spans
 }
@@ -92,7 +96,7 @@ func (m *Matcher) WordSpans(line []byte, atBufferStart bool) [][2]int {
 	if m.wordFirst == nil {
 		return nil
 	}
-	return m.wordSpans(line, nil, atBufferStart)
+	return m.wordSpans(line, nil, atBufferStart, nil)
 }
 
 // wordMatch reports whether a line holds an rg -w match.
