@@ -43,6 +43,10 @@ type Stats struct {
 	Unreadable    int64 // files that could not be opened or read
 	TooLarge      int64 // files over Query.MaxFileSize
 	Elapsed       time.Duration
+	// MatchedLinesAtLeast says MatchedLines is a lower bound: an external
+	// engine stopped reading a file's matches once the page could hold no
+	// more of them (see FileMatchCap), so the rest were not counted.
+	MatchedLinesAtLeast bool
 
 	// Process usage of external engines' child processes (zero for in-process
 	// engines): user+sys CPU time and the largest peak resident set, so a

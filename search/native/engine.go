@@ -102,6 +102,9 @@ type FileSearcher struct {
 	// instead of reading them, which changes how it numbers lines past a
 	// NUL (see SearchOptions.KeepNUL).
 	mapped bool
+	// recount: the page capped how many matches a file reports (see
+	// search.FileMatchCap); a file that reaches the cap is counted again.
+	recount bool
 
 	sinkMu  sync.Mutex
 	sink    search.Sink
@@ -163,6 +166,15 @@ func (r *FileSearcher) SearchData(f File, data []byte, skipThrough int) error {
 	r.bytes.Add(res.Bytes)
 	if res.Binary {
 		r.binary.Add(1)
+	}
+	if err == nil && r.recount && res.MatchedLines >= opts.MaxCount {
+		// Matches past the page were not reported; count them, which is
+		// cheap, so the total stays exact.
+		co := SearchOptions{CountOnly: true, MaxCount: r.q.MaxCountPerFile, BinaryConvert: opts.BinaryConvert, KeepNUL: opts.KeepNUL, Interrupt: opts.Interrupt}
+		var all FileResult
+		if all, err = r.m.Search(data, co, nil); err == nil {
+			res.MatchedLines = max(res.MatchedLines, all.MatchedLines)
+		}
 	}
 	if res.MatchedLines > 0 {
 		r.matched.Add(1)
@@ -302,7 +314,9 @@ func NewFileSearcher(ctx context.Context, q search.Query, m *Matcher, sink searc
 		run.opts.CountOnly = true
 		run.opts.MaxCount = q.MaxCountPerFile
 	default:
-		run.opts = SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile, MaxColumns: q.MaxColumns}
+		max, capped := search.FileMatchCap(q)
+		run.opts = SearchOptions{Before: q.Before, After: q.After, MaxCount: max, MaxColumns: q.MaxColumns}
+		run.recount = capped
 	}
 	return run
 }

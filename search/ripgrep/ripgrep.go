@@ -180,7 +180,11 @@ func rgArgs(q search.Query, tr dialect.Translation, threads int) ([]string, erro
 	default:
 		args = append(args, "--json")
 	}
-	args = append(args, "--no-config", "--no-mmap", "--case-sensitive", "--color=never")
+	// No --no-mmap: rg maps up to 10 files named on its command line and
+	// reads everything else, and a NUL in a mapped file is searched as a
+	// byte, where a read one becomes a line break (the line numbers differ);
+	// rgkit gives rg the same paths the user gave, so rg chooses as it would.
+	args = append(args, "--no-config", "--case-sensitive", "--color=never")
 	if threads > 0 {
 		args = append(args, "--threads="+strconv.Itoa(threads))
 	}
@@ -196,8 +200,8 @@ func rgArgs(q search.Query, tr dialect.Translation, threads int) ([]string, erro
 	if q.MaxFileSize > 0 {
 		args = append(args, "--max-filesize="+strconv.FormatInt(q.MaxFileSize, 10))
 	}
-	if q.MaxCountPerFile > 0 {
-		args = append(args, "--max-count="+strconv.Itoa(q.MaxCountPerFile))
+	if max, _ := search.FileMatchCap(q); max > 0 {
+		args = append(args, "--max-count="+strconv.Itoa(max))
 	}
 	if q.Mode == search.ModeContent {
 		if q.After > 0 {
@@ -412,6 +416,9 @@ func (run *rgRun) record(rec *rgRecord) error {
 		}
 		run.stats.FilesMatched++
 		run.stats.MatchedLines += count
+		if max, capped := search.FileMatchCap(run.q); capped && st.MatchedLines >= int64(max) {
+			run.stats.MatchedLinesAtLeast = true // rg stopped at the page's cap
+		}
 		return run.sinkCall(run.sink.End(search.FileSummary{Path: run.open, MatchedLines: int(count)}))
 	case "summary":
 		st := rec.Data.Stats

@@ -123,7 +123,7 @@ func TestRipgrepArgsKeepInputOutOfFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"--json", "--no-config", "--no-mmap", "--case-sensitive", "--color=never", "--hidden",
+	want := []string{"--json", "--no-config", "--case-sensitive", "--color=never", "--hidden",
 		"--type-add=rgkit:*.ts", "--type-add=rgkit:*.tsx", "--type=rgkit", "--glob=*.go", "--glob=!.git",
 		`--regexp=\-\-pre=\./x\.sh`, "--", filepath.Join(root, "-rf")}
 	if !slices.Equal(args, want) {

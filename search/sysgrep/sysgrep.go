@@ -148,8 +148,8 @@ func grepArgs(q search.Query, t dialect.Translation) []string {
 		args = append(args, "-l")
 	default:
 		args = append(args, "-H", "-n")
-		if q.MaxCountPerFile > 0 {
-			args = append(args, fmt.Sprintf("--max-count=%d", q.MaxCountPerFile))
+		if max, _ := search.FileMatchCap(q); max > 0 {
+			args = append(args, fmt.Sprintf("--max-count=%d", max))
 		}
 		if q.After > 0 {
 			args = append(args, fmt.Sprintf("--after-context=%d", q.After))
