@@ -139,14 +139,27 @@ func (r *FileSearcher) File(f File) error {
 		return nil
 	}
 	defer buf.Release()
-	return r.SearchData(f, buf.Data, 0)
+	return r.SearchData(f, buf.Data)
 }
 
 // SearchData searches data, the contents of f, as File does, and streams
-// its lines to the sink (see FileOut). Lines numbered up to skipThrough are
-// not passed on (an engine that already passed them on from its tool's
-// output and then found it cannot trust the rest).
-func (r *FileSearcher) SearchData(f File, data []byte, skipThrough int) error {
+// its lines to the sink (see FileOut).
+func (r *FileSearcher) SearchData(f File, data []byte) error {
+	out := r.Out(f.Path)
+	defer out.Abandon()
+	count, err := r.SearchInto(out, f, data, 0)
+	if err != nil {
+		return err
+	}
+	return out.Close(count)
+}
+
+// SearchInto searches data, the contents of f, and passes its lines to out,
+// leaving out open; count is the file's matched lines (what out.Close
+// wants). Lines numbered up to skipThrough are not passed on: an engine
+// that passed them on from its tool's output, then found it cannot trust
+// the rest, finishes the file this way.
+func (r *FileSearcher) SearchInto(out *FileOut, f File, data []byte, skipThrough int) (count int, err error) {
 	opts := r.opts
 	if slices.Contains(r.explicit, f.Path) {
 		// rg searches past NULs in a file it was given by name.
@@ -154,8 +167,6 @@ func (r *FileSearcher) SearchData(f File, data []byte, skipThrough int) error {
 		opts.KeepNUL = r.mapped
 	}
 	opts.Interrupt = r.ctx.Err
-	out := r.Out(f.Path)
-	defer out.Abandon()
 	res, err := r.m.Search(data, opts, func(l Line) error {
 		if l.Number <= skipThrough {
 			return nil
@@ -180,10 +191,7 @@ func (r *FileSearcher) SearchData(f File, data []byte, skipThrough int) error {
 		r.matched.Add(1)
 		r.lines.Add(int64(res.MatchedLines))
 	}
-	if err != nil {
-		return err
-	}
-	return out.Close(res.MatchedLines)
+	return res.MatchedLines, err
 }
 
 // underExplicit reports a file found below a directory named in
@@ -210,6 +218,14 @@ func (r *FileSearcher) SinkErr() error {
 		return nil
 	}
 	return r.sinkErr
+}
+
+// Stopped reports whether the sink asked to stop or failed: the search
+// is over (SinkErr tells which).
+func (r *FileSearcher) Stopped() bool {
+	r.sinkMu.Lock()
+	defer r.sinkMu.Unlock()
+	return r.sinkErr != nil
 }
 
 // IsExplicit reports whether path was named in Query.Paths.
@@ -273,7 +289,14 @@ func (fl *fileLines) lines(path string) []search.Line {
 // SearchLine copies a native line (its buffers are reused) into a
 // search.Line of path.
 func SearchLine(path string, l Line) search.Line {
-	out := search.Line{Path: path, Number: l.Number, Text: slices.Clone(l.Text), Kind: search.KindMatch, MoreSubmatches: l.More}
+	l.Text = slices.Clone(l.Text)
+	return ViewLine(path, l)
+}
+
+// ViewLine is SearchLine without copying the text: the search.Line's Text
+// is l.Text, which points into the data searched (the spans are copied).
+func ViewLine(path string, l Line) search.Line {
+	out := search.Line{Path: path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More}
 	if l.Context {
 		out.Kind = search.KindContext
 		return out
