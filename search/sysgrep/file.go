@@ -25,7 +25,7 @@ type grepFile struct {
 	// native: the file is searched by the native matcher (it holds what
 	// grep cannot see, or grep and the matcher disagreed); grep's records
 	// for it are then ignored.
-	native   bool
+	native  bool
 	out     *native.FileOut
 	pending []grepRecord // records not yet checked
 	count   int          // matched lines passed on
