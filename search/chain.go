@@ -91,6 +91,12 @@ func (c *Chain) Search(ctx context.Context, q Query, sink Sink) (Result, error) 
 	}
 	for _, b := range c.order(ctx, nq) {
 		info, err := b.Available(ctx)
+		if err == nil && nq.MaxCountSet && nq.MaxCountPerFile == 0 {
+			// rg -m 0: no file may report a match, so nothing is searched.
+			res.Backend, res.Info = b.Name(), info
+			res.Stats.Elapsed = time.Since(start)
+			return res, nil
+		}
 		if err == nil {
 			var done bool
 			done, err = c.run(ctx, b, info, nq, sink, &res)

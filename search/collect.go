@@ -17,15 +17,16 @@ import (
 const heldLineCost = 96
 
 // FileMatchCap is the most matching lines of one file an engine needs to
-// report for q: Query.MaxCountPerFile, or, when results are sorted and paged
-// (Limit set), Offset+Limit+1 if that is fewer. Past the page's size no
-// match of a file can be shown whatever comes before it, and the one extra
-// tells the Chain that more exist. capped reports that the page set the
-// cap: a file that reaches it may hold more matches than the engine counted
-// (see Stats.MatchedLinesAtLeast). Without it, one file of 10 million
-// matching lines made rg print 2 GB of JSON for a page of 10.
+// report for q: Query.MaxCountPerFile, or, when results are paged (Limit
+// set), Offset+Limit+1 if that is fewer. Past the page's size no match of a
+// file can be shown whatever comes before it (sorted or streamed), and the
+// one extra tells the Chain that more exist. capped reports that the page
+// set the cap: a file that reaches it may hold more matches than the engine
+// counted (see Stats.MatchedLinesAtLeast). Without it, one file of 10
+// million matching lines made rg build 2 GB of JSON for a page of 10 (rg
+// holds a file's output until the file is done when it runs threads).
 func FileMatchCap(q Query) (max int, capped bool) {
-	if q.Mode != ModeContent || q.Sort == SortNone || q.Limit <= 0 {
+	if q.Mode != ModeContent || q.Limit <= 0 {
 		return q.MaxCountPerFile, false
 	}
 	w := q.Offset + q.Limit + 1

@@ -87,6 +87,9 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error()}
 	}
 	m := &Matcher{opts: o, multi: o.Multiline && canMatchNewline(tree)}
+	if !m.multi {
+		endTextAsLineEnd(tree)
+	}
 	inner := tree.String()
 	if m.re, err = regexp.Compile(inner); err != nil {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error(), Err: err}
