@@ -136,6 +136,9 @@ func (c *Chain) run(ctx context.Context, b Engine, info Info, q Query, sink Sink
 	flushErr := col.finish()
 	out := col.outcome()
 	res.Stats = col.mergeStats(stats)
+	if out.stopped {
+		res.Stats.MatchedLinesAtLeast = true // the engine was stopped before it had counted everything
+	}
 	res.Truncated = out.trunc
 	if res.Stats.Unreadable > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%d file(s) could not be read", res.Stats.Unreadable))
