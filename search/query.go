@@ -71,7 +71,7 @@ type Query struct {
 	// reports nothing (and exits 1), where an unset -m means no limit. A
 	// flag rather than a pointer keeps the zero Query rg's default.
 	MaxCountSet bool
-	Mode            OutputMode
+	Mode        OutputMode
 
 	Hidden         bool  // search hidden files and directories
 	NoIgnore       bool  // do not apply ignore files
