@@ -1,6 +1,8 @@
 // Package bench measures search engines against each other on a real tree:
-// interleaved rounds after a warm-up, wall and CPU time and peak memory per
-// run, and a check that every engine found the same matches.
+// interleaved rounds after a warm-up, each run printing every result to a
+// pipe as `rgkit grep` would, beside rg itself as the baseline; wall time,
+// time to the first result, CPU time and peak memory per run, and a check
+// that every engine found the same matches.
 package bench
 
 import (
@@ -23,8 +25,22 @@ type Task struct {
 
 // Label is what a table shows for the task: the name and the pattern.
 func (t Task) Label() string {
+	name, expr := t.parts()
+	switch {
+	case expr == "":
+		return name
+	case name == "":
+		return expr
+	}
+	return fmt.Sprintf("%s (%s)", name, expr)
+}
+
+// parts splits the label into the task's name and its pattern with rg's
+// flags ("-i http"); the name is empty when it is the pattern itself, the
+// pattern empty for a listing.
+func (t Task) parts() (name, expr string) {
 	if t.Listing {
-		return t.Name
+		return t.Name, ""
 	}
 	flags := ""
 	if t.Query.Case == search.CaseInsensitive {
@@ -36,18 +52,21 @@ func (t Task) Label() string {
 	if t.Query.Fixed {
 		flags += "-F "
 	}
-	if t.Name == t.Query.Pattern || t.Name == "" {
-		return flags + t.Query.Pattern
+	if t.Name == t.Query.Pattern {
+		return "", flags + t.Query.Pattern
 	}
-	return fmt.Sprintf("%s (%s%s)", t.Name, flags, t.Query.Pattern)
+	return t.Name, flags + t.Query.Pattern
 }
 
 // Engine is a named engine under test. List is nil for engines that cannot
-// list files on their own.
+// list files on their own. An engine with Baseline set is not one of
+// rgkit's: it is the external program the others are compared with (rg
+// itself), and Backend is nil.
 type Engine struct {
-	Backend search.Engine
-	Info    search.Info
-	List    Lister
+	Backend  search.Engine
+	Info     search.Info
+	List     Lister
+	Baseline *Baseline
 }
 
 // Lister lists the files a search of root would visit, as paths relative to root.
@@ -55,7 +74,9 @@ type Lister func(ctx context.Context, root string) (paths []string, usage search
 
 // Options configure a benchmark run.
 type Options struct {
-	Root    string
+	Root string
+	// Engines are measured in this order; put the rg baseline (NewBaseline)
+	// first so that its row leads every task.
 	Engines []Engine
 	Tasks   []Task // queries are normalised by Run (search.Normalize)
 	Runs    int    // measured runs per (task, engine); default 10
@@ -64,13 +85,30 @@ type Options struct {
 	Progress func(done, total int)
 	// Meter measures one run's resources; default is this OS's meter.
 	Meter Meter
+	// Skipped are engines that could not run here at all, with the reason;
+	// the report says so once instead of giving them rows.
+	Skipped []search.Skip
 }
 
-// Sample is one measured run.
+// Sample is one measured run: the search with every result printed to a
+// pipe that another goroutine drains, as `rgkit grep … | cat` would.
 type Sample struct {
-	Wall    time.Duration
-	CPU     time.Duration // user+sys of this process and its children during the run
-	PeakRSS int64         // bytes; the child's peak for external engines, this process's for in-process ones
+	Wall time.Duration // start of the search until the reader has its last byte
+	// FirstResult is the start until the reader has its first byte; 0 when
+	// nothing was printed.
+	FirstResult time.Duration
+	CPU         time.Duration // user+sys of this process and its children during the run; the child's alone for a baseline
+	// PeakRSS is ChildPeakRSS + SelfPeakRSS, in bytes: everything the run
+	// made resident, in the tool it spawned and in this process.
+	PeakRSS int64
+	// ChildPeakRSS is the spawned tool's own peak resident set (rg, git
+	// grep, grep); 0 for the native engine.
+	ChildPeakRSS int64
+	// SelfPeakRSS is how far this process's resident set rose above its
+	// level at the start of the run: the engine's in-process part (decoding
+	// rg's output, the native re-read of grep's candidates, the native
+	// search) and the printer. 0 for a baseline.
+	SelfPeakRSS int64
 }
 
 // Cell is one (task, engine) pair's measurements.
@@ -85,15 +123,21 @@ type Cell struct {
 
 // Disagreement says that an engine's matches differ from the reference's.
 type Disagreement struct {
-	Task, Engine, Reference  string
-	Missing, Extra           []Key // first few (path, line) pairs only in the reference / only in the engine
-	MissingCount, ExtraCount int
+	Task      string `json:"task"`
+	Engine    string `json:"engine"`
+	Reference string `json:"reference"`
+	// Missing and Extra are the first few (path, line) pairs only in the
+	// reference / only in the engine.
+	Missing      []Key `json:"missing"`
+	Extra        []Key `json:"extra"`
+	MissingCount int   `json:"missing_count"`
+	ExtraCount   int   `json:"extra_count"`
 }
 
 // Key identifies a match: a path and a line number (0 for a listed file).
 type Key struct {
-	Path string
-	Line int
+	Path string `json:"path"`
+	Line int    `json:"line"`
 }
 
 // Report is the outcome of Run.
@@ -105,7 +149,11 @@ type Report struct {
 	Tasks         []Task
 	Cells         []Cell // len(Tasks)*len(Engines), task-major
 	Disagreements []Disagreement
+	Skipped       []search.Skip // engines that could not run here at all
 	Started       time.Time
+	// LoadAverage is the 1-minute load average at the start and at the end
+	// (0 where the OS does not say): how busy the machine was.
+	LoadAverage [2]float64
 }
 
 // Cell returns the cell of task ti and engine ei.
@@ -118,7 +166,8 @@ var ErrDisagree = errors.New("engines disagree")
 // Run measures every engine on every task: one or more warm-up runs each,
 // then Runs interleaved rounds (every task's engines run once per round, in
 // an order rotated each round so no engine always runs on the warmest
-// cache), and an agreement check on the matches of the first run.
+// cache), and an agreement check on the matches of the first warm-up run,
+// made before the measured rounds.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	if len(o.Engines) == 0 {
 		return nil, errors.New("bench: no engine to measure")
@@ -158,8 +207,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		Runs:    o.Runs,
 		Warmup:  o.Warmup,
 		Tasks:   o.Tasks,
+		Skipped: o.Skipped,
 		Started: time.Now(),
 	}
+	rep.LoadAverage[0] = loadAverage()
+	defer func() { rep.LoadAverage[1] = loadAverage() }()
 	for _, e := range o.Engines {
 		rep.Engines = append(rep.Engines, e.Info)
 	}
@@ -195,11 +247,19 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 					cell.Err = err
 					break
 				}
-				if w == 0 {
+				if w == 0 && e.Baseline == nil {
 					found[ti][ei] = keys
 				}
 			}
 		}
+	}
+
+	// Compare now, after which the match sets are unreachable: held through the measured
+	// runs, they would make the garbage collector let every run's heap grow
+	// by as much again (its target is a multiple of the live heap), and the
+	// in-process memory measured would be the benchmark's, not the engine's.
+	for ti, t := range o.Tasks {
+		rep.Disagreements = append(rep.Disagreements, compare(t.Name, o.Engines, found[ti], referenceIndex(o.Engines))...)
 	}
 
 	for round := 0; round < o.Runs; round++ {
@@ -225,33 +285,25 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			}
 		}
 	}
-
-	for ti, t := range o.Tasks {
-		rep.Disagreements = append(rep.Disagreements, compare(t.Name, o.Engines, found[ti], referenceIndex(o.Engines))...)
-	}
 	return rep, nil
 }
 
-// measure times one run of task t on engine e.
-func measure(ctx context.Context, o Options, t Task, e Engine) (Sample, error) {
-	m := o.Meter.Start()
-	start := time.Now()
-	var usage search.Stats
-	var err error
-	if t.Listing {
-		_, usage, err = e.List(ctx, o.Root)
-	} else {
-		usage, err = e.Backend.Search(ctx, t.Query, countSink{})
-	}
-	wall := time.Since(start)
-	s := m.Stop(usage)
-	s.Wall = wall
-	return s, err
-}
-
 // runOnce runs task t on engine e, keeping the counts in cell and, when
-// record is set, the set of matches for the agreement check.
+// record is set, the set of matches for the agreement check. A baseline is
+// run as measured and its printed lines counted: it takes no part in the
+// agreement check.
 func runOnce(ctx context.Context, o Options, t Task, e Engine, cell *Cell, record bool) (map[Key]struct{}, error) {
+	if e.Baseline != nil {
+		p, err := printed(ctx, o, t, e)
+		if err != nil {
+			return nil, err
+		}
+		cell.Matches = p.lines
+		if t.Listing {
+			cell.Files = p.lines
+		}
+		return nil, nil
+	}
 	if t.Listing {
 		if e.List == nil {
 			return nil, fmt.Errorf("%s cannot list files: %w", e.Info.Name, search.ErrUnsupported)
@@ -280,13 +332,6 @@ func runOnce(ctx context.Context, o Options, t Task, e Engine, cell *Cell, recor
 	cell.Matches, cell.Files = sink.lines, sink.files
 	return sink.keys, nil
 }
-
-// countSink discards results: the measured runs pay only for the engine.
-type countSink struct{}
-
-func (countSink) Begin(string) error           { return nil }
-func (countSink) Line(search.Line) error       { return nil }
-func (countSink) End(search.FileSummary) error { return nil }
 
 // keySink counts matching lines and files and records (path, line) keys.
 type keySink struct {

@@ -40,7 +40,7 @@ func Engines(ctx context.Context, names []string, opts engines.Options) (out []E
 		if info.Name == "" {
 			info.Name = b.Name()
 		}
-		out = append(out, Engine{Backend: b, Info: info, List: listerFor(b)})
+		out = append(out, Engine{Backend: b, Info: info, List: listerFor(b, info)})
 	}
 	if len(out) == 0 {
 		return nil, skipped, fmt.Errorf("no engine available to measure")
@@ -49,31 +49,27 @@ func Engines(ctx context.Context, names []string, opts engines.Options) (out []E
 }
 
 // listerFor lists files the way the engine would find them: rg --files for
-// ripgrep, the native walker for native (both through engines.Glob, so the
-// two lists follow the same rules). Other engines have no lister of their own.
-func listerFor(b search.Engine) Lister {
-	var rg interface {
-		Available(ctx context.Context) (search.Info, error)
-	}
+// ripgrep (run here so that rg's own CPU and memory are known), the native
+// walker for native. Other engines have no lister of their own.
+func listerFor(b search.Engine, info search.Info) Lister {
 	switch b.Name() {
 	case "ripgrep":
-		rg = b
+		if info.Path == "" {
+			return nil
+		}
+		return ripgrepLister(info.Path)
 	case "native":
-	default:
-		return nil
+		return func(ctx context.Context, root string) ([]string, search.Stats, error) {
+			res, err := engines.Glob(ctx, engines.GlobQuery{Root: root, Pattern: "**", Sort: engines.GlobSortPath})
+			if err != nil {
+				return nil, search.Stats{}, err
+			}
+			paths := make([]string, len(res.Files))
+			for i, f := range res.Files {
+				paths[i] = f.Path
+			}
+			return paths, search.Stats{}, nil
+		}
 	}
-	return func(ctx context.Context, root string) ([]string, search.Stats, error) {
-		res, err := engines.Glob(ctx, engines.GlobQuery{Root: root, Pattern: "**", Sort: engines.GlobSortPath, Ripgrep: rg})
-		if err != nil {
-			return nil, search.Stats{}, err
-		}
-		if rg != nil && res.Backend != "ripgrep" {
-			return nil, search.Stats{}, fmt.Errorf("rg --files did not run (the native walker answered)")
-		}
-		paths := make([]string, len(res.Files))
-		for i, f := range res.Files {
-			paths[i] = f.Path
-		}
-		return paths, search.Stats{}, nil
-	}
+	return nil
 }

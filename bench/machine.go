@@ -9,10 +9,11 @@ import (
 // Machine describes where a benchmark ran, for the caption of every table
 // and chart: numbers mean little without it.
 type Machine struct {
-	OS, Arch string
-	CPUs     int
-	Go       string
-	Versions map[string]string // engine name -> version, e.g. "ripgrep": "13.0.0"
+	OS       string            `json:"os"`
+	Arch     string            `json:"arch"`
+	CPUs     int               `json:"cpus"`
+	Go       string            `json:"go"`
+	Versions map[string]string `json:"versions"` // engine name -> version, e.g. "ripgrep": "15.2.0"
 }
 
 // DescribeMachine reads this machine and the engines' versions.
@@ -29,9 +30,9 @@ func DescribeMachine(engines []Engine) Machine {
 // String is the one-line machine description: OS, arch, CPUs and versions.
 func (m Machine) String() string {
 	parts := []string{fmt.Sprintf("%s/%s, %d CPUs, %s", m.OS, m.Arch, m.CPUs, m.Go)}
-	for _, name := range []string{"ripgrep", "gitgrep", "grep", "native"} {
+	for _, name := range []string{BaselineName, "ripgrep", "gitgrep", "grep", "native"} {
 		if v, ok := m.Versions[name]; ok {
-			label := map[string]string{"ripgrep": "rg", "gitgrep": "git", "grep": "grep", "native": "native"}[name]
+			label := map[string]string{BaselineName: "rg baseline", "ripgrep": "rg", "gitgrep": "git", "grep": "grep", "native": "native"}[name]
 			parts = append(parts, label+" "+v)
 		}
 	}

@@ -9,8 +9,12 @@ import (
 type Summary struct {
 	Median, Min, Max time.Duration
 	CPU              time.Duration // median CPU time
-	PeakRSS          int64         // largest peak resident set over the runs
-	N                int
+	// FirstResult is the median time to the first printed byte over the
+	// runs that printed something; 0 when none did.
+	FirstResult time.Duration
+	// PeakRSS, ChildPeakRSS and SelfPeakRSS are the largest over the runs.
+	PeakRSS, ChildPeakRSS, SelfPeakRSS int64
+	N                                  int
 }
 
 // Summarize returns the median, range, median CPU and peak memory of samples.
@@ -22,20 +26,21 @@ func Summarize(samples []Sample) Summary {
 	}
 	walls := make([]time.Duration, len(samples))
 	cpus := make([]time.Duration, len(samples))
-	var peak int64
+	var firsts []time.Duration
+	var sum Summary
 	for i, s := range samples {
 		walls[i], cpus[i] = s.Wall, s.CPU
-		peak = max(peak, s.PeakRSS)
+		if s.FirstResult > 0 {
+			firsts = append(firsts, s.FirstResult)
+		}
+		sum.PeakRSS = max(sum.PeakRSS, s.PeakRSS)
+		sum.ChildPeakRSS = max(sum.ChildPeakRSS, s.ChildPeakRSS)
+		sum.SelfPeakRSS = max(sum.SelfPeakRSS, s.SelfPeakRSS)
 	}
 	slices.Sort(walls)
-	return Summary{
-		Median:  median(walls),
-		Min:     walls[0],
-		Max:     walls[len(walls)-1],
-		CPU:     median(cpus),
-		PeakRSS: peak,
-		N:       len(samples),
-	}
+	sum.Median, sum.Min, sum.Max = median(walls), walls[0], walls[len(walls)-1]
+	sum.CPU, sum.FirstResult, sum.N = median(cpus), median(firsts), len(samples)
+	return sum
 }
 
 // median of durations; the mean of the middle two for an even count.
@@ -53,7 +58,8 @@ func median(d []time.Duration) time.Duration {
 }
 
 // Ratios returns, for one task, each engine's median over the fastest median
-// and over the reference engine's (ripgrep's) median; 0 where unknown.
+// and over the rg baseline's median (the ripgrep engine's when no baseline
+// ran); 0 where unknown.
 func (r *Report) Ratios(ti int) (vsFastest, vsRef []float64) {
 	n := len(r.Engines)
 	meds := make([]time.Duration, n)
@@ -68,12 +74,7 @@ func (r *Report) Ratios(ti int) (vsFastest, vsRef []float64) {
 			fastest = meds[ei]
 		}
 	}
-	ref := -1
-	for ei, info := range r.Engines {
-		if info.Name == "ripgrep" && meds[ei] > 0 {
-			ref = ei
-		}
-	}
+	ref := r.refIndex(meds)
 	vsFastest, vsRef = make([]float64, n), make([]float64, n)
 	for ei := range n {
 		if meds[ei] == 0 {
@@ -85,4 +86,17 @@ func (r *Report) Ratios(ti int) (vsFastest, vsRef []float64) {
 		}
 	}
 	return vsFastest, vsRef
+}
+
+// refIndex is the engine ratios are taken against: the rg baseline, else the
+// ripgrep engine, among those with a median; -1 when neither ran.
+func (r *Report) refIndex(meds []time.Duration) int {
+	for _, name := range []string{BaselineName, "ripgrep"} {
+		for ei, info := range r.Engines {
+			if info.Name == name && meds[ei] > 0 {
+				return ei
+			}
+		}
+	}
+	return -1
 }

@@ -68,16 +68,16 @@ func checkNumbers(q Query) error {
 		{"offset", int64(q.Offset)}, {"timeout", int64(q.Timeout)},
 	} {
 		if n.v < 0 {
-			return fmt.Errorf("backends: %s must not be negative (got %d)", n.name, n.v)
+			return fmt.Errorf("search: %s must not be negative (got %d)", n.name, n.v)
 		}
 	}
 	switch {
 	case q.Case < CaseSensitive || q.Case > CaseSmart:
-		return fmt.Errorf("backends: unknown case mode %d", q.Case)
+		return fmt.Errorf("search: unknown case mode %d", q.Case)
 	case q.Mode < ModeContent || q.Mode > ModeCount:
-		return fmt.Errorf("backends: unknown output mode %d", q.Mode)
+		return fmt.Errorf("search: unknown output mode %d", q.Mode)
 	case q.Sort < SortPath || q.Sort > SortNone:
-		return fmt.Errorf("backends: unknown sort order %d", q.Sort)
+		return fmt.Errorf("search: unknown sort order %d", q.Sort)
 	}
 	return nil
 }
@@ -256,20 +256,20 @@ func normalizeRoot(root string) (string, error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return "", fmt.Errorf("backends: no root and no working directory: %w", err)
+			return "", fmt.Errorf("search: no root and no working directory: %w", err)
 		}
 		root = wd
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return "", fmt.Errorf("backends: root %q: %w", root, err)
+		return "", fmt.Errorf("search: root %q: %w", root, err)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", fmt.Errorf("backends: root: %w", err)
+		return "", fmt.Errorf("search: root: %w", err)
 	}
 	if !fi.IsDir() {
-		return "", fmt.Errorf("backends: root %s is not a directory", abs)
+		return "", fmt.Errorf("search: root %s is not a directory", abs)
 	}
 	return abs, nil
 }
@@ -294,10 +294,10 @@ func fileKind(m fs.FileMode) string {
 // refuses paths that leave root (lexically) or do not exist.
 func normalizePath(root, p string) (string, error) {
 	if p == "" {
-		return "", errors.New("backends: empty path")
+		return "", errors.New("search: empty path")
 	}
 	if strings.IndexByte(p, 0) >= 0 {
-		return "", fmt.Errorf("backends: path %q contains a NUL byte", p)
+		return "", fmt.Errorf("search: path %q contains a NUL byte", p)
 	}
 	abs := p
 	if !filepath.IsAbs(abs) {
@@ -305,31 +305,30 @@ func normalizePath(root, p string) (string, error) {
 	}
 	rel, err := filepath.Rel(root, filepath.Clean(abs))
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
-		return "", fmt.Errorf("backends: path %q is outside the root %s", p, root)
+		return "", fmt.Errorf("search: path %q is outside the root %s", p, root)
 	}
 	full := filepath.Join(root, rel)
 	if _, err := os.Lstat(full); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("backends: path %q: %w", p, fs.ErrNotExist)
+			return "", fmt.Errorf("search: path %q: %w", p, fs.ErrNotExist)
 		}
-		return "", fmt.Errorf("backends: path %q: %w", p, err)
+		return "", fmt.Errorf("search: path %q: %w", p, err)
 	}
 	// Engines follow a symbolic link named explicitly (rg does), so what it
-	// leads to must be inside the root too (reliability.md D2) and be
-	// something a search can read without blocking (D3: a FIFO would hang
-	// rg and grep).
+	// leads to must be inside the root too and be something a search can
+	// read without blocking (a FIFO would hang rg and grep).
 	fi, err := os.Stat(full)
 	if err != nil {
-		return "", fmt.Errorf("backends: path %q: broken symbolic link: %w", p, err)
+		return "", fmt.Errorf("search: path %q: broken symbolic link: %w", p, err)
 	}
 	if !fi.IsDir() && !fi.Mode().IsRegular() {
 		// Named by its full path: the caller may have split "/dev/zero"
 		// into the root "/dev" and the path "zero", which says nothing.
-		return "", fmt.Errorf("backends: %s is %s, not a regular file or directory: it is not searched", full, fileKind(fi.Mode()))
+		return "", fmt.Errorf("search: %s is %s, not a regular file or directory: it is not searched", full, fileKind(fi.Mode()))
 	}
 	if real, err := filepath.EvalSymlinks(full); err == nil {
 		if realRoot, err := filepath.EvalSymlinks(root); err == nil && real != realRoot && !Within(realRoot, real) {
-			return "", fmt.Errorf("backends: path %q is outside the root %s (it resolves to %s)", p, root, real)
+			return "", fmt.Errorf("search: path %q is outside the root %s (it resolves to %s)", p, root, real)
 		}
 	}
 	return filepath.ToSlash(rel), nil

@@ -1,11 +1,16 @@
-// Package backends runs one code search through interchangeable engines
-// (ripgrep, git grep, system grep, pure Go) and gives the same answer
-// whichever one runs.
+// Package search is the contract of rgkit's code search: a Query, the Sink
+// that receives results, the Engine interface, and the Chain that runs one
+// query through interchangeable engines (ripgrep, git grep, system grep,
+// pure Go) and gives the same answer whichever one runs.
 //
 // The library owns the semantics; external tools are accelerators. A Query is
 // validated once (Go RE2 syntax), each engine receives it and either honours it
 // exactly or returns ErrUnsupported before emitting anything, and the Chain
 // collects, orders and pages what the winning engine found.
+//
+// This package imports no engine, spawns no process and has no network code;
+// the engines live in search/native, search/ripgrep, search/gitgrep and
+// search/sysgrep, and search/engines assembles the default Chain.
 package search
 
 import "time"

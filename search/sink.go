@@ -6,7 +6,7 @@ import (
 )
 
 // ErrStop is returned by a Sink to end a search early without an error.
-var ErrStop = errors.New("backends: stop requested by sink")
+var ErrStop = errors.New("search: stop requested by sink")
 
 // LineKind tells a matching line from a context line.
 type LineKind int

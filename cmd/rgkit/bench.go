@@ -25,7 +25,9 @@ type benchOptions struct {
 	warmup     int
 	format     string
 	svg        string
+	scale      string
 	logScale   bool
+	rg         string
 }
 
 func newBenchCmd(s streams) *cobra.Command {
@@ -34,9 +36,10 @@ func newBenchCmd(s streams) *cobra.Command {
 		Use:   "bench [flags] [PATH]",
 		Short: "Measure the search engines against each other on a tree, and check they agree",
 		Long: `bench runs every available engine on every pattern over PATH (default: the current
-directory): warm-up runs, then interleaved rounds, reporting wall time (median and range), CPU
-time and peak memory, ratios to the fastest engine and to ripgrep, and whether every engine found
-the same matches. Without -e it runs a default suite: rare literal, common literal,
+directory) beside rg itself (--rg): warm-up runs, then interleaved rounds. Each run prints every
+matching line to a pipe, as rgkit grep does, and reports wall time (median and range), time to
+the first result, CPU time and peak memory, the ratio to rg's time, and whether every engine
+found the same matches. Without -e it runs a default suite: rare literal, common literal,
 case-insensitive literal, alternation, class regex, no-literal regex, word match, file listing.
 
 Exit status: 0 when the engines agree, 3 when they disagree, 2 on error.`,
@@ -57,7 +60,9 @@ Exit status: 0 when the engines agree, 3 when they disagree, 2 on error.`,
 	f.IntVar(&o.warmup, "warmup", 1, "unmeasured warm-up runs per engine and pattern")
 	f.StringVar(&o.format, "format", "table", "output format: table, markdown, json or csv")
 	f.StringVar(&o.svg, "svg", "", "also write a bar chart to this SVG file")
-	f.BoolVar(&o.logScale, "log", false, "use a logarithmic time axis in the chart")
+	f.StringVar(&o.scale, "scale", "auto", "chart time axis: auto (log when times span more than 20×), linear or log")
+	f.BoolVar(&o.logScale, "log", false, "same as --scale log")
+	f.StringVar(&o.rg, "rg", "rg", `the rg every engine is compared with, run directly (a path, or a name on PATH; "" for none)`)
 	return cmd
 }
 
@@ -65,6 +70,13 @@ func runBench(cmd *cobra.Command, s streams, o benchOptions, root string) error 
 	format, err := bench.ParseFormat(o.format)
 	if err != nil {
 		return &exitError{code: 2, err: err}
+	}
+	scale, err := bench.ParseScale(o.scale)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if o.logScale {
+		scale = bench.ScaleLog
 	}
 	if o.runs < 1 {
 		return &exitError{code: 2, err: errors.New("--runs must be at least 1")}
@@ -81,8 +93,12 @@ func runBench(cmd *cobra.Command, s streams, o benchOptions, root string) error 
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	for _, sk := range skipped {
-		fmt.Fprintf(s.errOut, "bench: skipping %s: %v\n", sk.Backend, sk.Reason)
+	if o.rg != "" {
+		base, err := bench.NewBaseline(ctx, o.rg)
+		if err != nil {
+			return &exitError{code: 2, err: fmt.Errorf("%w (give --rg PATH, or --rg \"\" to measure without it)", err)}
+		}
+		engines = append([]bench.Engine{base}, engines...)
 	}
 	tasks := bench.DefaultSuite()
 	if len(o.patterns) > 0 {
@@ -96,7 +112,7 @@ func runBench(cmd *cobra.Command, s streams, o benchOptions, root string) error 
 		}
 	}
 
-	opts := bench.Options{Root: abs, Engines: engines, Tasks: tasks, Runs: o.runs, Warmup: o.warmup}
+	opts := bench.Options{Root: abs, Engines: engines, Tasks: tasks, Runs: o.runs, Warmup: o.warmup, Skipped: skipped}
 	if f, ok := s.errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		var bar *progressbar.ProgressBar
 		opts.Progress = func(done, total int) {
@@ -117,7 +133,7 @@ func runBench(cmd *cobra.Command, s streams, o benchOptions, root string) error 
 	}
 	if o.svg != "" {
 		var b strings.Builder
-		if err := rep.WriteSVG(&b, bench.ChartOptions{Log: o.logScale}); err != nil {
+		if err := rep.WriteSVG(&b, bench.ChartOptions{Scale: scale}); err != nil {
 			return &exitError{code: 2, err: err}
 		}
 		if err := os.WriteFile(o.svg, []byte(b.String()), 0o644); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,15 +27,35 @@ func benchTree(t *testing.T) string {
 	return dir
 }
 
+// benchRg is the rg the bench tests compare with: rg 15.2.0 where the
+// reference build is installed, else rg on PATH; the test skips without one
+// unless RGKIT_REQUIRE_TOOLS=1.
+func benchRg(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"/opt/rgref/15/rg", "rg"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("RGKIT_REQUIRE_TOOLS") == "1" {
+		t.Fatal("no rg to compare with, and RGKIT_REQUIRE_TOOLS=1")
+	}
+	t.Skip("no rg on PATH to compare with")
+	return ""
+}
+
 func TestBenchRunsTheSuiteAndReportsAgreement(t *testing.T) {
 	dir := benchTree(t)
+	rg := benchRg(t)
 	svg := filepath.Join(t.TempDir(), "chart.svg")
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), []string{"bench", "--runs", "2", "--format", "markdown", "--svg", svg, dir}, nil, &out, &errOut)
+	code := run(context.Background(), []string{"bench", "--runs", "2", "--rg", rg, "--format", "markdown", "--svg", svg, dir}, nil, &out, &errOut)
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
-	for _, want := range []string{"| task | engine | median |", "| native |", "rare literal (ErrUnexpectedEOF)", "list files",
+	for _, want := range []string{"| task | engine | median |", "| | native |", "| | rg |", "rare literal `ErrUnexpectedEOF`", "list files",
+		"×rg is against the rg row: rg ", "(" + rg + ") run directly",
+		"gitgrep: unavailable (not inside a git work tree)",
 		"agreement: every engine found the same matches on every task"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
@@ -48,7 +69,7 @@ func TestBenchRunsTheSuiteAndReportsAgreement(t *testing.T) {
 func TestBenchJSONHasOneResultPerEngineAndPattern(t *testing.T) {
 	dir := benchTree(t)
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), []string{"bench", "--runs", "1", "--format", "json", "-e", "func", "-e", "ErrUnexpectedEOF", "--backends", "native", dir}, nil, &out, &errOut)
+	code := run(context.Background(), []string{"bench", "--runs", "1", "--rg", "", "--format", "json", "-e", "func", "-e", "ErrUnexpectedEOF", "--backends", "native", dir}, nil, &out, &errOut)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
@@ -79,6 +100,9 @@ func TestBenchRefusesBadInputWithExitTwo(t *testing.T) {
 		{[]string{"bench", "-e", "a(", dir}, "invalid pattern"},
 		{[]string{"bench", filepath.Join(dir, "missing")}, "needs a directory"},
 		{[]string{"bench", "--runs", "0", dir}, "--runs must be at least 1"},
+		{[]string{"bench", "--scale", "cubic", dir}, `unknown scale "cubic" (want auto, linear or log)`},
+		{[]string{"bench", "--rg", filepath.Join(dir, "no-rg"), dir}, "not found"},
+		{[]string{"bench", "--rg", filepath.Join(dir, "a.go"), dir}, "not found"}, // not executable
 	}
 	for _, c := range cases {
 		var out, errOut bytes.Buffer

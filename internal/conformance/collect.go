@@ -15,7 +15,7 @@ import (
 // Collector is a Sink that records everything an engine emits, keyed by
 // path, so files may arrive in any order (even interleaved from several
 // goroutines). It also records breaches of the engine contract in
-// backends/sink.go: a line outside Begin/End, lines out of order, a column
+// search/sink.go: a line outside Begin/End, lines out of order, a column
 // that is not the first submatch, lines in a non-content mode.
 type Collector struct {
 	Mode search.OutputMode

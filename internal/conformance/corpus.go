@@ -2,13 +2,12 @@
 // differential test: every engine runs every query over the same tree and
 // must give the same answer as ripgrep.
 //
-// DESIGN.md places the corpus builder under testdata/, but Go ignores
-// testdata/ directories when it looks for packages, so the builder lives here
-// (importable by the backends tests and by the bench) and only fixtures live
-// under backends/testdata/conformance.
+// The builder is a package, not a testdata/ script, so that the engines'
+// tests and the bench can import it and only fixtures live
+// under search/engines/testdata/conformance.
 //
-// The corpus holds every case listed at the end of
-// shared/reference/backend-semantics.md §9 and the rows of §7: hidden,
+// The corpus holds every file-selection and content case where the engines
+// could differ from rg: hidden,
 // ignored, untracked and tracked-but-ignored files, nested and parent
 // .gitignore files with negations, directory-only and anchored patterns,
 // .git/info/exclude, .ignore and .rgignore, binary files with an early and a

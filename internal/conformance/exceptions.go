@@ -5,7 +5,7 @@ import "strings"
 // Exception is a documented, tested difference between one engine and the
 // reference (rgkit's ripgrep engine) on one case. The differential test
 // skips it; TestConformanceExceptions asserts that the difference is exactly
-// the one recorded in backends/testdata/conformance/exceptions, so it fails
+// the one recorded in search/engines/testdata/conformance/exceptions, so it fails
 // when the exception disappears or changes.
 type Exception struct {
 	Engine string // Backend.Name()
@@ -15,7 +15,7 @@ type Exception struct {
 }
 
 // Exceptions is the table of accepted differences. Keep it in step with
-// /work/notes/readme-conformance.md (README.md's exceptions table).
+// the exceptions table in docs/conformance.md.
 func Exceptions() []Exception {
 	return []Exception{
 		{Engine: "native", Case: "dialect/empty-pattern",
@@ -34,7 +34,7 @@ func Exceptions() []Exception {
 // Reasons shared by several rows.
 const (
 	emptyLoop     = "accepted: a star over a lazy group that can match empty, ([[:upper:]]*?)*: Rust's regex takes \"H\" at the start of \"Hello\", Go's an empty match, so the spans differ; the lines are the same."
-	grepWordSpans = "BUG in the system-grep engine (backends/sysgrep*.go): its -w spans do not follow native's replay of rg 13 (\\s*\\D+kelvin on \"K kelvin\": grep [0-10], native and rg [3-10]). The lines are the same."
+	grepWordSpans = "BUG in the system-grep engine (search/sysgrep): its -w spans do not follow native's replay of rg 13 (\\s*\\D+kelvin on \"K kelvin\": grep [0-10], native and rg [3-10]). The lines are the same."
 )
 
 // ExceptionFor returns the exception for (engine, case), if any.

@@ -48,7 +48,7 @@ func RipgrepFilesArgs(q search.Query) []string {
 }
 
 // selectionArgs are the file-selection flags. rgkit never searches .git/
-// (DESIGN.md), but rg 13 with --hidden does, so the baseline adds
+// (it is the repository's database, not its code), but rg 13 with --hidden does, so the baseline adds
 // --glob=!.git last, where it beats any earlier glob.
 func selectionArgs(q search.Query) []string {
 	var args []string

@@ -18,8 +18,8 @@ import (
 )
 
 // Spec describes one external engine run. Every external engine goes
-// through Run so that the hygiene rules of DESIGN.md ("Subprocess
-// hygiene") hold in one place: absolute path, no shell, stdin /dev/null, own
+// through Run so that the subprocess hygiene rules (docs/design.md) hold
+// in one place: absolute path, no shell, stdin /dev/null, own
 // process group, SIGTERM then SIGKILL on cancel, capped stdout and stderr.
 type Spec struct {
 	Path      string   // absolute path of the binary; a relative one is refused
@@ -137,7 +137,7 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 			return res, fmt.Errorf("%w: start %s: %w", unavailable, spec.Path, err)
 		}
 		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.ENOMEM) {
-			// Out of processes or memory (reliability.md E8): the Chain
+			// Out of processes or memory: the Chain
 			// falls back to an in-process engine rather than retry.
 			return res, fmt.Errorf("%w: cannot start %s now: %w", unavailable, spec.Path, err)
 		}

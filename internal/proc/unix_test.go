@@ -154,8 +154,8 @@ func TestRunProcStderrIsCappedAndExitCodeKept(t *testing.T) {
 	if err != nil {
 		t.Fatalf("err = %v", err)
 	}
-	if len(res.Stderr) != 1000 {
-		t.Errorf("len(Stderr) = %d, want 1000", len(res.Stderr))
+	if len(res.Stderr) != 1000+len(cutMark) || !strings.Contains(string(res.Stderr), cutMark) {
+		t.Errorf("len(Stderr) = %d, want 1000 and the cut mark", len(res.Stderr))
 	}
 	if res.ExitCode != 3 || res.Killed {
 		t.Errorf("ExitCode = %d, Killed = %v; want 3, false", res.ExitCode, res.Killed)

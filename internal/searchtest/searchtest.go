@@ -1,5 +1,5 @@
 // Package searchtest holds what the search engines' tests share: a Sink that
-// records results canonically, an event recorder, and tree builders.
+// records results canonically and tree builders.
 package searchtest
 
 import (
@@ -121,54 +121,6 @@ func Must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// Event is one Sink call as text: "B path", "M path:n:text", "C path:n:text", "E path n".
-type Event string
-
-// EventRecorder is a Sink that records calls in the Event notation and checks
-// that files do not interleave.
-type EventRecorder struct {
-	Events []Event
-	open   string
-	err    error // returned from search.Line after stopAfter lines
-	after  int
-	lines  int
-	T      *testing.T
-}
-
-func (r *EventRecorder) Begin(p string) error {
-	if r.open != "" {
-		r.T.Errorf("Begin(%s) while %s is open", p, r.open)
-	}
-	r.open = p
-	r.Events = append(r.Events, Event("B "+p))
-	return nil
-}
-
-func (r *EventRecorder) Line(l search.Line) error {
-	if r.open != l.Path {
-		r.T.Errorf("search.Line for %s while %q is open", l.Path, r.open)
-	}
-	k := "M"
-	if l.Kind == search.KindContext {
-		k = "C"
-	}
-	r.Events = append(r.Events, Event(fmt.Sprintf("%s %s:%d:%s", k, l.Path, l.Number, l.Text)))
-	r.lines++
-	if r.err != nil && r.lines >= r.after {
-		return r.err
-	}
-	return nil
-}
-
-func (r *EventRecorder) End(s search.FileSummary) error {
-	if r.open != s.Path {
-		r.T.Errorf("End(%s) while %q is open", s.Path, r.open)
-	}
-	r.open = ""
-	r.Events = append(r.Events, Event(fmt.Sprintf("E %s %d", s.Path, s.MatchedLines)))
-	return nil
 }
 
 // WriteFile writes text to path, creating its directory.

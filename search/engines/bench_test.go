@@ -21,7 +21,7 @@ import (
 // $GOROOT/src made into a git repository (mostly searching), with the native
 // engine beside them. Run with:
 //
-//	go test ./backends -run '^$' -bench EngineOverhead -benchtime 20x
+//	go test ./search/engines -run '^$' -bench EngineOverhead -benchtime 20x
 func BenchmarkEngineOverhead(b *testing.B) {
 	testtool.Need(b, "git")
 	trees := map[string]string{"tiny": benchTinyRepo(b), "goroot": benchGorootRepo(b)}
@@ -101,7 +101,7 @@ func benchGit(b *testing.B, dir string, args ...string) {
 // matches (rg's JSON output is then large): ripgrep vs native on
 // $GOROOT/src/net. Run with:
 //
-//	go test ./backends -run '^$' -bench EngineBroadMatch -benchtime 5x
+//	go test ./search/engines -run '^$' -bench EngineBroadMatch -benchtime 5x
 func BenchmarkEngineBroadMatch(b *testing.B) {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {

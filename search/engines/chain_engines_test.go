@@ -70,15 +70,39 @@ func realEngines(t *testing.T, root string) []search.Engine {
 	return out
 }
 
+// event is one Sink call as text: "B path", "M path:n:text",
+// "C path:n:text", "E path n".
+type event string
+
+// events records a Chain's Sink calls as events; the Chain itself checks
+// that files do not interleave.
+type events struct{ list []event }
+
+func (r *events) Begin(p string) error { r.list = append(r.list, event("B "+p)); return nil }
+
+func (r *events) Line(l search.Line) error {
+	k := "M"
+	if l.Kind == search.KindContext {
+		k = "C"
+	}
+	r.list = append(r.list, event(fmt.Sprintf("%s %s:%d:%s", k, l.Path, l.Number, l.Text)))
+	return nil
+}
+
+func (r *events) End(s search.FileSummary) error {
+	r.list = append(r.list, event(fmt.Sprintf("E %s %d", s.Path, s.MatchedLines)))
+	return nil
+}
+
 // searchAll runs q through a one-engine Chain and records the calls.
-func searchAll(t *testing.T, b search.Engine, q search.Query) ([]searchtest.Event, search.Result) {
+func searchAll(t *testing.T, b search.Engine, q search.Query) ([]event, search.Result) {
 	t.Helper()
-	rec := &searchtest.EventRecorder{T: t}
+	rec := &events{}
 	res, err := (&search.Chain{Engines: []search.Engine{b}}).Search(context.Background(), q, rec)
 	if err != nil {
 		t.Fatalf("%s: %v", b.Name(), err)
 	}
-	return rec.Events, res
+	return rec.list, res
 }
 
 func TestChainPagesConcatenateToTheWholeResultOnEveryEngine(t *testing.T) {
@@ -91,7 +115,7 @@ func TestChainPagesConcatenateToTheWholeResultOnEveryEngine(t *testing.T) {
 				if res.Backend != b.Name() || res.Truncated != search.NotTruncated {
 					t.Fatalf("result %+v", res)
 				}
-				var pages []searchtest.Event
+				var pages []event
 				for off := 0; ; off += 5 {
 					q.Offset, q.Limit = off, 5
 					page, res := searchAll(t, b, q)
@@ -114,17 +138,17 @@ func TestChainPagesConcatenateToTheWholeResultOnEveryEngine(t *testing.T) {
 // joinFiles merges a file split across pages ("E f n", "B f" in a row), so
 // pages can be compared with the whole; End counts are dropped because a
 // page reports the file's total either way.
-func joinFiles(events []searchtest.Event) []searchtest.Event {
-	var out []searchtest.Event
+func joinFiles(events []event) []event {
+	var out []event
 	for i := 0; i < len(events); i++ {
 		e := events[i]
 		if strings.HasPrefix(string(e), "E ") {
 			path := strings.Fields(string(e))[1]
-			if i+1 < len(events) && events[i+1] == searchtest.Event("B "+path) {
+			if i+1 < len(events) && events[i+1] == event("B "+path) {
 				i++
 				continue
 			}
-			e = searchtest.Event("E " + path)
+			e = event("E " + path)
 		}
 		out = append(out, e)
 	}
@@ -181,7 +205,7 @@ func TestChainFallsThroughToAnEngineThatCanRun(t *testing.T) {
 	if _, err := grep.Available(context.Background()); err != nil {
 		t.Skipf("system grep: %v", err)
 	}
-	rec := &searchtest.EventRecorder{T: t}
+	rec := &events{}
 	res, err := (&search.Chain{Engines: []search.Engine{grep, native}}).Search(context.Background(),
 		search.Query{Pattern: `hit 1[01]\nb`, Root: root, Multiline: true}, rec)
 	if err != nil {
@@ -191,18 +215,17 @@ func TestChainFallsThroughToAnEngineThatCanRun(t *testing.T) {
 		t.Fatalf("Backend %s, Skipped %v; want native after grep refused with ErrUnsupported", res.Backend, res.Skipped)
 	}
 	// One Line per physical line of a multiline match; the End count is the engine's.
-	want := []searchtest.Event{"B d1/f10.txt", "M d1/f10.txt:2:hit 10", "M d1/f10.txt:3:b", "E d1/f10.txt",
+	want := []event{"B d1/f10.txt", "M d1/f10.txt:2:hit 10", "M d1/f10.txt:3:b", "E d1/f10.txt",
 		"B d2/f11.txt", "M d2/f11.txt:2:hit 11", "M d2/f11.txt:3:b", "E d2/f11.txt"}
-	if !reflect.DeepEqual(joinFiles(rec.Events), want) {
-		t.Errorf("%q\nwant\n%q", rec.Events, want)
+	if !reflect.DeepEqual(joinFiles(rec.list), want) {
+		t.Errorf("%q\nwant\n%q", rec.list, want)
 	}
 }
 
 // BenchmarkChainTreeSize measures each engine on trees of growing size; it
-// is where PolicyFastest's threshold comes from (readme-grep.md, "Chain
-// policy"). Files are ~3 KiB of source-like text.
+// is where PolicyFastest's threshold comes from (docs/performance.md). Files are ~3 KiB of source-like text.
 //
-//	go test ./backends -run '^$' -bench ChainTreeSize -benchtime 20x
+//	go test ./search/engines -run '^$' -bench ChainTreeSize -benchtime 20x
 func BenchmarkChainTreeSize(b *testing.B) {
 	body := strings.Repeat("func handler(w http.ResponseWriter, r *http.Request) { return nil }\n", 45)
 	for _, n := range []int{10, 100, 300, 1000, 2000, 5000} {
@@ -247,7 +270,7 @@ func BenchmarkChainTreeSize(b *testing.B) {
 // engine behind a Chain (streaming, sorting everything, sorting a window of
 // 250), on 300 files x 45 matching lines.
 //
-//	go test ./backends -run '^$' -bench ChainOverhead
+//	go test ./search/engines -run '^$' -bench ChainOverhead
 func BenchmarkChainOverhead(b *testing.B) {
 	root := b.TempDir()
 	body := []byte(strings.Repeat("func handler(w http.ResponseWriter, r *http.Request) { return nil }\n", 45))

@@ -547,7 +547,7 @@ func walkFiles(t *testing.T, q search.Query) []string {
 
 // TestUnreadableFileIsCountedAndTheSearchGoesOn: an unreadable file
 // (mode 000) is skipped, counted in Stats.Unreadable, and does not fail the
-// search (DESIGN.md "Errors"; reliability.md case 56). Root reads mode-000
+// search: one bad file must not cost the whole answer. Root reads mode-000
 // files, so this needs a non-root user (CI images often run as root; run the
 // compiled test binary as another user to exercise it).
 func TestUnreadableFileIsCountedAndTheSearchGoesOn(t *testing.T) {

@@ -53,8 +53,9 @@ type GlobQuery struct {
 	Ripgrep interface {
 		Available(ctx context.Context) (search.Info, error)
 	}
-	// Getenv is how HOME and XDG_CONFIG_HOME are found for the global git
-	// excludes file (and passed to rg); nil = os.Getenv.
+	// Getenv is how HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL and
+	// GIT_CONFIG_SYSTEM are found for the global git excludes file (and
+	// passed to rg); nil = os.Getenv.
 	Getenv func(string) string
 }
 

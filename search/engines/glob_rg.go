@@ -39,7 +39,7 @@ func globRipgrepArgs(q GlobQuery) []string {
 // each (rg does not report sizes or times).
 func globRipgrep(ctx context.Context, rg string, q GlobQuery) ([]GlobFile, error) {
 	env := []string{}
-	for _, k := range []string{"HOME", "XDG_CONFIG_HOME"} {
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"} {
 		if v := q.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}

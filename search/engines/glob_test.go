@@ -217,6 +217,8 @@ func TestGlobInvalidQueries(t *testing.T) {
 		{Root: root, Pattern: ""},
 		{Root: root, Pattern: "a{b"},
 		{Root: root, Pattern: "[ab"},
+		{Root: root, Pattern: "a}b"},
+		{Root: root, Pattern: "{a,{b}"},
 		{Root: filepath.Join(root, "missing"), Pattern: "*"},
 		{Root: file, Pattern: "*"},
 	} {

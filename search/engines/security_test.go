@@ -17,7 +17,7 @@ import (
 	"github.com/rgkit/rgkit/search"
 )
 
-// Security tests (reliability.md §2 D/E, cases 37-49). Each attack is first
+// Security tests: hostile trees and environments (docs/design.md, "Security"). Each attack is first
 // shown to work against the bare tool (a control that creates the marker),
 // so a test cannot pass because the payload was broken.
 
@@ -339,7 +339,7 @@ func TestSecurityFIFOIsSkipped(t *testing.T) {
 }
 
 // TestSecurityExplicitFIFOIsRefused: a FIFO named as a search path blocks
-// rg and grep on open (reliability.md D3, case 41), so Normalize must refuse
+// rg and grep on open, so Normalize must refuse
 // it before any engine runs.
 func TestSecurityExplicitFIFOIsRefused(t *testing.T) {
 	c := buildSecurityCorpus(t)
@@ -348,7 +348,7 @@ func TestSecurityExplicitFIFOIsRefused(t *testing.T) {
 	}
 	_, err := search.Normalize(search.Query{Root: c.Repo, Pattern: "needle", Paths: []string{"fifo"}})
 	if err == nil {
-		t.Fatal("Normalize accepted a FIFO as a search path; rg blocks opening it (reliability.md D3)")
+		t.Fatal("Normalize accepted a FIFO as a search path; rg blocks opening it")
 	}
 	t.Logf("refused: %v", err)
 }
@@ -378,7 +378,7 @@ func TestSecuritySymlinkOutsideIsNotFollowed(t *testing.T) {
 
 // TestSecurityExplicitSymlinkOutsideIsRefused: a path inside the root that
 // is a symlink resolving outside it is a path outside the root
-// (reliability.md D2, case 38): rg follows a symlink named explicitly.
+// because rg follows a symlink named explicitly.
 func TestSecurityExplicitSymlinkOutsideIsRefused(t *testing.T) {
 	c := buildSecurityCorpus(t)
 	if !c.Features.Symlinks {
@@ -410,8 +410,7 @@ func buildSecurityCorpus(t *testing.T) conformance.Corpus {
 
 // TestSecurityEnvironmentCannotRedirectTheSearch: GIT_DIR / GIT_WORK_TREE in
 // the caller's environment would make git search another repository, and
-// GREP_OPTIONS / GREP_COLORS could change grep's output (reliability.md
-// case 49). Engines scrub them; results come from the requested root.
+// GREP_OPTIONS / GREP_COLORS could change grep's output. Engines scrub them; results come from the requested root.
 func TestSecurityEnvironmentCannotRedirectTheSearch(t *testing.T) {
 	root, other := t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "mine.txt"), []byte("needle mine\n"), 0o644); err != nil {
@@ -453,12 +452,12 @@ func TestSecurityEnvironmentCannotRedirectTheSearch(t *testing.T) {
 }
 
 // TestResidualRiskFollowSymlinksLeavesTheRoot pins a residual risk
-// (reliability.md D8 asks for such pins): with Query.FollowSymlinks the
+// (a known way out of the root is pinned, not left implicit): with Query.FollowSymlinks the
 // engines that follow links (rg -L semantics) reach a link to outside the
 // root, so repo/link_out -> ../outside yields outside/secret.txt; git grep
 // refuses the query. The defaults (TestSecuritySymlinkOutsideIsNotFollowed)
 // never follow. When the engines start refusing or filtering targets outside
-// the root (backend-semantics.md §9.4), this test fails: turn it into a
+// the root, this test fails: turn it into a
 // TestSecurity test that requires no result from outside.
 func TestResidualRiskFollowSymlinksLeavesTheRoot(t *testing.T) {
 	c := buildSecurityCorpus(t)

@@ -26,8 +26,7 @@ import (
 
 // Engine is the engine that runs git grep inside a git work tree.
 //
-// git grep's own answer differs from rg's in many ways (backend-semantics.md
-// §7: it searches hidden and tracked-but-ignored files, skips untracked and
+// git grep's own answer differs from rg's in many ways (it searches hidden and tracked-but-ignored files, skips untracked and
 // nested-repository files, symlinks and UTF-16 files, reads only the first
 // 8000 bytes for its binary check, honours .gitattributes). So rgkit uses
 // it as what it is good at, an index-backed filter, and keeps the semantics
@@ -82,7 +81,7 @@ var gitVersionRE = regexp.MustCompile(`^git version (\d+\.\d+(?:\.\d+)?)`)
 // hardenedGit are the options every git run gets, whatever the repository's
 // configuration says: no fsmonitor or hook program runs, no pager, no
 // external diff, and grep's own settings cannot change the pattern language,
-// the path form or fall back to --no-index (reliability.md E4).
+// the path form or fall back to --no-index.
 var hardenedGit = []string{
 	"-c", "core.fsmonitor=false",
 	"-c", "core.hooksPath=" + os.DevNull,

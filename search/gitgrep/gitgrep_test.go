@@ -38,7 +38,7 @@ func gitRun(t *testing.T, dir string, args ...string) string {
 }
 
 // gitCorpus is a repository holding every way git grep's file set differs
-// from rg's (backend-semantics.md §7).
+// from rg's (see the Engine doc comment).
 func gitCorpus(t *testing.T) string {
 	requireGit(t)
 	late := "needle one\n" + strings.Repeat("filler line\n", 20000) + "\x00\nneedle two\n"
@@ -253,7 +253,7 @@ func TestGitAtLeast(t *testing.T) {
 
 // TestGitGrepDubiousOwnershipFallsBack: git refuses a repository owned by
 // someone else; the engine reports ErrUnavailable (the Chain moves on) and
-// never overrides safe.directory (reliability.md case 48).
+// never overrides safe.directory.
 func TestGitGrepDubiousOwnershipFallsBack(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to give the repository to another user")

@@ -24,7 +24,7 @@ import (
 // the same default file selection), and log the ratio native/rg per query
 // class. Reproduce with:
 //
-//	go test ./backends -run '^$' -bench 'BenchmarkSearch|BenchmarkSmallRepo' -benchtime 10x
+//	go test ./search/native -run '^$' -bench 'BenchmarkSearch|BenchmarkSmallRepo' -benchtime 10x
 //
 // The tree is $RGKIT_BENCH_CORPUS, else the Go installation's own source
 // ($GOROOT/src, ~11,500 files, 157 MB); the small repo is its net/
@@ -239,7 +239,7 @@ func benchRatios(b *testing.B, root string) {
 // millisecond from runtime/metrics), in MB. Run it on its own so nothing
 // else inflates the figure:
 //
-//	go test ./backends -run '^$' -bench BenchmarkSearchPeakMemory -benchtime 1x
+//	go test ./search/native -run '^$' -bench BenchmarkSearchPeakMemory -benchtime 1x
 func BenchmarkSearchPeakMemory(b *testing.B) {
 	root := benchCorpus(b)
 	for _, c := range benchClasses {

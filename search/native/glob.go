@@ -2,24 +2,45 @@ package native
 
 import (
 	"fmt"
-	"strings"
+	"regexp"
 	"unicode/utf8"
 )
 
-// glob is one compiled glob in ripgrep's dialect (the globset crate, as rg 13
-// uses it for --glob, ignore files and type definitions): '*' and '?' never
-// cross '/' when separators are literal, "**" is recursive only as a whole path
-// component, {a,b} alternates (not nested), [a-z] / [!a-z] classes without
-// escapes inside, and a backslash escapes the next character.
+// glob is one compiled glob in ripgrep's dialect (the globset crate, as rg
+// 15.2 uses it for --glob, ignore files and type definitions): '*' and '?'
+// never cross '/' when separators are literal, "**" is recursive only as a
+// whole path component, {a,b} alternates (nested groups allowed), [a-z] /
+// [!a-z] classes without escapes inside, and a backslash escapes the next
+// character.
 //
 // Matching is byte-wise over the whole candidate, exactly like the anchored
-// (?-u) regex globset builds, but without a regexp: globs are short, and the
-// common shapes (a basename, an extension, a literal path) take fast paths.
+// (?-u) regex globset builds. A glob is never expanded into its alternatives
+// (that is exponential in the number of groups); it is matched by the first
+// of these that applies:
+//   - a fast path for the common shapes (a basename, an extension, a literal
+//     path, a name prefix);
+//   - doublestar (github.com/bmatcuk/doublestar/v4) on a doublestar pattern
+//     rendered from the parsed glob, when the glob has a form doublestar
+//     matches exactly as globset does (see toDoublestar) and the candidate is
+//     ASCII;
+//   - a Go regexp translated from the parsed glob, as globset itself does:
+//     linear in the glob's size and the candidate's.
 type glob struct {
 	src  string
-	alts [][]globToken // the glob with its alternates expanded; matches when any does
 	fast globFast
 	lit  string // the literal of the fast path
+	// ds is the doublestar form of the glob, "" when doublestar cannot
+	// express it; dsBytewise says its '?' and classes see whole characters,
+	// so a candidate with non-ASCII bytes must take the regexp instead.
+	ds         string
+	dsBytewise bool
+	// re matches the glob over the candidate's bytes, each byte read as the
+	// character of the same number (see byteRunes); nil when a fast path or
+	// doublestar always answers.
+	re *regexp.Regexp
+	// pre and suf are literal text every match starts / ends with: a
+	// candidate without them is refused before doublestar or the regexp.
+	pre, suf string
 	// literalSep: '*' and '?' do not match '/' (true for ignore files and --glob).
 	literalSep bool
 }
@@ -27,13 +48,14 @@ type glob struct {
 type globTokenKind uint8
 
 const (
-	tokLiteral   globTokenKind = iota // lit
-	tokAny                            // '?': one byte
-	tokStar                           // '*': zero or more bytes
-	tokClass                          // [..]: one character
-	tokRecPrefix                      // leading "**/": (?:/?|.*/)
-	tokRecSuffix                      // trailing "/**": /.*
-	tokRecMiddle                      // "/**/": (?:/|/.*/)
+	tokLiteral    globTokenKind = iota // lit
+	tokAny                             // '?': one byte
+	tokStar                            // '*': zero or more bytes
+	tokClass                           // [..]: one character
+	tokRecPrefix                       // leading "**/": (?:/?|.*/)
+	tokRecSuffix                       // trailing "/**": /.*
+	tokRecMiddle                       // "/**/": (?:/|/.*/)
+	tokAlternates                      // {a,b}: alts
 )
 
 type globToken struct {
@@ -59,49 +81,116 @@ const (
 	fastSuffix            // "**/a/b": the path is lit or ends with "/"+lit
 )
 
-// GlobError is a glob that does not parse (an unclosed class or alternation,
-// nested alternates, a dangling escape, an inverted range).
+// GlobErrorKind says what is wrong with a glob.
+type GlobErrorKind uint8
+
+const (
+	GlobUnclosedClass      GlobErrorKind = iota + 1 // "[ab" without "]"
+	GlobInvalidRange                                // "[z-a]"
+	GlobUnopenedAlternates                          // a '}' without '{'
+	GlobUnclosedAlternates                          // a '{' without '}'
+	GlobDanglingEscape                              // a '\' at the end
+	GlobTooComplex                                  // larger than the regexp engine accepts
+)
+
+// GlobError is a glob that does not parse. Reason is rg's wording.
 type GlobError struct {
 	Glob   string
+	Kind   GlobErrorKind
 	Reason string
 }
 
 func (e *GlobError) Error() string { return fmt.Sprintf("invalid glob %q: %s", e.Glob, e.Reason) }
 
-// compileGlob parses a glob in globset's dialect.
+func (p *globParser) fail(kind GlobErrorKind) error {
+	reason := map[GlobErrorKind]string{
+		GlobUnclosedClass:      "unclosed character class; missing ']'",
+		GlobUnopenedAlternates: "unopened alternate group; missing '{' (maybe escape '}' with '[}]'?)",
+		GlobUnclosedAlternates: "unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)",
+		GlobDanglingEscape:     "dangling '\\'",
+	}[kind]
+	return &GlobError{Glob: p.src, Kind: kind, Reason: reason}
+}
+
+// compileGlob parses a glob in globset's dialect; an unclosed class is an
+// error (rg's --glob and type globs).
 func compileGlob(src string, literalSep bool) (*glob, error) {
-	p := globParser{src: src, stack: [][]globToken{nil}}
-	if err := p.parse(); err != nil {
+	return compileGlobWith(src, literalSep, false)
+}
+
+// compileGlobWith parses a glob; allowUnclosed makes an unclosed '[' a
+// literal, as rg 15 reads ignore files.
+func compileGlobWith(src string, literalSep, allowUnclosed bool) (*glob, error) {
+	toks, err := parseGlob(src, allowUnclosed)
+	if err != nil {
 		return nil, err
 	}
-	if len(p.stack) > 1 {
-		return nil, &GlobError{src, "unclosed alternate group; '{' without '}'"}
-	}
-	g := &glob{src: src, literalSep: literalSep, alts: expandAlternates(p.stack[0])}
-	g.fast, g.lit = classifyGlob(g.alts, literalSep)
-	if top := p.stack[0]; len(top) == 1 && top[0].kind == tokRecPrefix {
+	g := &glob{src: src, literalSep: literalSep}
+	if len(toks) == 1 && toks[0].kind == tokRecPrefix {
 		// globset's special case: the glob "**" alone matches everything.
 		// ("**/{}" is not it: its empty group still counts as a token.)
 		g.fast = fastAll
+		return g, nil
+	}
+	g.fast, g.lit = classifyGlob(toks, literalSep)
+	if g.fast != fastNone {
+		return g, nil
+	}
+	if toks[0].kind == tokLiteral {
+		g.pre = toks[0].lit
+	}
+	if last := toks[len(toks)-1]; last.kind == tokLiteral {
+		g.suf = last.lit
+	}
+	if literalSep {
+		// Only there is doublestar's '*' (never '/') globset's.
+		g.ds, g.dsBytewise = toDoublestar(toks)
+	}
+	if g.ds == "" || g.dsBytewise {
+		re, err := regexp.Compile(globRegexp(toks, literalSep))
+		if err != nil {
+			return nil, &GlobError{Glob: src, Kind: GlobTooComplex, Reason: "too large or complex to compile"}
+		}
+		g.re = re
 	}
 	return g, nil
 }
 
-// tokAlternates holds the alternatives of a {a,b} group until expansion.
-const tokAlternates globTokenKind = 100
+// parseGlob parses a glob into its tokens.
+func parseGlob(src string, allowUnclosed bool) ([]globToken, error) {
+	p := globParser{src: src, branches: [][]globToken{nil}, allowUnclosed: allowUnclosed}
+	if err := p.parse(); err != nil {
+		return nil, err
+	}
+	if len(p.branches) > 1 {
+		return nil, p.fail(GlobUnclosedAlternates)
+	}
+	return p.branches[0], nil
+}
 
+// globParser follows globset's parser: branches holds the top-level tokens
+// and then the alternatives of every open group; altStart the index in
+// branches where each open group's alternatives begin.
 type globParser struct {
-	src   string
-	pos   int
-	stack [][]globToken // the top-level tokens, then the open group's alternatives
+	src           string
+	pos           int
+	prev          rune // the character before the current one (0 at the start)
+	cur           rune
+	branches      [][]globToken
+	altStart      []int
+	allowUnclosed bool
+	sawUnclosed   bool // an unclosed '[' was read as a literal: no class can follow
 }
 
 func (p *globParser) bump() (rune, bool) {
+	p.prev = p.cur
 	if p.pos >= len(p.src) {
+		p.cur = 0
 		return 0, false
 	}
 	r, n := utf8.DecodeRuneInString(p.src[p.pos:])
 	p.pos += n
+	p.cur = r
 	return r, true
 }
 
@@ -114,55 +203,49 @@ func (p *globParser) peek() (rune, bool) {
 }
 
 func (p *globParser) push(t globToken) {
-	top := len(p.stack) - 1
-	toks := p.stack[top]
+	top := len(p.branches) - 1
+	toks := p.branches[top]
 	if t.kind == tokLiteral && len(toks) > 0 && toks[len(toks)-1].kind == tokLiteral {
 		toks[len(toks)-1].lit += t.lit
 		return
 	}
-	p.stack[top] = append(toks, t)
+	p.branches[top] = append(toks, t)
 }
 
 func (p *globParser) parse() error {
 	for {
-		start := p.pos
 		c, ok := p.bump()
 		if !ok {
 			return nil
 		}
-		switch c {
-		case '?':
+		switch {
+		case c == '?':
 			p.push(globToken{kind: tokAny})
-		case '*':
-			p.parseStar(start)
-		case '[':
+		case c == '*':
+			p.parseStar()
+		case c == '[' && !p.sawUnclosed:
 			if err := p.parseClass(); err != nil {
 				return err
 			}
-		case '{':
-			if len(p.stack) > 1 {
-				return &GlobError{p.src, "nested alternate groups are not allowed"}
+		case c == '{':
+			p.altStart = append(p.altStart, len(p.branches))
+			p.branches = append(p.branches, nil)
+		case c == '}':
+			n := len(p.altStart)
+			if n == 0 {
+				return p.fail(GlobUnopenedAlternates)
 			}
-			p.stack = append(p.stack, nil)
-		case '}':
-			// globset pops every open alternative; a stray '}' yields an
-			// empty group, which matches the empty string (it is dropped).
-			var alts [][]globToken
-			for len(p.stack) >= 2 {
-				alts = append(alts, p.stack[len(p.stack)-1])
-				p.stack = p.stack[:len(p.stack)-1]
-			}
-			p.stack[len(p.stack)-1] = append(p.stack[len(p.stack)-1], globToken{kind: tokAlternates, alts: alts})
-		case ',':
-			if len(p.stack) <= 1 {
-				p.push(globToken{kind: tokLiteral, lit: ","})
-			} else {
-				p.stack = append(p.stack, nil)
-			}
-		case '\\':
+			start := p.altStart[n-1]
+			p.altStart = p.altStart[:n-1]
+			alts := append([][]globToken(nil), p.branches[start:]...)
+			p.branches = p.branches[:start]
+			p.push(globToken{kind: tokAlternates, alts: alts})
+		case c == ',' && len(p.altStart) > 0:
+			p.branches = append(p.branches, nil)
+		case c == '\\':
 			e, ok := p.bump()
 			if !ok {
-				return &GlobError{p.src, "dangling '\\'"}
+				return p.fail(GlobDanglingEscape)
 			}
 			p.push(globToken{kind: tokLiteral, lit: string(e)})
 		default:
@@ -174,14 +257,16 @@ func (p *globParser) parse() error {
 // parseStar follows globset's parse_star: "**" is recursive only when it is
 // a whole component (at the start, after '/', or after '{' or ','), and is
 // otherwise two '*'.
-func (p *globParser) parseStar(start int) {
+func (p *globParser) parseStar() {
+	prev := p.prev
 	if c, ok := p.peek(); !ok || c != '*' {
 		p.push(globToken{kind: tokStar})
 		return
 	}
 	p.bump() // the second '*'
-	top := len(p.stack) - 1
-	if len(p.stack[top]) == 0 {
+	top := len(p.branches) - 1
+	inGroup := len(p.branches) > 1
+	if len(p.branches[top]) == 0 {
 		// "**" at the start of the glob or of an alternative.
 		if c, ok := p.peek(); ok && c != '/' {
 			p.push(globToken{kind: tokStar})
@@ -192,23 +277,17 @@ func (p *globParser) parseStar(start int) {
 		p.bump() // the '/' (or nothing at the end)
 		return
 	}
-	var prev byte
-	if start > 0 {
-		prev = p.src[start-1]
-	}
-	if prev != '/' {
-		if len(p.stack) <= 1 || (prev != ',' && prev != '{') {
-			p.push(globToken{kind: tokStar})
-			p.push(globToken{kind: tokStar})
-			return
-		}
+	if prev != '/' && (!inGroup || (prev != ',' && prev != '{')) {
+		p.push(globToken{kind: tokStar})
+		p.push(globToken{kind: tokStar})
+		return
 	}
 	isSuffix := false
 	c, ok := p.peek()
 	switch {
 	case !ok:
 		isSuffix = true
-	case (c == ',' || c == '}') && len(p.stack) >= 2:
+	case (c == ',' || c == '}') && inGroup:
 		isSuffix = true
 	case c == '/':
 		p.bump()
@@ -217,24 +296,21 @@ func (p *globParser) parseStar(start int) {
 		p.push(globToken{kind: tokStar})
 		return
 	}
-	// Replace the '/' literal before "**" (if any) with a recursive token,
-	// as globset's pop_token does.
-	toks := p.stack[top]
-	if n := len(toks); n > 0 {
-		last := &toks[n-1]
-		switch {
-		case last.kind == tokRecPrefix || last.kind == tokRecSuffix:
-			return
-		case last.kind == tokLiteral && strings.HasSuffix(last.lit, "/"):
-			last.lit = last.lit[:len(last.lit)-1]
-			if last.lit == "" {
-				toks = toks[:n-1]
-			}
-		default:
-			toks = toks[:n-1]
-		}
-		p.stack[top] = toks
+	// Replace the token before "**" with a recursive one, as globset's
+	// pop_token does (it is the '/' that let "**" be recursive, or a
+	// recursive token that absorbs this one).
+	toks := p.branches[top]
+	last := toks[len(toks)-1]
+	switch {
+	case last.kind == tokRecPrefix || last.kind == tokRecSuffix:
+		return
+	case last.kind == tokLiteral && utf8.RuneCountInString(last.lit) > 1:
+		_, n := utf8.DecodeLastRuneInString(last.lit)
+		toks[len(toks)-1].lit = last.lit[:len(last.lit)-n]
+	default:
+		toks = toks[:len(toks)-1]
 	}
+	p.branches[top] = toks
 	if isSuffix {
 		p.push(globToken{kind: tokRecSuffix})
 	} else {
@@ -243,6 +319,7 @@ func (p *globParser) parseStar(start int) {
 }
 
 func (p *globParser) parseClass() error {
+	savedPos, savedPrev, savedCur := p.pos, p.prev, p.cur
 	var ranges []runeRange
 	negated := false
 	if c, ok := p.peek(); ok && (c == '!' || c == '^') {
@@ -253,14 +330,21 @@ func (p *globParser) parseClass() error {
 	for {
 		c, ok := p.bump()
 		if !ok {
-			return &GlobError{p.src, "unclosed character class; '[' without ']'"}
+			if !p.allowUnclosed {
+				return p.fail(GlobUnclosedClass)
+			}
+			// rg 15 reads the '[' as a literal and goes on after it.
+			p.pos, p.prev, p.cur = savedPos, savedPrev, savedCur
+			p.sawUnclosed = true
+			p.push(globToken{kind: tokLiteral, lit: "["})
+			return nil
 		}
 		switch {
 		case c == ']' && !first:
 			if inRange {
 				ranges = append(ranges, runeRange{'-', '-'})
 			}
-			p.stack[len(p.stack)-1] = append(p.stack[len(p.stack)-1], globToken{kind: tokClass, negated: negated, ranges: ranges})
+			p.push(globToken{kind: tokClass, negated: negated, ranges: ranges})
 			return nil
 		case c == '-' && !first && !inRange:
 			inRange = true
@@ -268,7 +352,7 @@ func (p *globParser) parseClass() error {
 			r := &ranges[len(ranges)-1]
 			r.hi = c
 			if r.hi < r.lo {
-				return &GlobError{p.src, fmt.Sprintf("invalid range %c-%c", r.lo, r.hi)}
+				return &GlobError{Glob: p.src, Kind: GlobInvalidRange, Reason: fmt.Sprintf("invalid range; '%c' > '%c'", r.lo, r.hi)}
 			}
 			inRange = false
 		default:

@@ -17,7 +17,7 @@ func newOverrides(globs []string) (*overrides, error) {
 	}
 	o := &overrides{}
 	for _, g := range globs {
-		r, ok, err := parseIgnoreLine(g)
+		r, ok, err := parseIgnoreLine(g, false)
 		if err != nil {
 			return nil, err
 		}
@@ -93,6 +93,6 @@ func (t *typeFilter) match(name string, isDir bool) ignoreMatch {
 // CheckGlob reports whether g is a valid rg --glob (a *GlobError if not),
 // so callers can refuse a bad glob before any engine runs.
 func CheckGlob(g string) error {
-	_, _, err := parseIgnoreLine(g)
+	_, _, err := parseIgnoreLine(g, false)
 	return err
 }

@@ -3,6 +3,7 @@ package native
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"os"
 	"strings"
 	"unicode"
@@ -57,26 +58,37 @@ func readIgnoreFile(path string) *ignoreFile {
 	return f
 }
 
-// parseIgnore parses gitignore lines the way rg 13 does (ignore crate,
-// GitignoreBuilder::add_line). Lines are split on '\n' with a trailing '\r'
-// removed; reading stops at the first line that is not valid UTF-8; a line
+// parseIgnore parses gitignore lines the way rg 15.2 does (ignore crate,
+// GitignoreBuilder::add). Lines are split on '\n' with a trailing '\r'
+// removed; a UTF-8 byte order mark at the start of the first line is
+// dropped; reading stops at the first line that is not valid UTF-8; a line
 // that is not a valid glob is skipped.
 func parseIgnore(data []byte) *ignoreFile {
 	f := &ignoreFile{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), len(data)+1)
+	first := true
 	for sc.Scan() {
 		line := sc.Bytes()
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 		if !utf8.Valid(line) {
 			break
 		}
-		if r, ok, err := parseIgnoreLine(string(line)); ok && err == nil {
+		if first {
+			for bytes.HasPrefix(line, utf8BOM) {
+				line = line[len(utf8BOM):]
+			}
+			first = false
+		}
+		if r, ok, err := parseIgnoreLine(string(line), true); ok && err == nil {
 			f.add(r)
 		}
 	}
 	return f
 }
+
+// utf8BOM is the byte order mark git skips at the start of an ignore file.
+var utf8BOM = []byte("\uFEFF")
 
 // add appends a rule and indexes it.
 func (f *ignoreFile) add(r ignoreRule) {
@@ -112,14 +124,16 @@ func isPureExt(s string) bool {
 	return len(s) > 1 && s[0] == '.' && strings.IndexByte(s[1:], '.') < 0 && strings.IndexByte(s, '/') < 0
 }
 
-// parseIgnoreLine turns one gitignore line into a rule, following rg 13:
+// parseIgnoreLine turns one gitignore line into a rule, following rg 15.2:
 // comments start with '#'; trailing whitespace is trimmed unless the line ends
 // with "\ "; "\!" and "\#" escape a leading '!' or '#'; '!' negates; a leading
-// '/' anchors the pattern to the file's directory; a trailing '/' restricts
-// it to directories; a pattern without '/' matches at any depth ("**/" is
-// prepended); a trailing "/**" matches only below the directory.
-// ok is false for a comment or blank line; err is set for an invalid glob.
-func parseIgnoreLine(line string) (r ignoreRule, ok bool, err error) {
+// '/' anchors the pattern to the file's directory; a trailing '/' (or "\/")
+// restricts it to directories; a pattern without '/' matches at any depth
+// ("**/" is prepended); a trailing "/**" matches only below the directory.
+// allowUnclosed reads an unclosed '[' as a literal (ignore files do, --glob
+// does not). ok is false for a comment or blank line; err is set for an
+// invalid glob.
+func parseIgnoreLine(line string, allowUnclosed bool) (r ignoreRule, ok bool, err error) {
 	if strings.HasPrefix(line, "#") {
 		return r, false, nil
 	}
@@ -129,6 +143,7 @@ func parseIgnoreLine(line string) (r ignoreRule, ok bool, err error) {
 	if line == "" {
 		return r, false, nil
 	}
+	original := line
 	absolute := false
 	if strings.HasPrefix(line, "\\!") || strings.HasPrefix(line, "\\#") {
 		line = line[1:]
@@ -146,6 +161,8 @@ func parseIgnoreLine(line string) (r ignoreRule, ok bool, err error) {
 	if strings.HasSuffix(line, "/") {
 		r.dirOnly = true
 		line = line[:len(line)-1]
+		// An escaped slash ("\/") is a slash too.
+		line = strings.TrimSuffix(line, "\\")
 	}
 	actual := line
 	if !absolute && !strings.Contains(line, "/") {
@@ -156,8 +173,12 @@ func parseIgnoreLine(line string) (r ignoreRule, ok bool, err error) {
 	if strings.HasSuffix(actual, "/**") {
 		actual += "/*"
 	}
-	g, err := compileGlob(actual, true)
+	g, err := compileGlobWith(actual, true, allowUnclosed)
 	if err != nil {
+		var ge *GlobError
+		if errors.As(err, &ge) {
+			ge.Glob = original // rg names the glob as written
+		}
 		return r, false, err
 	}
 	r.g = g

@@ -21,8 +21,8 @@ type ignoreDir struct {
 	// entry paths when matching the files of directories above the start.
 	startRel string
 
-	hasGit bool // the directory holds a .git entry (a repository root)
-	anyGit bool // this directory or an ancestor holds .git
+	hasGit bool // the directory holds a .git or .jj entry (a repository root)
+	anyGit bool // this directory or an ancestor is a repository root
 
 	rgignore, ignore, gitignore, exclude *ignoreFile
 }
@@ -54,6 +54,7 @@ func (d *ignoreDir) matchPath(entry string) string {
 // ignoreNames are the files a directory listing is checked for.
 const (
 	nameGit       = ".git"
+	nameJJ        = ".jj" // a Jujutsu repository: rg 15 treats it as a git one
 	nameGitignore = ".gitignore"
 	nameIgnore    = ".ignore"
 	nameRgignore  = ".rgignore"
@@ -62,16 +63,18 @@ const (
 // dirMarkers records which ignore-relevant names a directory listing holds,
 // so that ignore files are opened only where they exist.
 type dirMarkers struct {
-	git, gitignore, ignore, rgignore bool
+	git, jj, gitignore, ignore, rgignore bool
 }
 
 func (m *dirMarkers) note(name string) {
-	if len(name) < 4 || name[0] != '.' {
+	if len(name) < 3 || name[0] != '.' {
 		return
 	}
 	switch name {
 	case nameGit:
 		m.git = true
+	case nameJJ:
+		m.jj = true
 	case nameGitignore:
 		m.gitignore = true
 	case nameIgnore:
@@ -92,13 +95,20 @@ func (d *ignoreDir) child(abs, rel string, m dirMarkers, useIgnore bool) *ignore
 
 // load reads the directory's ignore files.
 func (d *ignoreDir) load(abs string, m dirMarkers, useIgnore bool) {
+	gitFound := false
 	if m.git {
 		if _, err := os.Stat(filepath.Join(abs, nameGit)); err == nil {
-			d.hasGit = true
+			d.hasGit, gitFound = true, true
 		}
 	}
 	if !useIgnore {
 		return
+	}
+	if m.jj && !d.hasGit {
+		// Only when ignore files are read (rg 15.2 checks for .jj then).
+		if _, err := os.Stat(filepath.Join(abs, nameJJ)); err == nil {
+			d.hasGit = true
+		}
 	}
 	if m.rgignore {
 		d.rgignore = readIgnoreFile(filepath.Join(abs, nameRgignore))
@@ -109,14 +119,14 @@ func (d *ignoreDir) load(abs string, m dirMarkers, useIgnore bool) {
 	if m.gitignore {
 		d.gitignore = readIgnoreFile(filepath.Join(abs, nameGitignore))
 	}
-	if d.hasGit {
+	if gitFound {
 		d.exclude = readIgnoreFile(gitExcludePath(abs))
 	}
 }
 
 // gitExcludePath is the repository's info/exclude file: .git/info/exclude,
 // or for a worktree or submodule whose .git is a file, the one in the git
-// directory it names (and its commondir), as rg 13 resolves it.
+// directory it names (and its commondir), as rg resolves it.
 func gitExcludePath(dir string) string {
 	dotgit := filepath.Join(dir, nameGit)
 	fi, err := os.Stat(dotgit)
@@ -176,7 +186,7 @@ func ancestors(canon, startRel string, useIgnore bool) *ignoreDir {
 // for the ignore-relevant names.
 func markersOf(dir string) dirMarkers {
 	var m dirMarkers
-	for _, n := range []string{nameGit, nameGitignore, nameIgnore, nameRgignore} {
+	for _, n := range []string{nameGit, nameJJ, nameGitignore, nameIgnore, nameRgignore} {
 		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
 			m.note(n)
 		}

@@ -4,25 +4,34 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/rgregex"
 )
 
 // MatchOptions says what a Matcher looks for. The zero value of every field
 // is rg's default.
 type MatchOptions struct {
-	Pattern         string // Go RE2 syntax, or a literal when Fixed is set
-	Fixed           bool   // the pattern is a literal string (rg -F)
-	Word            bool   // match only whole words (rg -w)
-	CaseInsensitive bool   // ignore letter case (rg -i)
-	Multiline       bool   // a match may span lines and '.' matches '\n' (rg -U --multiline-dotall)
+	// Pattern is in rg's regex dialect (the Rust regex crate's syntax, as
+	// rg 15 reads it without -P; see internal/rgregex), or a literal when
+	// Fixed is set.
+	Pattern         string
+	Fixed           bool // the pattern is a literal string (rg -F)
+	Word            bool // match only whole words (rg -w)
+	CaseInsensitive bool // ignore letter case (rg -i)
+	Multiline       bool // a match may span lines and '.' matches '\n' (rg -U --multiline-dotall)
+	CRLF            bool // ^ and $ also treat "\r\n" as a line end, '.' skips '\r' (rg --crlf)
 }
 
-// PatternError is a pattern the searcher cannot run as rg would: invalid Go
-// RE2 syntax, or a literal line terminator outside multiline mode (rg refuses
-// "a\nb" without -U the same way).
+// PatternError is a pattern the searcher cannot run as rg would: one rg
+// refuses too (a syntax error, look-around, a back-reference, a NUL byte,
+// a literal line terminator outside multiline mode), or one rg accepts that
+// rgkit cannot give rg's meaning (Err is then an *rgregex.Error of kind
+// rgregex.KindUnsupported).
 type PatternError struct {
 	Pattern string
 	Reason  string
-	Err     error // the regexp/syntax error, when there is one
+	Err     error // the *rgregex.Error, when there is one
 }
 
 func (e *PatternError) Error() string {
@@ -35,14 +44,19 @@ func (e *PatternError) Unwrap() error { return e.Err }
 // serves every worker of a search.
 type Matcher struct {
 	opts MatchOptions
-	// re finds matches. In line mode no class or literal of it can match
-	// '\n', so a match never crosses a line and it may run on a whole buffer
-	// or on one line with the same result; ^ and $ are line anchors.
+	// re finds matches when Go's regexp gives rg's answer on any text: the
+	// pattern has none of the assertions Go lacks. In line mode no class or
+	// literal of it can match '\n', so a match never crosses a line and it
+	// may run on a whole buffer or on one line with the same result; ^ and
+	// $ are line anchors. nil when vm must be used.
 	re *regexp.Regexp
-	// wordFirst and wordMid implement rg -w (see word.go): the pattern
-	// wrapped in non-word guards, with and without the start-of-line branch.
-	wordFirst, wordMid *regexp.Regexp
-	wordWhole          *regexp.Regexp // the pattern anchored at both ends: rg 13's fast-path check
+	// vm runs the pattern with rg's Unicode word assertions (and rg -w's
+	// half boundaries); set when re is nil.
+	vm *pikeVM
+	// asciiRe is the pattern with Unicode \b and \B spelled as Go's ASCII
+	// ones: on a line of ASCII bytes they agree, and Go's regexp is faster
+	// than vm. nil unless those are the only assertions Go lacks.
+	asciiRe *regexp.Regexp
 	// pre finds candidate positions cheaply; nil when the pattern has no
 	// usable required literal.
 	pre *prefilter
@@ -60,25 +74,26 @@ type Matcher struct {
 	// emptyOK means the pattern can match the empty string, so every line
 	// is a candidate and the prefilter cannot be trusted to skip lines.
 	emptyOK bool
+	// textVM is set when the pattern holds \A (or ^ under (?-m)). rg
+	// selects lines one by one, where \A holds at every line start, but
+	// finds the spans to report in its buffer, where \A holds only at the
+	// buffer's start: a later line matches with no span. textVM finds
+	// those spans with the line's previous byte in view.
+	textVM *pikeVM
 }
 
-// Compile builds a Matcher. Its semantics are rg 13's, with Go's ASCII \d \w
-// \s \b (the rg engine is given the same ASCII classes): in line mode no part
-// of the pattern matches '\n'; '.' and broad classes never match a byte of
-// invalid UTF-8 (Go would decode it as U+FFFD and match it).
+// Compile builds a Matcher with rg 15's semantics: the pattern is read in
+// rg's dialect (Unicode \w \d \s \b, simple case folding under -i), -w
+// is rg 14+'s \b{start-half}(?:pattern)\b{end-half}, in line mode no part
+// of the pattern matches '\n', and '.' and broad classes never match a
+// byte of invalid UTF-8 (Go would decode it as U+FFFD and match it).
 func Compile(o MatchOptions) (*Matcher, error) {
 	pat := o.Pattern
 	if o.Fixed {
-		pat = regexp.QuoteMeta(pat)
+		pat = regexp.QuoteMeta(pat) // Go's escapes are valid in rg's dialect
 	}
-	flags := syntax.Perl &^ syntax.OneLine // ^ and $ are line anchors, as in rg
-	if o.CaseInsensitive {
-		flags |= syntax.FoldCase
-	}
-	if o.Multiline {
-		flags |= syntax.DotNL
-	}
-	tree, err := syntax.Parse(pat, flags)
+	tree, err := rgregex.Parse(pat, rgregex.Options{
+		CaseInsensitive: o.CaseInsensitive, DotNL: o.Multiline, CRLF: o.CRLF})
 	if err != nil {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error(), Err: err}
 	}
@@ -87,25 +102,30 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error()}
 	}
 	m := &Matcher{opts: o, multi: o.Multiline && canMatchNewline(tree)}
-	if !m.multi {
-		endTextAsLineEnd(tree)
+	full := tree
+	if o.Word {
+		full = rgregex.Word(tree)
 	}
-	inner := tree.String()
-	if m.re, err = regexp.Compile(inner); err != nil {
+	prog, err := compileProg(full)
+	if err != nil {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error(), Err: err}
 	}
-	m.emptyOK = m.re.Match(nil)
-	if o.Word {
-		if err := m.compileWord(inner); err != nil {
-			return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error(), Err: err}
+	if rgregex.HasAssertion(full) {
+		m.vm = newPikeVM(prog)
+		if a := asciiEquivalent(full); a != nil {
+			m.asciiRe, _ = regexp.Compile(a.String())
 		}
+	} else if m.re, err = regexp.Compile(full.String()); err != nil {
+		// Go's parser refuses some trees rg accepts (a{1001}): run them
+		// on the VM.
+		m.re, m.vm = nil, newPikeVM(prog)
+	}
+	m.emptyOK = m.matchBytes(nil)
+	if !m.multi && hasOp(full, syntax.OpBeginText) {
+		m.textVM = newPikeVM(prog)
 	}
 	if !m.multi {
-		lineRe := m.re
-		if o.Word {
-			lineRe = m.wordFirst
-		}
-		m.dfa = newLineDFA(lineRe.String())
+		m.dfa = newLineDFA(prog)
 	}
 	if !m.emptyOK {
 		m.pre, m.exact = buildPrefilter(tree)
@@ -116,4 +136,113 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		}
 	}
 	return m, nil
+}
+
+// Options returns the options the Matcher was compiled with.
+func (m *Matcher) Options() MatchOptions { return m.opts }
+
+// Spans returns the byte ranges rg reports as matches in one line (with
+// -w, the whole-word matches): for a caller that has the line but not the
+// whole file, such as an engine re-spanning another tool's output. line is
+// the line without its '\n' (keep a '\r' before it: rg sees it). The line
+// is taken to start the file: a pattern with \A has spans on a file's
+// first line only (see Matcher.textVM).
+func (m *Matcher) Spans(line []byte) [][2]int {
+	return m.appendSpans(line, nil)
+}
+
+// WordSpans is Spans, kept for callers written for rg 13's -w, whose spans
+// depended on rg's read buffers. Since rg 14 they do not: atBufferStart is
+// ignored.
+//
+// Deprecated: use Spans.
+func (m *Matcher) WordSpans(line []byte, atBufferStart bool) [][2]int {
+	return m.Spans(line)
+}
+
+// matchBytes reports whether b holds a match (b is a line, or the whole
+// text in multiline mode).
+func (m *Matcher) matchBytes(b []byte) bool {
+	switch {
+	case m.re != nil:
+		return m.re.Match(b)
+	case m.asciiRe != nil && isASCII(b):
+		return m.asciiRe.Match(b)
+	}
+	_, _, ok := m.vm.find(b, 0, true)
+	return ok
+}
+
+// appendSpans appends the spans of every match in b, as Go's FindAllIndex
+// and rg's find_iter find them.
+func (m *Matcher) appendSpans(b []byte, dst [][2]int) [][2]int {
+	re := m.re
+	if re == nil && m.asciiRe != nil && isASCII(b) {
+		re = m.asciiRe
+	}
+	if re == nil {
+		return m.vm.findAll(b, 0, dst)
+	}
+	for _, loc := range re.FindAllIndex(b, -1) {
+		dst = append(dst, [2]int{loc[0], loc[1]})
+	}
+	return dst
+}
+
+// lineSpansIn appends the spans of the line data[ls:le] as rg reports
+// them, seeing the text before it (see textVM).
+func (m *Matcher) lineSpansIn(data []byte, ls, le int, dst [][2]int) [][2]int {
+	if m.textVM == nil || ls == 0 {
+		return m.appendSpans(data[ls:le], dst)
+	}
+	n := len(dst)
+	dst = m.textVM.findAll(data[ls-1:le], 1, dst)
+	for i := n; i < len(dst); i++ {
+		dst[i][0]--
+		dst[i][1]--
+	}
+	return dst
+}
+
+func hasOp(re *syntax.Regexp, op syntax.Op) bool {
+	if re.Op == op {
+		return true
+	}
+	for _, s := range re.Sub {
+		if hasOp(s, op) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiEquivalent returns tree with Unicode \b and \B as Go's ASCII ones,
+// or nil when it holds another assertion Go lacks.
+func asciiEquivalent(re *syntax.Regexp) *syntax.Regexp {
+	if a, ok := rgregex.AssertionOf(re); ok {
+		switch a {
+		case rgregex.WordBoundary:
+			return &syntax.Regexp{Op: syntax.OpWordBoundary}
+		case rgregex.NotWordBoundary:
+			return &syntax.Regexp{Op: syntax.OpNoWordBoundary}
+		}
+		return nil
+	}
+	out := *re
+	out.Sub = make([]*syntax.Regexp, len(re.Sub))
+	for i, s := range re.Sub {
+		if out.Sub[i] = asciiEquivalent(s); out.Sub[i] == nil {
+			return nil
+		}
+	}
+	return &out
 }

@@ -27,11 +27,13 @@ const (
 	dfaUnknown   = 0  // transition not computed yet; states are numbered from 1
 )
 
-// prev classes: what precedes the current position, for ^ and \b.
+// prev classes: what precedes the current position, for ^, \b and the
+// CRLF-aware ^ of (?R).
 const (
 	prevNone    = 0 // line start
 	prevWord    = 1
 	prevNonWord = 2
+	prevCR      = 3 // '\r', a non-word byte
 )
 
 type dfaState struct {
@@ -53,15 +55,9 @@ type dfaCache struct {
 	key   []byte
 }
 
-func newLineDFA(pattern string) *lineDFA {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return nil
-	}
-	prog, err := syntax.Compile(re.Simplify())
-	if err != nil {
-		return nil
-	}
+// newLineDFA runs prog, whose assertions may include rgregex's (see
+// compileProg): on ASCII bytes a Unicode word boundary is an ASCII one.
+func newLineDFA(prog *syntax.Prog) *lineDFA {
 	return &lineDFA{prog: prog}
 }
 
@@ -103,7 +99,7 @@ func (c *dfaCache) match(line []byte) (matched, ok bool) {
 	st := &c.states[base/128]
 	if st.end == 0 {
 		st.end = 2
-		if c.closure(st.pcs, syntax.EmptyOpContext(prevRune(st.prev), -1)) {
+		if c.closure(st.pcs, emptyContext(prevRune(st.prev), -1)) {
 			st.end = 1
 		}
 	}
@@ -116,6 +112,8 @@ func prevRune(p int8) rune {
 		return 'a'
 	case prevNonWord:
 		return ' '
+	case prevCR:
+		return '\r'
 	}
 	return -1
 }
@@ -128,7 +126,7 @@ func isWordByte(b byte) bool {
 func (c *dfaCache) step(i int, b byte) int32 {
 	st := &c.states[i]
 	r := rune(b)
-	if c.closure(st.pcs, syntax.EmptyOpContext(prevRune(st.prev), r)) {
+	if c.closure(st.pcs, emptyContext(prevRune(st.prev), r)) {
 		return dfaMatched
 	}
 	var next []uint32
@@ -143,6 +141,8 @@ func (c *dfaCache) step(i int, b byte) int32 {
 	prev := int8(prevNonWord)
 	if isWordByte(b) {
 		prev = prevWord
+	} else if b == '\r' {
+		prev = prevCR
 	}
 	return c.state(next, prev)
 }
@@ -162,7 +162,7 @@ func runeMatches(inst *syntax.Inst, r rune) bool {
 // closure follows the empty transitions from pcs plus the program start
 // (an unanchored search may start anywhere) under the context ctx, leaves
 // the rune instructions reached in c.runes, and reports a reached match.
-func (c *dfaCache) closure(pcs []uint32, ctx syntax.EmptyOp) bool {
+func (c *dfaCache) closure(pcs []uint32, ctx uint32) bool {
 	clear(c.seen)
 	c.runes = c.runes[:0]
 	c.stack = append(c.stack[:0], pcs...)
@@ -182,7 +182,7 @@ func (c *dfaCache) closure(pcs []uint32, ctx syntax.EmptyOp) bool {
 		case syntax.InstCapture, syntax.InstNop:
 			c.stack = append(c.stack, inst.Out)
 		case syntax.InstEmptyWidth:
-			if syntax.EmptyOp(inst.Arg)&^ctx == 0 {
+			if inst.Arg&^ctx == 0 {
 				c.stack = append(c.stack, inst.Out)
 			}
 		case syntax.InstMatch:

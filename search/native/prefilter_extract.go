@@ -2,8 +2,11 @@ package native
 
 import (
 	"regexp/syntax"
+	"slices"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/rgkit/rgkit/internal/rgregex"
 	"github.com/rgkit/rgkit/internal/runeclass"
 )
 
@@ -38,9 +41,12 @@ func analyze(re *syntax.Regexp) litInfo {
 		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 		return litInfo{exact: []lit{{}}}
 	case syntax.OpLiteral:
+		if _, ok := rgregex.AssertionOf(re); ok {
+			return litInfo{exact: []lit{{}}} // a zero-width assertion
+		}
 		l, ok := literalOf(re)
 		if !ok {
-			return litInfo{}
+			return analyzeFolded(re)
 		}
 		return litInfo{exact: []lit{l}}
 	case syntax.OpCharClass:
@@ -69,6 +75,31 @@ func analyze(re *syntax.Regexp) litInfo {
 		return analyzeAlternate(re.Sub)
 	}
 	return litInfo{}
+}
+
+// analyzeFolded analyzes a case-folded literal the ASCII finder cannot
+// fold (кЛюЧ, or k with its Kelvin sign) as the concatenation of each
+// rune's case orbit: -i кЛюЧ then gets a prefilter on the spellings of
+// one of its letters instead of none.
+func analyzeFolded(re *syntax.Regexp) litInfo {
+	subs := make([]*syntax.Regexp, 0, len(re.Rune))
+	for _, r := range re.Rune {
+		orbit := []rune{r}
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			orbit = append(orbit, f)
+		}
+		if len(orbit) == 1 {
+			subs = append(subs, &syntax.Regexp{Op: syntax.OpLiteral, Rune: orbit})
+			continue
+		}
+		slices.Sort(orbit)
+		cls := make([]rune, 0, 2*len(orbit))
+		for _, o := range orbit {
+			cls = append(cls, o, o)
+		}
+		subs = append(subs, &syntax.Regexp{Op: syntax.OpCharClass, Rune: cls})
+	}
+	return analyzeConcat(subs)
 }
 
 // literalOf turns a literal node into a lit, or reports that case folding
@@ -252,6 +283,9 @@ func rareByte(l lit) (int, int) {
 // isPureLiteral reports whether every match of re is exactly one of its
 // exact literals, with no assertion: then a prefilter hit is a match.
 func isPureLiteral(re *syntax.Regexp) bool {
+	if _, ok := rgregex.AssertionOf(re); ok {
+		return false
+	}
 	switch re.Op {
 	case syntax.OpLiteral, syntax.OpCharClass:
 		return true

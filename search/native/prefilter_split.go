@@ -5,6 +5,8 @@ import (
 	"regexp/syntax"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/rgregex"
 )
 
 // splitCheck confirms a candidate line without running the whole regexp
@@ -65,6 +67,9 @@ func buildSplit(tree *syntax.Regexp, p *prefilter) *splitCheck {
 }
 
 func hasAssertion(re *syntax.Regexp) bool {
+	if _, ok := rgregex.AssertionOf(re); ok {
+		return true
+	}
 	switch re.Op {
 	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
 		syntax.OpWordBoundary, syntax.OpNoWordBoundary:

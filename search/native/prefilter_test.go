@@ -29,9 +29,10 @@ func TestPrefilterChoosesLiterals(t *testing.T) {
 		{pattern: `a+`, want: "[a]"},
 		{pattern: `a*`, want: ""},
 		{pattern: `\w+`, want: ""},
-		{pattern: `kelvin`, fold: true, want: ""}, // 'k' folds to the Kelvin sign
+		{pattern: `kelvin`, fold: true, want: "[V v]"}, // 'k' folds to the Kelvin sign: the spellings of one letter
 		{pattern: `ks|xyz`, fold: false, want: "[ks xyz]", exact: true},
-		{pattern: `caf\x{e9}`, fold: true, want: ""},   // non-ASCII letters fold beyond ASCII
+		{pattern: `caf\x{e9}`, fold: true, want: "[É é]"}, // non-ASCII letters fold beyond ASCII
+		{pattern: `кЛюЧ`, fold: true, want: "[Л л]"},
 		{pattern: `[ab]cd`, want: "[cd]", split: true}, // one pass beats two
 		{pattern: `x(?:a|b|c|d|e|f|g|h|i)y`, want: "[x]", split: true},
 	}
@@ -159,25 +160,27 @@ func TestFinderAgreesWithReference(t *testing.T) {
 
 func lit2(s string, fold bool) lit { return lit{s: s, fold: fold} }
 
-// TestWordSpansAtAndAfterABufferStart pins rg 13's -w span bug
-// (ripgrep#2574): past a buffer start, a word at the line start followed by
-// a non-word character is reported one character short.
-func TestWordSpansAtAndAfterABufferStart(t *testing.T) {
+// TestSpansAreRg14WordSemantics: -w is \b{start-half}(?:P)\b{end-half},
+// the same wherever rg's buffers start (rg 13 reported "ine" for "line 10"
+// past a buffer start, ripgrep#2574). Checked against rg 15 in
+// TestDialectMatchesRg; this pins Spans without rg.
+func TestSpansAreRg14WordSemantics(t *testing.T) {
 	m, err := Compile(MatchOptions{Pattern: `\w[a-z]\w*`, Word: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		line  string
-		start bool
-		want  string
-	}{
-		{"line 10", true, "[[0 4]]"},
-		{"line 10", false, "[[1 4]]"},
-		{"a line", false, "[[2 6]]"}, // the word ends the line: rg's slow path
+	for _, c := range []struct{ line, want string }{
+		{"line 10", "[[0 4]]"},
+		{"a line", "[[2 6]]"},
+		{"éline x", "[[0 6]]"}, // é is a word character: the word starts at it
+		{"x\xffline", "[]"},    // no half boundary right after invalid UTF-8
+		{"ключ line", "[[9 13]]"},
 	} {
-		if got := fmt.Sprint(m.WordSpans([]byte(c.line), c.start)); got != c.want {
-			t.Errorf("WordSpans(%q, %v) = %s, want %s", c.line, c.start, got, c.want)
+		if got := fmt.Sprint(m.Spans([]byte(c.line))); got != c.want {
+			t.Errorf("Spans(%q) = %s, want %s", c.line, got, c.want)
+		}
+		if got, want := fmt.Sprint(m.WordSpans([]byte(c.line), true)), fmt.Sprint(m.Spans([]byte(c.line))); got != want {
+			t.Errorf("WordSpans(%q) = %s, Spans %s", c.line, got, want)
 		}
 	}
 }

@@ -72,7 +72,7 @@ func (r *Reader) buffer(size int64) *[]byte {
 
 // Source opens the files of one search root. Files are opened beneath the
 // root, so a directory swapped for a symbolic link during the walk cannot
-// lead outside it (reliability goal D5): on Linux with one openat2(2)
+// lead outside it: on Linux with one openat2(2)
 // RESOLVE_BENEATH call per file, elsewhere through os.Root. Links that stay
 // inside the root are followed, as os.Root follows them.
 type Source struct {

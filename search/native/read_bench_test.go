@@ -17,7 +17,7 @@ import (
 // read(2) into a pooled buffer (what Source does) against open + mmap(2) +
 // munmap. Reproduce with:
 //
-//	go test ./backends/native -run '^$' -bench BenchmarkRead
+//	go test ./search/native -run '^$' -bench BenchmarkRead
 func BenchmarkRead(b *testing.B) {
 	root := os.Getenv("RGKIT_BENCH_CORPUS")
 	if root == "" {

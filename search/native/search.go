@@ -7,7 +7,9 @@ import (
 
 // SearchOptions says what one file search reports.
 type SearchOptions struct {
-	Before, After int  // context lines (rg -B / -A)
+	// Before and After are context lines (rg -B / -A). With CountOnly,
+	// After still counts: see FileResult.MatchedLines.
+	Before, After int
 	MaxCount      int  // stop after this many matches; 0 = no limit (rg -m)
 	CountOnly     bool // count matches, emit nothing (rg -c)
 	FilesOnly     bool // stop at the first match, emit nothing (rg -l)
@@ -49,7 +51,8 @@ type FileResult struct {
 	// MatchedLines is what rg -c prints: matching lines, or in multiline mode
 	// (a pattern that can match '\n') matches. In content mode it also counts
 	// the matching lines rg prints inside the after-context of the last
-	// counted match when MaxCount is hit. A CountOnly search of a file rg
+	// counted match when MaxCount is hit, and so does a CountOnly search
+	// given After, as rg 15's -c does. A CountOnly search of a file rg
 	// stops at a NUL reports 0, as rg -c prints nothing for it.
 	MatchedLines int
 	// Binary reports a NUL byte. In a recursive search (the default) the
@@ -60,7 +63,7 @@ type FileResult struct {
 	Bytes int64
 }
 
-// Search finds the matches in one file's contents, with rg 13's semantics,
+// Search finds the matches in one file's contents, with rg 15's semantics,
 // and passes the lines to emit in order. An error from emit ends the search
 // and is returned.
 //
@@ -84,7 +87,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 		end, binary = binaryCut(data, peek)
 		data = data[:end]
 	}
-	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1, peek: peek, lastWordEnd: -1}
+	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
 	defer s.release()
 	var err error
 	if m.multi {
@@ -122,19 +125,16 @@ type fileSearch struct {
 	doneEnd, doneLine int
 	afterLeft         int // after-context lines still owed to the last match
 
-	spans       [][2]int  // reused submatch buffer
-	more        int       // submatches of the current line not stored in spans
-	kept        int       // submatches of the current line stored
-	checked     int       // offset where Interrupt was last polled
-	stopErr     error     // Interrupt's error: the search ends with it
-	rev         []byte    // reused buffer for reversed line prefixes
-	peek        int       // rg's first read size (see binaryCut)
-	fills       []int     // word mode: where rg's buffers start (see fillStarts); nil until needed
-	filli       int       // cursor into fills
-	lastWordEnd int       // multiline -w: end of the previous match, -1 before the first
-	dc          *dfaCache // this search's DFA states, from the Matcher's pool
-	ml          [][2]int  // reused multiline match buffer
-	all         [][]int   // multiline: the matches not yet consumed
+	spans   [][2]int  // reused submatch buffer
+	more    int       // submatches of the current line not stored in spans
+	kept    int       // submatches of the current line stored
+	checked int       // offset where Interrupt was last polled
+	stopErr error     // Interrupt's error: the search ends with it
+	rev     []byte    // reused buffer for reversed line prefixes
+	dc      *dfaCache // this search's DFA states, from the Matcher's pool
+	ml      [][2]int  // reused multiline match buffer
+	all     [][2]int  // multiline: the matches not yet consumed
+	allOK   bool      // all has been computed
 }
 
 // nulIn reports, in multiline mode, a NUL in [from, to) plus its line
@@ -152,21 +152,6 @@ func (s *fileSearch) nulIn(from, to int) bool {
 		return true
 	}
 	return false
-}
-
-// atFillStart reports whether the line starting at ls is the first line
-// of one of rg's buffers. Lines are asked for in increasing order.
-func (s *fileSearch) atFillStart(ls int) bool {
-	if s.m.multi {
-		return ls == 0 // rg reads a whole file at once for -U
-	}
-	if s.fills == nil {
-		s.fills = fillStarts(s.data, s.peek)
-	}
-	for s.filli < len(s.fills) && s.fills[s.filli] < ls {
-		s.filli++
-	}
-	return s.filli < len(s.fills) && s.fills[s.filli] == ls
 }
 
 func (s *fileSearch) release() {
@@ -214,9 +199,26 @@ func (s *fileSearch) runLines() error {
 		pos = le + 1
 	}
 	if s.o.CountOnly {
+		if s.limitReached() {
+			s.countTrailing(pos)
+		}
 		return nil
 	}
 	return s.trailingContext(s.limitReached())
+}
+
+// countTrailing counts, for rg -c with -m and -A, the matching lines among
+// the After lines from pos: since rg 15 a match inside the trailing context
+// of the last counted match is counted (rg -c -m 2 -A 2 can print 3), as
+// the content printers show it as a match.
+func (s *fileSearch) countTrailing(pos int) {
+	for k := 0; k < s.o.After && pos < len(s.data); k++ {
+		le := lineEnd(s.data, pos)
+		if s.lineMatches(s.data[pos:le]) {
+			s.count++
+		}
+		pos = le + 1
+	}
 }
 
 // nextMatchLine returns the bounds of the first matching line at or after
@@ -241,39 +243,20 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 		}
 		return 0, 0, false
 	}
-	if !s.m.emptyOK {
-		// No literal to look for: run the regexp line by line, where Go
-		// uses its backtracker (fast on short inputs) rather than the NFA
-		// simulation it needs for a whole buffer.
-		for pos < len(data) {
-			if s.interrupted(pos) {
-				return 0, 0, false
-			}
-			le := lineEnd(data, pos)
-			if s.lineMatches(data[pos:le]) {
-				return pos, le, true
-			}
-			pos = le + 1
+	// No literal to look for: decide line by line (the DFA, else the
+	// regexp on the line, where Go uses its backtracker, fast on short
+	// inputs, rather than the NFA simulation it needs for a whole buffer).
+	for pos < len(data) {
+		if s.interrupted(pos) {
+			return 0, 0, false
 		}
-		return 0, 0, false
+		le := lineEnd(data, pos)
+		if s.lineMatches(data[pos:le]) {
+			return pos, le, true
+		}
+		pos = le + 1
 	}
-	if s.interrupted(pos) {
-		return 0, 0, false
-	}
-	re := s.m.re
-	if s.m.opts.Word {
-		re = s.m.wordFirst
-	}
-	loc := re.FindIndex(data[pos:])
-	if loc == nil {
-		return 0, 0, false
-	}
-	p := pos + loc[0]
-	if p == len(data) && data[len(data)-1] == '\n' {
-		return 0, 0, false // an empty match after the final newline is not a line
-	}
-	ls := pos + bytes.LastIndexByte(data[pos:p], '\n') + 1
-	return ls, lineEnd(data, p), true
+	return 0, 0, false
 }
 
 // interruptEvery is how many bytes of a file are searched between two polls
@@ -334,12 +317,9 @@ func (s *fileSearch) dfaMatch(line []byte) (ok, decided bool) {
 	return s.dc.match(line)
 }
 
-// regexpMatch runs Go's regexp on a line.
+// regexpMatch runs the full matcher (Go's regexp or the VM) on a line.
 func (s *fileSearch) regexpMatch(line []byte) bool {
-	if s.m.opts.Word {
-		return s.m.wordMatch(line)
-	}
-	return s.m.re.Match(line)
+	return s.m.matchBytes(line)
 }
 
 // lineNumber returns the number of the line starting at off (off >= numPos).
@@ -362,25 +342,12 @@ func (s *fileSearch) emitMatchLine(ls, le int) error {
 // MaxSubmatches, and none starting past the column cap; s.more counts the
 // others (a Line holds what can be printed, whatever the line holds).
 func (s *fileSearch) lineSpans(ls, le int) [][2]int {
-	line := s.data[ls:le]
-	s.spans = s.spans[:0]
 	s.more, s.kept = 0, 0
-	if s.m.opts.Word {
-		s.spans = s.m.wordSpans(line, s.spans, s.atFillStart(ls), s.keepSpan)
-		return s.spans
-	}
-	locs := s.m.re.FindAllIndex(line, MaxSubmatches+1)
-	for _, loc := range locs[:min(len(locs), MaxSubmatches)] {
-		if s.keepSpan(loc[0]) {
-			s.spans = append(s.spans, [2]int{loc[0], loc[1]})
-		}
-	}
-	if len(locs) > MaxSubmatches {
-		// Count the rest without storing them: ReplaceAllFunc walks every
-		// match with one reused buffer, where FindAllIndex allocates each.
-		total := 0
-		s.m.re.ReplaceAllFunc(line, func([]byte) []byte { total++; return nil })
-		s.more = total - len(s.spans)
+	var overflow bool
+	s.spans, overflow = s.m.lineSpansCapped(s.data, ls, le, s.spans[:0], s.keepSpan)
+	if overflow {
+		// Past MaxSubmatches: count the rest without storing them.
+		s.more = s.m.countLineMatches(s.data, ls, le) - len(s.spans)
 	}
 	return s.spans
 }

@@ -14,7 +14,7 @@ import (
 // memory (no walking, no I/O), one class of issue 4 per sub-benchmark, in
 // count mode on one core. MB/s is over the corpus bytes. Reproduce with:
 //
-//	go test ./backends/native -run '^$' -bench BenchmarkMatcher
+//	go test ./search/native -run '^$' -bench BenchmarkMatcher
 func BenchmarkMatcher(b *testing.B) {
 	files, total := loadBenchCorpus(b)
 	classes := []struct {
@@ -29,6 +29,12 @@ func BenchmarkMatcher(b *testing.B) {
 		{"no-literal", MatchOptions{Pattern: `\w+\d\s*=\s*\d`}},
 		{"word", MatchOptions{Pattern: "err", Word: true}},
 		{"no-prefilter", MatchOptions{Pattern: `[A-Z][a-z]+[0-9]{2}`}},
+		// Unicode-class queries: rg's \w \d \b are Unicode-aware.
+		{"unicode-word-suffix", MatchOptions{Pattern: `\w+ция`}},
+		{"unicode-digits", MatchOptions{Pattern: `\d+`}},
+		{"i-cyrillic", MatchOptions{Pattern: "кЛюЧ", CaseInsensitive: true}},
+		{"unicode-boundary", MatchOptions{Pattern: `\bfunc\b`}},
+		{"word-regex", MatchOptions{Pattern: `\w+Error`, Word: true}},
 	}
 	for _, c := range classes {
 		b.Run(c.name, func(b *testing.B) {
@@ -80,4 +86,41 @@ func loadBenchCorpus(b *testing.B) ([][]byte, int64) {
 		b.Skip("no corpus: set RGKIT_BENCH_CORPUS")
 	}
 	return files, total
+}
+
+// BenchmarkMatcherContent is BenchmarkMatcher in content mode: every
+// matching line's spans are computed (where -w and Unicode \b run on the
+// VM for non-ASCII lines, and -w on every matching line).
+func BenchmarkMatcherContent(b *testing.B) {
+	files, total := loadBenchCorpus(b)
+	for _, c := range []struct {
+		name string
+		opts MatchOptions
+	}{
+		{"word", MatchOptions{Pattern: "err", Word: true}},
+		{"word-regex", MatchOptions{Pattern: `\w+Error`, Word: true}},
+		{"unicode-boundary", MatchOptions{Pattern: `\bfunc\b`}},
+		{"class-regex", MatchOptions{Pattern: `func \w+Error\(`}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			m, err := Compile(c.opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(total)
+			var n int
+			emit := func(l Line) error { n += len(l.Submatches); return nil }
+			cpu0 := processCPU()
+			for b.Loop() {
+				n = 0
+				for _, data := range files {
+					if _, err := m.Search(data, SearchOptions{}, emit); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(n), "spans")
+			b.ReportMetric(float64((processCPU()-cpu0).Milliseconds())/float64(b.N), "cpu-ms")
+		})
+	}
 }

@@ -71,39 +71,3 @@ func multilineBinaryCut(data []byte) (int, bool) {
 	}
 	return len(data), false
 }
-
-// fillStarts returns where rg's buffers start when it reads data: 0, then
-// after each fill the start of the line it left unfinished (rolled to the
-// front of the buffer). The fills are binaryCut's. rg's -w fast path
-// depends on them (see Matcher.wordSpans). rg also keeps -B context lines
-// in the buffer when it rolls; that is not replayed.
-func fillStarts(data []byte, peek int) []int {
-	starts := []int{0}
-	capacity := rgBufferSize
-	end, searched := 0, 0
-	first := peek > 0
-	for end < len(data) {
-		for end < len(data) { // one fill: read until the new bytes hold a line end
-			if end-searched >= capacity {
-				capacity *= 3
-			}
-			want := capacity - (end - searched)
-			if first {
-				want, first = min(want, peek), false
-			}
-			newEnd := min(end+want, len(data))
-			i := bytes.LastIndexByte(data[end:newEnd], '\n')
-			if i >= 0 {
-				searched = end + i + 1
-			}
-			end = newEnd
-			if i >= 0 {
-				break
-			}
-		}
-		if searched < len(data) && searched > starts[len(starts)-1] {
-			starts = append(starts, searched)
-		}
-	}
-	return starts
-}

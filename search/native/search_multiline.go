@@ -1,9 +1,6 @@
 package native
 
-import (
-	"bytes"
-	"unicode/utf8"
-)
+import "bytes"
 
 // runMultiline searches with rg -U semantics, for a pattern that can match
 // '\n': a match may span lines. Each physical line a match touches is
@@ -68,31 +65,22 @@ func (s *fileSearch) runMultiline() error {
 }
 
 // nextMultiMatch finds the next match at or after pos in the whole buffer.
-// Without -w, all matches are found in one FindAllIndex over the buffer,
-// so ^, \A and \b see the real text before pos (a search restarted on
-// data[pos:] would take pos for the start of the text).
+// All matches are found in one pass over the buffer, so ^, \A and \b see
+// the real text before pos (a search restarted on data[pos:] would take pos
+// for the start of the text).
 func (s *fileSearch) nextMultiMatch(pos int) (int, int, bool) {
-	if !s.m.opts.Word {
-		if s.all == nil {
-			s.all = s.m.re.FindAllIndex(s.data, -1)
-			if s.all == nil {
-				s.all = [][]int{}
-			}
-		}
-		for len(s.all) > 0 && s.all[0][0] < pos {
-			s.all = s.all[1:]
-		}
-		if len(s.all) == 0 {
-			return 0, 0, false
-		}
-		m := s.all[0]
+	if !s.allOK {
+		s.all, s.allOK = s.m.appendSpans(s.data, s.all[:0]), true
+	}
+	for len(s.all) > 0 && s.all[0][0] < pos {
 		s.all = s.all[1:]
-		return m[0], m[1], true
 	}
-	if s.m.opts.Word {
-		return s.nextMultiWord(pos)
+	if len(s.all) == 0 {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	m := s.all[0]
+	s.all = s.all[1:]
+	return m[0], m[1], true
 }
 
 // closeBlock counts a finished block of lines [bs, be) holding the matches
@@ -128,38 +116,4 @@ func (s *fileSearch) closeBlock(bs, be int) (done bool, err error) {
 		ls = le + 1
 	}
 	return false, nil
-}
-
-// nextMultiWord is nextMultiMatch for rg -w: the wrapper's capture group 1,
-// or rg 13's fast-path guess (see Matcher.wordSpans), with the whole file as
-// rg's buffer. At a line start the wrapper's ^ may match; elsewhere only its
-// \W can.
-func (s *fileSearch) nextMultiWord(pos int) (int, int, bool) {
-	data := s.data
-	for pos <= len(data) {
-		re := s.m.wordMid
-		if pos == 0 || data[pos-1] == '\n' {
-			re = s.m.wordFirst
-		}
-		loc := re.FindSubmatchIndex(data[pos:])
-		if loc == nil || loc[2] < 0 {
-			return 0, 0, false
-		}
-		ms, me := pos+loc[0], pos+loc[1]
-		st, en := pos+loc[2], pos+loc[3]
-		if ms != 0 && me != len(data) {
-			_, slen := utf8.DecodeRune(data[ms:me])
-			_, elen := utf8.DecodeLastRune(data[ms:me])
-			if ns, ne := ms+slen, me-elen; ns <= ne && s.m.wordWhole.Match(data[ns:ne]) {
-				st, en = ns, ne
-			}
-		}
-		if st == en && en == s.lastWordEnd {
-			pos = en + 1 // rg skips an empty match right after a match
-			continue
-		}
-		s.lastWordEnd = en
-		return st, en, true
-	}
-	return 0, 0, false
 }

@@ -18,10 +18,13 @@ func TestRandomSearchesMatchRg(t *testing.T) {
 		t.Skip("randomised differential test skipped in -short mode")
 	}
 	pieces := []string{"foo", "bar", "Foo", "FOO", "foo_bar", " ", "  ", "\t", "\n", "\n", "\n", "\r\n",
-		"x1 = 2", "a=3", "func ", "Error(", "http", "HTTP", "é", "\u212a", "\xff", "-", "(", ")", ".", "9", "baz"}
+		"x1 = 2", "a=3", "func ", "Error(", "http", "HTTP", "é", "\u212a", "\xff", "-", "(", ")", ".", "9", "baz",
+		"ключ", "_слово", "١٢٣", "Ωμέγα", "e\u0301", "\u017f", "\u00a0", "naïve"}
 	patterns := []string{"foo", "bar|baz", "fo+", `\bfoo\b`, `^foo`, `bar$`, `[a-z]+\d`, `\w+\d\s*=\s*\d`,
 		`func \w*Error\(`, "http", `f.o`, `o\s+b`, `(foo|bar)(bar|baz)`, `[^a-z]+`, `\d`, `.`,
-		`[A-Z]{2,}`, `\.`, `foo\nbar`, `o\n+b`, `(?s)foo.bar`}
+		`[A-Z]{2,}`, `\.`, `foo\nbar`, `o\n+b`, `(?s)foo.bar`,
+		`\w+`, `\bключ\b`, `\d+`, `(?i)k\w*`, `\b{start}\w`, `\w+\b{end}`, `\p{Greek}+`,
+		`[\w&&\p{Cyrillic}]+`, `\s+\w`, `(?i)ΩΜ`, `\B\w`, `\w\b`, `\<\w+\>`, `(?i)[a-z]+\s`}
 	rng := rand.New(rand.NewPCG(7, 11))
 	var cases []rgCase
 	for i := 0; i < 150; i++ {
@@ -37,15 +40,9 @@ func TestRandomSearchesMatchRg(t *testing.T) {
 			files[fmt.Sprintf("f%d.txt", f)] = b.String()
 		}
 		c := rgCase{files: files, match: MatchOptions{Pattern: patterns[rng.IntN(len(patterns))]}}
-		c.rgPattern = asciiClassesForRg.Replace(c.match.Pattern)
-		// Go's (?i)\w also matches the Kelvin sign and the long s (case
-		// folding applied to the ASCII class); rg's (?-u:\w) does not.
-		c.match.CaseInsensitive = rng.IntN(4) == 0 && !strings.Contains(c.match.Pattern, `\w`)
+		c.match.CaseInsensitive = rng.IntN(4) == 0
 		c.match.Word = rng.IntN(5) == 0
 		c.match.Fixed = rng.IntN(8) == 0
-		if c.match.Fixed {
-			c.rgPattern = ""
-		}
 		c.match.Multiline = strings.Contains(c.match.Pattern, `\n`) || rng.IntN(8) == 0
 		if rng.IntN(3) == 0 {
 			c.search.Before, c.search.After = rng.IntN(3), rng.IntN(3)
@@ -64,10 +61,6 @@ func TestRandomSearchesMatchRg(t *testing.T) {
 	}
 	checkAgainstRg(t, cases)
 }
-
-// asciiClassesForRg spells Go's ASCII classes for rg, whose own are Unicode
-// (what rgkit's ripgrep engine does too).
-var asciiClassesForRg = strings.NewReplacer(`\b`, `(?-u:\b)`, `\w`, `(?-u:\w)`, `\d`, `(?-u:\d)`, `\s`, `(?-u:\s)`)
 
 // Patterns that match the empty string are left out above: rg 13 reports an
 // empty submatch at every byte of a multi-byte character, Go at character

@@ -26,9 +26,6 @@ type rgCase struct {
 	match   MatchOptions
 	search  SearchOptions
 	rgExtra []string
-	// rgPattern, when set, is the pattern given to rg instead: rgkit's
-	// semantics are Go's (ASCII \b \w \d \s), which rg spells (?-u:\b).
-	rgPattern string
 	// explicit names each file on rg's command line (with --no-mmap unless
 	// the search keeps NULs, as rg does for a mapped file) instead of
 	// searching the directory.
@@ -43,10 +40,11 @@ type gotLine struct {
 	Context bool
 }
 
+// searchRg returns the reference rg (15.x): the matcher gives rg 15's
+// answers, and older rg answers differently (rg 13's -w, for one).
 func searchRg(t *testing.T) string {
 	t.Helper()
-	p := testtool.Need(t, "rg")
-	return p
+	return testtool.ReferenceRg(t)
 }
 
 func writeSearchFiles(t *testing.T, files map[string]string) string {
@@ -64,12 +62,7 @@ func writeSearchFiles(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func (c rgCase) rgPat() string {
-	if c.rgPattern != "" {
-		return c.rgPattern
-	}
-	return c.match.Pattern
-}
+func (c rgCase) rgPat() string { return c.match.Pattern }
 
 // rgTargets is "." or, for explicit cases, every file by name.
 func rgTargets(c rgCase) []string {
@@ -100,6 +93,9 @@ func rgArgs(c rgCase) []string {
 	}
 	if c.match.Multiline {
 		args = append(args, "-U", "--multiline-dotall")
+	}
+	if c.match.CRLF {
+		args = append(args, "--crlf")
 	}
 	if c.search.Before > 0 {
 		args = append(args, "-B", strconv.Itoa(c.search.Before))
@@ -255,7 +251,7 @@ func runNativeCount(t *testing.T, dir string, c rgCase) map[string]int {
 	for name := range c.files {
 		data, _ := os.ReadFile(filepath.Join(dir, name))
 		o := c.search
-		o.CountOnly, o.Before, o.After = true, 0, 0
+		o.CountOnly, o.Before = true, 0 // rg 15 -c counts matches inside -A's trailing context
 		r, err := m.Search(data, o, func(Line) error { t.Fatal("CountOnly emitted a line"); return nil })
 		if err != nil {
 			t.Fatal(err)

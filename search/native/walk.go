@@ -52,8 +52,9 @@ type WalkOptions struct {
 	// Workers bounds the goroutines listing directories and calling fn;
 	// 0 means GOMAXPROCS.
 	Workers int
-	// Getenv looks up HOME and XDG_CONFIG_HOME to find the global git
-	// excludes file, as rg does; nil means os.Getenv.
+	// Getenv looks up HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL and
+	// GIT_CONFIG_SYSTEM to find the global git excludes file, as rg does;
+	// nil means os.Getenv.
 	Getenv func(string) string
 }
 
@@ -73,8 +74,8 @@ type WalkStats struct {
 	Skipped    int64 // entries excluded by ignore rules, globs, types, hidden, .git, symlinks not followed, or not regular files
 }
 
-// Walk lists the files rg would search under o.Root (rg 13's default file
-// selection, adjusted by o) and calls fn for each, concurrently from up to
+// Walk lists the files rg would search under o.Root (rg 15.2's default file
+// selection, adjusted by o; Root is taken as rg's working directory) and calls fn for each, concurrently from up to
 // o.Workers goroutines, in no particular order. fn returning ErrStopWalk ends
 // the walk without error; any other error ends it and is returned. Only
 // regular files (or links to them when following) are passed; FIFOs,

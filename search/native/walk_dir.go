@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
@@ -88,7 +87,7 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 		}
 	}
 	isDir := typ.IsDir()
-	if w.excluded(ig, rel, abs, e.name, isDir) {
+	if w.excluded(ig, rel, e.name, isDir) {
 		w.skipped.Add(1)
 		return
 	}
@@ -134,7 +133,7 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 // Ignore::matched): glob overrides decide first; then ignore files (an
 // ignore verdict excludes, a whitelist verdict protects from the hidden
 // rule); then types; then hidden.
-func (w *walker) excluded(ig *ignoreDir, rel, abs, name string, isDir bool) bool {
+func (w *walker) excluded(ig *ignoreDir, rel, name string, isDir bool) bool {
 	switch w.over.match(rel, isDir) {
 	case matchWhitelist:
 		return false
@@ -143,7 +142,7 @@ func (w *walker) excluded(ig *ignoreDir, rel, abs, name string, isDir bool) bool
 	}
 	whitelisted := false
 	if w.useIgnore {
-		switch w.ignoreVerdict(ig, rel, abs, isDir) {
+		switch w.ignoreVerdict(ig, rel, isDir) {
 		case matchIgnore:
 			return true
 		case matchWhitelist:
@@ -163,12 +162,12 @@ func (w *walker) excluded(ig *ignoreDir, rel, abs, name string, isDir bool) bool
 // precedence: .rgignore over .ignore over .gitignore over .git/info/exclude
 // over the global excludes file; within one kind the deepest file with a
 // matching rule decides. Git files apply only inside a repository (some
-// directory on the chain holds .git), and only up to the nearest repository
-// root. The global excludes file is matched against the absolute path
-// without its leading '/', as rg 13 does when given absolute paths (the
-// ripgrep engine's invocation), so a pattern with a slash there only
-// matches from the filesystem root; git would anchor it at the repository.
-func (w *walker) ignoreVerdict(d *ignoreDir, rel, abs string, isDir bool) ignoreMatch {
+// directory on the chain holds .git or .jj), and only up to the nearest
+// repository root. The global excludes file is matched against the path
+// relative to Root, as rg 15 matches it relative to its working directory
+// (the ripgrep engine runs rg from Root), so "/top.txt" there means Root's
+// top.txt.
+func (w *walker) ignoreVerdict(d *ignoreDir, rel string, isDir bool) ignoreMatch {
 	anyGit := d.anyGit
 	var mRg, mIg, mGi, mEx ignoreMatch
 	sawGit := false
@@ -198,7 +197,7 @@ func (w *walker) ignoreVerdict(d *ignoreDir, rel, abs string, isDir bool) ignore
 		}
 	}
 	if anyGit && w.global != nil {
-		return w.global.match(strings.TrimPrefix(filepath.ToSlash(abs), "/"), isDir)
+		return w.global.match(rel, isDir)
 	}
 	return matchNone
 }

@@ -14,15 +14,15 @@ type work struct {
 	// root confines the walk below a start directory when links are not
 	// followed: the directory is opened as inRoot within it, one component
 	// at a time without following links, so a directory swapped for a
-	// symlink mid-walk cannot lead the walk out (reliability.md D5, case
-	// 42). nil when following links, where leaving the tree is the point.
+	// symlink mid-walk cannot lead the walk out of the tree. nil when
+	// following links, where leaving the tree is the point.
 	root   *os.Root
 	inRoot string
 	// parentID, when check is set, is the identity of the directory this
 	// one was listed in: on Linux the directory is opened by path without
 	// following a final link, and its ".." must be that parent, so a
 	// component swapped for a symlink mid-walk is caught without os.Root's
-	// per-component opens (reliability.md D5, case 42).
+	// per-component opens.
 	parentID dirID
 	check    bool
 }

@@ -61,16 +61,26 @@ func (fx fixture) build(t testing.TB, root string) {
 	}
 }
 
-// rgPath is the ripgrep the differential tests compare against.
+// rgPath is the ripgrep the differential tests compare against: the
+// reference rg (15.x, see testtool.ReferenceRg), whatever rg is first on
+// PATH. The walker follows rg 15.2's file selection, and older rg answers
+// differently on several ignore and glob rules.
 func rgPath(t testing.TB) string {
 	t.Helper()
-	p := testtool.Need(t, "rg")
-	return p
+	return testtool.ReferenceRg(t)
 }
 
 // rgFiles runs `rg --files` with the flags equivalent to o, from o.Root, with
 // HOME (and XDG_CONFIG_HOME) set to home so no user config leaks in.
 func rgFiles(t testing.TB, o WalkOptions, home string) []string {
+	t.Helper()
+	return rgFilesEnv(t, o, home, nil)
+}
+
+// rgFilesEnv is rgFiles with extra environment variables. git's system
+// configuration is always a file under home that does not exist, so the
+// machine's /etc/gitconfig cannot change the answer.
+func rgFilesEnv(t testing.TB, o WalkOptions, home string, env map[string]string) []string {
 	t.Helper()
 	args := []string{"--files", "--no-config", "--no-messages", "--null"}
 	if o.Hidden {
@@ -108,7 +118,11 @@ func rgFiles(t testing.TB, o WalkOptions, home string) []string {
 	}
 	cmd := exec.Command(rgPath(t), args...)
 	cmd.Dir = o.Root
-	cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin", "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
+	cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin", "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"GIT_CONFIG_SYSTEM=" + filepath.Join(home, "no-system-gitconfig")}
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -128,12 +142,23 @@ func rgFiles(t testing.TB, o WalkOptions, home string) []string {
 // walkFiles lists o with Walk, sorted.
 func walkFiles(t testing.TB, o WalkOptions, home string) ([]string, WalkStats) {
 	t.Helper()
+	return walkFilesEnv(t, o, home, nil)
+}
+
+// walkFilesEnv is walkFiles with the environment rgFilesEnv gives rg.
+func walkFilesEnv(t testing.TB, o WalkOptions, home string, env map[string]string) ([]string, WalkStats) {
+	t.Helper()
 	o.Getenv = func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
 		switch k {
 		case "HOME":
 			return home
 		case "XDG_CONFIG_HOME":
 			return filepath.Join(home, ".config")
+		case "GIT_CONFIG_SYSTEM":
+			return filepath.Join(home, "no-system-gitconfig")
 		}
 		return ""
 	}
@@ -152,6 +177,15 @@ func walkFiles(t testing.TB, o WalkOptions, home string) ([]string, WalkStats) {
 	return files, st
 }
 
+// gitRepo is a repository fixture with a .gitignore and the named files.
+func gitRepo(gitignore string, files ...string) fixture {
+	fx := fixture{".git/": "", ".gitignore": gitignore}
+	for _, f := range files {
+		fx[f] = "x"
+	}
+	return fx
+}
+
 // walkCase is one differential case: a tree, where the walk starts (a
 // subdirectory of the tree, "" for its top), and the options.
 type walkCase struct {
@@ -161,11 +195,20 @@ type walkCase struct {
 	opts WalkOptions
 	// want, when set, is also checked, so a case documents rg's answer.
 	want []string
+	// rg15 marks a case whose answer rg 15 changed (rg 13 or 14 answer
+	// differently): it runs only against the reference rg.
+	rg15 bool
+	// env is extra environment for rg and Walk; a value starting with "~/"
+	// is under the case's home directory.
+	env map[string]string
 }
 
 func runWalkCases(t *testing.T, cases []walkCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.rg15 {
+				rgPath(t) // "rg 15 changed this case's answer"
+			}
 			base := t.TempDir()
 			top := filepath.Join(base, "top")
 			home := filepath.Join(base, "home")
@@ -186,8 +229,15 @@ func runWalkCases(t *testing.T, cases []walkCase) {
 			tree.build(t, top)
 			o := tc.opts
 			o.Root = filepath.Join(top, filepath.FromSlash(tc.root))
-			want := rgFiles(t, o, home)
-			got, _ := walkFiles(t, o, home)
+			env := map[string]string{}
+			for k, v := range tc.env {
+				if rest, ok := strings.CutPrefix(v, "~/"); ok {
+					v = filepath.Join(home, rest)
+				}
+				env[k] = v
+			}
+			want := rgFilesEnv(t, o, home, env)
+			got, _ := walkFilesEnv(t, o, home, env)
 			if !slices.Equal(got, want) {
 				t.Errorf("Walk and rg --files differ\n walk: %q\n   rg: %q", got, want)
 			}

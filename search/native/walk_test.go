@@ -134,8 +134,7 @@ func TestWalkInvalidGlobIsAnError(t *testing.T) {
 	}
 }
 
-// Regression: a FIFO inside the tree must never be opened (open would block);
-// reliability.md case 41.
+// Regression: a FIFO inside the tree must never be opened (open would block).
 func TestWalkNeverOpensFIFOs(t *testing.T) {
 	root := t.TempDir()
 	fixture{"p": "<fifo>", "a": "x"}.build(t, root)
@@ -150,7 +149,7 @@ func TestWalkNeverOpensFIFOs(t *testing.T) {
 	}
 }
 
-// Regression for reliability.md case 42: a directory replaced by a symlink
+// Regression: a directory replaced by a symlink
 // to the outside between being listed and being opened must not lead the
 // walk out of the tree, whether the replaced component is the directory
 // itself or one of its ancestors.

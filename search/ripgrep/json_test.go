@@ -123,7 +123,7 @@ func TestDecodeRecordLongerThanTheReadBuffer(t *testing.T) {
 		`{"type":"match","data":{"path":{"text":"./big"},"lines":{"text":"` + long + `\n"},"line_number":1,"submatches":[{"match":{"text":"foo"},"start":1048576,"end":1048579}]}}` + "\n" +
 		`{"type":"end","data":{"path":{"text":"./big"},"binary_offset":null,"stats":{"matched_lines":1}}}`
 	var lines []search.Line
-	run := &rgRun{q: search.Query{Root: "."}, sink: lineSink{&lines}}
+	run := &rgRun{q: search.Query{Root: "."}, sink: search.SinkFunc(func(l search.Line) error { lines = append(lines, l); return nil })}
 	if err := decodeRgJSON(strings.NewReader(rec), run.record); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func FuzzDecodeRgJSON(f *testing.F) {
 	f.Add([]byte(`{"type":"match","data":{"lines":{"text":"a\nb\r\nc"},"line_number":-4,"submatches":[{"start":1,"end":6},{"start":9,"end":2}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var lines []search.Line
-		run := &rgRun{q: search.Query{Root: ".", Multiline: true}, sink: lineSink{&lines}}
+		run := &rgRun{q: search.Query{Root: ".", Multiline: true}, sink: search.SinkFunc(func(l search.Line) error { lines = append(lines, l); return nil })}
 		_ = decodeRgJSON(bytes.NewReader(data), run.record)
 		for _, l := range lines {
 			prev := 0
@@ -173,12 +173,6 @@ func FuzzDecodeRgJSON(f *testing.F) {
 		}
 	})
 }
-
-type lineSink struct{ lines *[]search.Line }
-
-func (s lineSink) Begin(string) error           { return nil }
-func (s lineSink) Line(l search.Line) error     { *s.lines = append(*s.lines, l); return nil }
-func (s lineSink) End(search.FileSummary) error { return nil }
 
 // FuzzParseRgRecord checks the hand-written record parser against
 // encoding/json: when both accept a record they decode the same fields.

@@ -124,7 +124,7 @@ func TestRipgrepArgsKeepInputOutOfFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"--json", "--no-config", "--case-sensitive", "--color=never", "--hidden",
-		"--type-add=rgkit:*.ts", "--type-add=rgkit:*.tsx", "--type=rgkit", "--glob=*.go", "--glob=!.git",
+		"--type-add=rgkit:*.cts", "--type-add=rgkit:*.mts", "--type-add=rgkit:*.ts", "--type-add=rgkit:*.tsx", "--type=rgkit", "--glob=*.go", "--glob=!.git",
 		`--regexp=\-\-pre=\./x\.sh`, "--", filepath.Join(root, "-rf")}
 	if !slices.Equal(args, want) {
 		t.Errorf("args:\n got %q\nwant %q", args, want)

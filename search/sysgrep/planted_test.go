@@ -37,7 +37,7 @@ func TestSystemGrepRefusesAGrepInsideTheSearchRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = g.Search(context.Background(), q, discardSink{})
+	_, err = g.Search(context.Background(), q, search.Discard)
 	if !errors.Is(err, search.ErrUnavailable) {
 		t.Errorf("Search with a grep inside the root: %v, want ErrUnavailable", err)
 	}
@@ -52,7 +52,7 @@ func TestSystemGrepRefusesAGrepInsideTheSearchRoot(t *testing.T) {
 	}
 	g = New()
 	g.LookPath = func(string) (string, error) { return filepath.Join(outside, "grep"), nil }
-	_, _ = g.Search(context.Background(), q, discardSink{})
+	_, _ = g.Search(context.Background(), q, search.Discard)
 	if _, err := os.Stat(marker); err != nil {
 		t.Error("control: the stand-in grep outside the root was not run, so the test proves nothing")
 	}

@@ -1,0 +1,119 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/engines"
+)
+
+// requireTool finds a tool on PATH, or skips (fails under RGKIT_REQUIRE_TOOLS=1).
+func requireTool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("RGKIT_REQUIRE_TOOLS") == "1" {
+			t.Fatalf("%s not on PATH, and RGKIT_REQUIRE_TOOLS=1", name)
+		}
+		t.Skipf("%s not on PATH", name)
+	}
+	return p
+}
+
+// hog makes n bytes resident in this process until the test ends.
+func hog(t *testing.T, n int) {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = 1
+	}
+	t.Cleanup(func() { _ = b[len(b)-1] })
+}
+
+// grower is an in-process engine that makes 64 MiB resident while it
+// searches and says a child of its own peaked at 10 MiB, like the grep and
+// git grep engines (a tool plus a native re-read in this process).
+type grower struct{ scripted }
+
+func (g *grower) Search(ctx context.Context, q search.Query, sink search.Sink) (search.Stats, error) {
+	b := make([]byte, 64<<20)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	_ = sink.Begin("a")
+	_ = sink.Line(search.Line{Path: "a", Number: 1 + int(b[len(b)-4096]), Kind: search.KindMatch, Text: []byte("x")})
+	_ = sink.End(search.FileSummary{Path: "a", MatchedLines: 1})
+	return search.Stats{ProcessPeakRSS: 10 << 20}, nil
+}
+
+func TestPeakMemoryIsThatOfTheProcessesThatDidTheWork(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Root: root, Meter: defaultMeter{}}
+	hog(t, 256<<20) // this process is big; no row may report that as its own
+
+	t.Run("rg --files reports rg's memory, not this process's", func(t *testing.T) {
+		rg := requireTool(t, "rg")
+		e := Engine{Info: search.Info{Name: "ripgrep"}, List: ripgrepLister(rg)}
+		s, err := measure(context.Background(), o, Task{Name: "list", Listing: true}, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.ChildPeakRSS <= 0 || s.ChildPeakRSS > 64<<20 {
+			t.Errorf("rg's peak = %d MiB, want rg's own few MiB (this process holds 256)", s.ChildPeakRSS>>20)
+		}
+		if s.PeakRSS != s.ChildPeakRSS+s.SelfPeakRSS || s.PeakRSS > 128<<20 {
+			t.Errorf("peak %d MiB = child %d + self %d MiB; want the sum, far under this process's 256", s.PeakRSS>>20, s.ChildPeakRSS>>20, s.SelfPeakRSS>>20)
+		}
+	})
+	t.Run("the rg baseline is rg alone", func(t *testing.T) {
+		rg := requireTool(t, "rg")
+		base, err := NewBaseline(context.Background(), rg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := measure(context.Background(), o, Task{Name: "hello", Query: search.Query{Pattern: "hello"}}, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.SelfPeakRSS != 0 || s.ChildPeakRSS <= 0 || s.PeakRSS > 64<<20 || s.FirstResult <= 0 {
+			t.Errorf("baseline sample %+v; want rg's own peak only, and a first result", s)
+		}
+	})
+	t.Run("a tool plus an in-process part counts both", func(t *testing.T) {
+		e := engine(&scripted{name: "grep"})
+		e.Backend = &grower{scripted{name: "grep"}}
+		s, err := measure(context.Background(), o, Task{Name: "x", Query: search.Query{Pattern: "x"}}, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.ChildPeakRSS != 10<<20 || s.SelfPeakRSS < 60<<20 || s.PeakRSS != s.ChildPeakRSS+s.SelfPeakRSS {
+			t.Errorf("child %d MiB, self %d MiB, peak %d MiB; want 10, at least 60 (the 64 MiB it made resident), and their sum",
+				s.ChildPeakRSS>>20, s.SelfPeakRSS>>20, s.PeakRSS>>20)
+		}
+	})
+	t.Run("the real grep engine counts grep and its re-read", func(t *testing.T) {
+		requireTool(t, "grep")
+		g, err := engines.Default(engines.Options{}).ByName("grep")
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := g.Available(context.Background())
+		if err != nil {
+			t.Skipf("grep engine unavailable: %v", err)
+		}
+		task := Task{Name: "hello", Query: search.Query{Pattern: "hello", Root: root}}
+		s, err := measure(context.Background(), o, task, Engine{Backend: g, Info: info})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.ChildPeakRSS <= 0 || s.ChildPeakRSS > 64<<20 || s.PeakRSS != s.ChildPeakRSS+s.SelfPeakRSS {
+			t.Errorf("grep engine: child %d, self %d, peak %d bytes; want grep's own peak plus the in-process part", s.ChildPeakRSS, s.SelfPeakRSS, s.PeakRSS)
+		}
+	})
+}

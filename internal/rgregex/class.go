@@ -1,0 +1,158 @@
+package rgregex
+
+import "strings"
+
+// posixClasses are the ASCII classes rg accepts inside brackets ([[:alpha:]]).
+var posixClasses = map[string]ranges{
+	"alnum": {'0', '9', 'A', 'Z', 'a', 'z'}, "alpha": {'A', 'Z', 'a', 'z'}, "ascii": {0, 0x7F},
+	"blank": {'\t', '\t', ' ', ' '}, "cntrl": {0, 0x1F, 0x7F, 0x7F}, "digit": {'0', '9'},
+	"graph": {'!', '~'}, "lower": {'a', 'z'}, "print": {' ', '~'},
+	"punct": {'!', '/', ':', '@', '[', '`', '{', '~'}, "space": {'\t', '\r', ' ', ' '},
+	"upper": {'A', 'Z'}, "word": {'0', '9', 'A', 'Z', '_', '_', 'a', 'z'}, "xdigit": {'0', '9', 'A', 'F', 'a', 'f'},
+}
+
+// parseClass reads a bracketed class at p.pos ('['), with nested classes
+// and the set operators && (intersection), -- (difference) and ~~
+// (symmetric difference), which bind looser than the union of items.
+func (p *parser) parseClass() (ranges, error) {
+	start := p.pos
+	if p.depth++; p.depth > maxDepth {
+		return nil, p.err(start, KindSyntax, "exceeds the nest limit of 250")
+	}
+	defer func() { p.depth-- }()
+	p.next()
+	neg := false
+	if p.peek() == '^' {
+		p.next()
+		neg = true
+	}
+	var acc, cur ranges
+	op := ""
+	first := true
+	for {
+		p.skipSpace()
+		if p.eof() {
+			return nil, p.err(start, KindSyntax, "unclosed character class")
+		}
+		at := p.pos
+		r := p.peek()
+		if r == ']' && !first {
+			p.next()
+			break
+		}
+		if two := p.src[p.pos:min(p.pos+2, len(p.src))]; !first && (two == "&&" || two == "--" || two == "~~") {
+			p.pos += 2
+			if op != "" {
+				cur = setOp(acc, op, cur)
+			}
+			acc, cur, op = cur, nil, two
+			continue
+		}
+		first = false
+		if r == '[' {
+			if cls, ok := p.posix(); ok {
+				cur = union(cur, cls)
+				continue
+			}
+			cls, err := p.parseClass()
+			if err != nil {
+				return nil, err
+			}
+			cur = union(cur, cls)
+			continue
+		}
+		lo, cls, isCls, err := p.classAtom()
+		if err != nil {
+			return nil, err
+		}
+		if p.peek() != '-' || p.peekAt(1) == ']' || p.peekAt(1) == '-' {
+			if isCls {
+				cur = union(cur, cls)
+			} else {
+				cur = union(cur, single(lo))
+			}
+			continue
+		}
+		if isCls {
+			return nil, p.err(at, KindSyntax, "invalid range boundary, must be a literal")
+		}
+		p.next() // '-'
+		p.skipSpace()
+		endAt := p.pos
+		if p.eof() {
+			return nil, p.err(start, KindSyntax, "unclosed character class")
+		}
+		hi, _, hiCls, err := p.classAtom()
+		if err != nil {
+			return nil, err
+		}
+		if hiCls {
+			return nil, p.err(endAt, KindSyntax, "invalid range boundary, must be a literal")
+		}
+		if lo > hi {
+			return nil, p.err(at, KindSyntax, "invalid character class range, the start must be <= the end")
+		}
+		cur = union(cur, ranges{lo, hi})
+	}
+	if op != "" {
+		cur = setOp(acc, op, cur)
+	}
+	if neg && !p.fl.u {
+		return nil, p.err(start, KindUnsupported, "a negated class in ASCII mode (?-u) matches single bytes of any value; rgkit does not support byte-level matching")
+	}
+	return p.foldNeg(cur, neg), nil
+}
+
+func setOp(a ranges, op string, b ranges) ranges {
+	switch op {
+	case "&&":
+		return intersect(a, b)
+	case "--":
+		return difference(a, b)
+	}
+	return symdiff(a, b)
+}
+
+// classAtom reads one literal or escape inside a class.
+func (p *parser) classAtom() (rune, ranges, bool, error) {
+	at := p.pos
+	r := p.next()
+	if r != '\\' {
+		return r, nil, false, nil
+	}
+	e, err := p.escape(at, true)
+	if err != nil {
+		return 0, nil, false, err
+	}
+	if e.byteHi {
+		return 0, nil, false, p.err(at, KindUnsupported, "a raw byte \\x80-\\xFF in ASCII mode (?-u) is not supported: rgkit matches characters, not bytes")
+	}
+	return e.r, e.cls, e.isCls, nil
+}
+
+// posix reads [:name:] or [:^name:] at p.pos; ok is false (and nothing is
+// consumed) when the text there is not one, so it is a nested class.
+func (p *parser) posix() (ranges, bool) {
+	rest := p.src[p.pos:]
+	if !strings.HasPrefix(rest, "[:") {
+		return nil, false
+	}
+	end := strings.Index(rest, ":]")
+	if end < 0 {
+		return nil, false
+	}
+	name := rest[2:end]
+	neg := strings.HasPrefix(name, "^")
+	cls, ok := posixClasses[strings.TrimPrefix(name, "^")]
+	if !ok {
+		return nil, false
+	}
+	if neg && !p.fl.u {
+		return nil, false
+	}
+	p.pos += end + 2
+	if neg {
+		return negate(cls), true
+	}
+	return cls, true
+}

@@ -1,0 +1,268 @@
+package rgregex
+
+import (
+	"regexp/syntax"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// escape is what one backslash sequence means: a character, a class, or
+// (outside classes only) an assertion.
+type escape struct {
+	r      rune   // a character, when cls and node are nil
+	cls    ranges // a class (\d, \p{Greek}, ...), already folded and negated
+	isCls  bool
+	node   *syntax.Regexp // an assertion
+	byteHi bool           // (?-u) \x80-\xFF: a raw byte
+}
+
+func isMeta(r rune) bool { return strings.ContainsRune(`\.+*?()|[]{}^$#&-~`, r) }
+
+// isEscapable: rg lets any ASCII punctuation be escaped, except < and >,
+// which are word boundaries.
+func isEscapable(r rune) bool {
+	if isMeta(r) {
+		return true
+	}
+	if r >= 0x80 || r == '<' || r == '>' {
+		return false
+	}
+	return !('0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+}
+
+// parseEscape reads an escape outside a class (its '\' at start).
+func (p *parser) parseEscape(start int) (*syntax.Regexp, error) {
+	e, err := p.escape(start, false)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case e.node != nil:
+		return e.node, nil
+	case e.isCls:
+		return classNode(e.cls), nil
+	case e.byteHi:
+		return nil, p.err(start, KindUnsupported, "a raw byte \\x80-\\xFF in ASCII mode (?-u) is not supported: rgkit matches characters, not bytes")
+	}
+	return p.literal(e.r), nil
+}
+
+func (p *parser) escape(start int, inClass bool) (escape, error) {
+	if p.eof() {
+		return escape{}, p.err(start, KindSyntax, "incomplete escape sequence, reached end of pattern prematurely")
+	}
+	r := p.next()
+	switch r {
+	case 'a':
+		return escape{r: 7}, nil
+	case 'f':
+		return escape{r: '\f'}, nil
+	case 't':
+		return escape{r: '\t'}, nil
+	case 'n':
+		return escape{r: '\n'}, nil
+	case 'r':
+		return escape{r: '\r'}, nil
+	case 'v':
+		return escape{r: '\v'}, nil
+	case 'x', 'u', 'U':
+		return p.hex(start, r)
+	case 'p', 'P':
+		return p.unicodeClass(start, r == 'P')
+	case 'd', 'D', 's', 'S', 'w', 'W':
+		return p.perlClass(start, r)
+	case 'A', 'z', 'b', 'B', '<', '>':
+		if inClass {
+			return escape{}, p.err(start, KindSyntax, "unrecognized escape sequence")
+		}
+		return p.assertion(start, r)
+	}
+	if '0' <= r && r <= '9' {
+		return escape{}, p.err(start, KindBackreference, "backreferences are not supported")
+	}
+	if isEscapable(r) {
+		return escape{r: r}, nil
+	}
+	return escape{}, p.err(start, KindSyntax, "unrecognized escape sequence")
+}
+
+func (p *parser) assertion(start int, r rune) (escape, error) {
+	node := func(op syntax.Op) (escape, error) { return escape{node: &syntax.Regexp{Op: op}}, nil }
+	pick := func(uni, ascii Assertion) (escape, error) {
+		if p.fl.u {
+			return escape{node: assertNode(uni)}, nil
+		}
+		return escape{node: assertNode(ascii)}, nil
+	}
+	switch r {
+	case 'A':
+		return node(syntax.OpBeginText)
+	case 'z':
+		return node(syntax.OpEndText)
+	case '<':
+		return pick(WordStart, WordStartASCII)
+	case '>':
+		return pick(WordEnd, WordEndASCII)
+	case 'B':
+		if !p.fl.u {
+			return node(syntax.OpNoWordBoundary)
+		}
+		return escape{node: assertNode(NotWordBoundary)}, nil
+	}
+	// \b, maybe \b{start}: only when '{' is followed by a name character,
+	// so \b{2} stays a repeated \b.
+	if p.peek() == '{' {
+		if c := p.peekAt(1); c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			p.next()
+			at := p.pos
+			for !p.eof() && p.peek() != '}' {
+				p.next()
+			}
+			if p.eof() {
+				return escape{}, p.err(start, KindSyntax, "unclosed special word boundary")
+			}
+			name := p.src[at:p.pos]
+			p.next()
+			switch name {
+			case "start":
+				return pick(WordStart, WordStartASCII)
+			case "end":
+				return pick(WordEnd, WordEndASCII)
+			case "start-half":
+				return pick(WordStartHalf, WordStartHalfASCII)
+			case "end-half":
+				return pick(WordEndHalf, WordEndHalfASCII)
+			}
+			return escape{}, p.err(at, KindSyntax, "unrecognized special word boundary assertion, valid choices are: start, end, start-half or end-half")
+		}
+	}
+	if !p.fl.u {
+		return node(syntax.OpWordBoundary)
+	}
+	return escape{node: assertNode(WordBoundary)}, nil
+}
+
+// hex reads \xHH \x{H..} \uHHHH \u{H..} \UHHHHHHHH \U{H..}.
+func (p *parser) hex(start int, kind rune) (escape, error) {
+	digits := map[rune]int{'x': 2, 'u': 4, 'U': 8}[kind]
+	var s string
+	if p.peek() == '{' {
+		p.next()
+		at := p.pos
+		for !p.eof() && p.peek() != '}' {
+			p.next()
+		}
+		if p.eof() {
+			return escape{}, p.err(start, KindSyntax, "unclosed hexadecimal literal (missing closing brace)")
+		}
+		s = p.src[at:p.pos]
+		p.next()
+		if s == "" {
+			return escape{}, p.err(start, KindSyntax, "hexadecimal literal empty")
+		}
+	} else {
+		at := p.pos
+		for i := 0; i < digits; i++ {
+			if p.eof() {
+				return escape{}, p.err(start, KindSyntax, "incomplete escape sequence, reached end of pattern prematurely")
+			}
+			p.next()
+		}
+		s = p.src[at:p.pos]
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return escape{}, p.err(start, KindSyntax, "invalid hexadecimal digit")
+		}
+	}
+	v, err := strconv.ParseUint(s, 16, 32)
+	if err != nil || v > utf8.MaxRune || (0xD800 <= v && v <= 0xDFFF) {
+		return escape{}, p.err(start, KindSyntax, "hexadecimal literal is not a Unicode scalar value")
+	}
+	if v >= assertBase {
+		return escape{}, p.err(start, KindUnsupported, "characters U+10FFF0-U+10FFFF are reserved by rgkit")
+	}
+	if !p.fl.u && v >= 0x80 && v <= 0xFF && kind == 'x' {
+		return escape{byteHi: true}, nil
+	}
+	return escape{r: rune(v)}, nil
+}
+
+// unicodeClass reads \pL, \p{Name}, \p{name=value}, \P{...}.
+func (p *parser) unicodeClass(start int, neg bool) (escape, error) {
+	if p.eof() {
+		return escape{}, p.err(start, KindSyntax, "incomplete escape sequence, reached end of pattern prematurely")
+	}
+	var name string
+	if p.peek() == '{' {
+		p.next()
+		at := p.pos
+		for !p.eof() && p.peek() != '}' {
+			p.next()
+		}
+		if p.eof() {
+			return escape{}, p.err(start, KindSyntax, "unclosed Unicode class (missing closing brace)")
+		}
+		name = p.src[at:p.pos]
+		p.next()
+		if k, v, ok := strings.Cut(name, "!="); ok {
+			name, neg = k+"="+v, !neg
+		}
+	} else {
+		name = string(p.next())
+	}
+	if !p.fl.u {
+		return escape{}, p.err(start, KindSyntax, "Unicode not allowed here")
+	}
+	cls, ok, unsupported := property(name)
+	if !ok {
+		if unsupported {
+			return escape{}, p.err(start, KindUnsupported, "Unicode property not supported by rgkit (Go has no table for it)")
+		}
+		return escape{}, p.err(start, KindSyntax, "Unicode property not found")
+	}
+	return escape{cls: p.foldNeg(cls, neg), isCls: true}, nil
+}
+
+// perlClass is \d \s \w and their negations: Unicode unless (?-u).
+func (p *parser) perlClass(start int, r rune) (escape, error) {
+	var cls ranges
+	switch r | 0x20 {
+	case 'd':
+		cls = ranges{'0', '9'}
+		if p.fl.u {
+			cls = props().gc["nd"]
+		}
+	case 's':
+		cls = ranges{'\t', '\r', ' ', ' '}
+		if p.fl.u {
+			cls = props().binary["whitespace"]
+		}
+	case 'w':
+		cls = ranges{'0', '9', 'A', 'Z', '_', '_', 'a', 'z'}
+		if p.fl.u {
+			cls = perlWord()
+		}
+	}
+	neg := r < 'a'
+	if neg && !p.fl.u {
+		return escape{}, p.err(start, KindUnsupported, "a negated class in ASCII mode (?-u) matches single bytes of any value; rgkit does not support byte-level matching")
+	}
+	return escape{cls: p.foldNeg(cls, neg), isCls: true}, nil
+}
+
+// foldNeg applies (?i) then negation, in rg's order.
+func (p *parser) foldNeg(cls ranges, neg bool) ranges {
+	if p.fl.i {
+		if p.fl.u {
+			cls = foldUnicode(cls)
+		} else {
+			cls = foldASCII(cls)
+		}
+	}
+	if neg {
+		cls = negate(cls)
+	}
+	return cls
+}

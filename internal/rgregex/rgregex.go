@@ -1,0 +1,181 @@
+// Package rgregex reads a pattern in the regex dialect ripgrep 15 accepts
+// without -P (the Rust regex crate's syntax) and gives it rg's meaning as a
+// Go regexp/syntax tree.
+//
+// rg's dialect differs from Go's RE2 syntax in both spelling and meaning:
+// it is Unicode-aware by default (\w, \d, \s and \b follow Unicode), has
+// class set operations ([a-z&&[^aeiou]], --, ~~), special word boundaries
+// (\b{start}, \<, ...), more escapes (\u{..}, \U0001F600), and refuses
+// things Go accepts (a{,3}). Agents write rg patterns, so rgkit reads
+// them as rg does, on every engine.
+//
+// The tree uses only regexp/syntax operators. The assertions Go lacks
+// (Unicode word boundaries, word start/end and their halves, CRLF-aware
+// line anchors) appear as literals of one placeholder rune each (see
+// Assertion); a matcher that finds one must run them itself (Go's
+// regexp would read them as ordinary characters).
+package rgregex
+
+import (
+	"fmt"
+	"regexp/syntax"
+	"slices"
+)
+
+// Options are the flags rg sets from its command line. rg always searches
+// with multi-line anchors (^ and $ match at line ends).
+type Options struct {
+	CaseInsensitive bool // -i: (?i)
+	DotNL           bool // --multiline-dotall: (?s)
+	CRLF            bool // --crlf: (?R)
+}
+
+// Kind classifies a refused pattern.
+type Kind int
+
+const (
+	// KindSyntax: rg refuses the pattern too ("regex parse error").
+	KindSyntax Kind = iota
+	// KindLookAround and KindBackreference: rg refuses them without -P.
+	KindLookAround
+	KindBackreference
+	// KindNUL: the pattern needs a NUL byte, which rg's binary detection
+	// makes impossible to match; rg refuses it unless -a is given.
+	KindNUL
+	// KindUnsupported: rg accepts the pattern, this package cannot give
+	// it rg's meaning (a Unicode property Go has no table for, a raw byte
+	// of (?-u)).
+	KindUnsupported
+)
+
+// Error is a refused pattern: where (a byte offset into Pattern) and why,
+// in rg's words where rg refuses it too.
+type Error struct {
+	Pattern string
+	Offset  int
+	Kind    Kind
+	Msg     string
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("regex parse error at offset %d: %s", e.Offset, e.Msg)
+	if e.Kind == KindNUL {
+		s = e.Msg
+	}
+	if h := e.Hint(); h != "" {
+		s += " (" + h + ")"
+	}
+	return s
+}
+
+// Hint is the fix-it advice rg prints with the error, or "".
+func (e *Error) Hint() string {
+	switch e.Kind {
+	case KindLookAround, KindBackreference:
+		return "use -P / --pcre2, which can handle backreferences and look-around"
+	case KindNUL:
+		return "use -a / --text to search binary data as text"
+	}
+	return ""
+}
+
+// Assertion is a zero-width test Go's regexp does not have.
+type Assertion uint8
+
+const (
+	WordBoundary       Assertion = iota + 1 // Unicode \b
+	NotWordBoundary                         // Unicode \B
+	WordStart                               // Unicode \b{start}, \<
+	WordEnd                                 // Unicode \b{end}, \>
+	WordStartHalf                           // Unicode \b{start-half}
+	WordEndHalf                             // Unicode \b{end-half}
+	WordStartASCII                          // (?-u:\b{start})
+	WordEndASCII                            // (?-u:\b{end})
+	WordStartHalfASCII                      // (?-u:\b{start-half})
+	WordEndHalfASCII                        // (?-u:\b{end-half})
+	LineStartCRLF                           // (?Rm)^
+	LineEndCRLF                             // (?Rm)$
+	maxAssertion
+)
+
+// assertBase is the first placeholder rune: a noncharacter block of plane
+// 16's private use area, so a pattern never names one by accident without
+// \u escapes (which Parse refuses for this block).
+const assertBase = 0x10FFF0
+
+// AssertionOf reports the assertion a placeholder literal stands for.
+func AssertionOf(re *syntax.Regexp) (Assertion, bool) {
+	if re.Op != syntax.OpLiteral || len(re.Rune) != 1 {
+		return 0, false
+	}
+	return AssertionRune(re.Rune[0])
+}
+
+// AssertionRune reports the assertion a placeholder rune stands for (in a
+// compiled program's InstRune1).
+func AssertionRune(r rune) (Assertion, bool) {
+	a := Assertion(r - assertBase + 1)
+	if r < assertBase || a >= maxAssertion {
+		return 0, false
+	}
+	return a, true
+}
+
+func assertNode(a Assertion) *syntax.Regexp {
+	return &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{assertBase + rune(a) - 1}}
+}
+
+// HasAssertion reports whether the tree holds a placeholder assertion.
+func HasAssertion(re *syntax.Regexp) bool {
+	if _, ok := AssertionOf(re); ok {
+		return true
+	}
+	for _, s := range re.Sub {
+		if HasAssertion(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Word wraps a parsed tree as rg -w does since rg 14:
+// \b{start-half}(?:tree)\b{end-half}, in Unicode mode: a match must not
+// have a word character right before or right after it.
+func Word(tree *syntax.Regexp) *syntax.Regexp {
+	return &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{
+		assertNode(WordStartHalf), tree, assertNode(WordEndHalf)}}
+}
+
+// Parse reads pattern as rg 15 does (rg wraps it as "(?:pattern)" first,
+// so a (?x) comment runs to the end of the pattern and swallows that
+// closing parenthesis, as in rg) and returns its tree. Capture groups are
+// kept; the caller may Simplify the tree.
+func Parse(pattern string, o Options) (*syntax.Regexp, error) {
+	p := &parser{src: "(?:" + pattern + ")", pat: pattern, names: map[string]bool{}}
+	p.fl = flags{i: o.CaseInsensitive, m: true, s: o.DotNL, u: true, R: o.CRLF}
+	re, err := p.parseAll()
+	if err != nil {
+		return nil, err
+	}
+	if hasNUL(re) {
+		return nil, &Error{Pattern: pattern, Kind: KindNUL, Offset: 0,
+			Msg: `pattern contains "\0" but it is impossible to match: binary detection is enabled and matching a NUL byte is impossible`}
+	}
+	return re, nil
+}
+
+// hasNUL mirrors rg's ban on a NUL byte: a literal holding one, or a
+// class that is just NUL (rg sees both as a literal).
+func hasNUL(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if slices.Contains(re.Rune, 0) {
+			return true
+		}
+	case syntax.OpCharClass:
+		if len(re.Rune) == 2 && re.Rune[0] == 0 && re.Rune[1] == 0 {
+			return true
+		}
+	}
+	return slices.ContainsFunc(re.Sub, hasNUL)
+}
