@@ -4,9 +4,11 @@ package native
 // that: a 50 MB line of "A" searched for "A" has 50 million matches, and
 // storing their spans cost gigabytes (issue 11, item 1).
 
-// lineSpansCapped is lineSpansIn that stores only the spans keep accepts
-// (keep counts those it refuses) and looks at no more than MaxSubmatches+1
-// matches; overflow reports that it stopped there, so more may exist.
+// lineSpansCapped appends the spans of the line data[ls:le] as rg reports
+// them, seeing the text before it (see textVM). It stores only the spans
+// keep accepts (keep counts those it refuses) and looks at no more than
+// MaxSubmatches+1 matches; overflow reports that it stopped there, so more
+// may exist.
 func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep func(start int) bool) (out [][2]int, overflow bool) {
 	b, from := data[ls:le], 0
 	v := m.vm
@@ -41,7 +43,7 @@ func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep fu
 }
 
 // countLineMatches counts the matches of the line data[ls:le] as
-// lineSpansIn finds them, storing none.
+// lineSpansCapped finds them, storing none.
 func (m *Matcher) countLineMatches(data []byte, ls, le int) int {
 	b, from := data[ls:le], 0
 	v := m.vm
