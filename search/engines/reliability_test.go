@@ -158,7 +158,8 @@ func TestTimeoutInsideALargeFileIsPartial(t *testing.T) {
 
 // TestRipgrepStopsOnceThePageIsFull (item 6): a page of 10 from a file of
 // 10 million matching lines ends rg's search as soon as the page is full,
-// with no error and the limit reported, sorted or streamed. Before, rg was
+// with no error and the limit reported, sorted or streamed; and the other
+// engines' page of a sorted search counts the file exactly too. Before, rg was
 // left to print the whole file until the output cap failed the search
 // ("output passed the engine's byte cap").
 func TestRipgrepStopsOnceThePageIsFull(t *testing.T) {
@@ -171,13 +172,27 @@ func TestRipgrepStopsOnceThePageIsFull(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a"), bytes.Repeat([]byte("x\n"), 10_000_000), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	gitInit(t, root)
 	for _, sort := range []search.SortOrder{search.SortPath, search.SortNone} {
 		got, res := matchLines(t, rg, search.Query{Pattern: "x", Root: root, Limit: 10, Sort: sort})
 		if len(got) != 10 || res.Truncated != search.TruncatedLimit || res.Partial {
 			t.Errorf("sort %v: %d lines, Truncated %v, Partial %v; want 10, TruncatedLimit, not partial", sort, len(got), res.Truncated, res.Partial)
 		}
-		if res.Stats.MatchedLines < 11 || !res.Stats.MatchedLinesAtLeast {
-			t.Errorf("sort %v: matched %d (at least: %v); want a lower bound past the page", sort, res.Stats.MatchedLines, res.Stats.MatchedLinesAtLeast)
+		// Sorted, the file that reached the page's cap is counted whole,
+		// so the total stays exact; streamed, the search stopped, and the
+		// count says it is a lower bound.
+		exact := sort == search.SortPath
+		if exact && (res.Stats.MatchedLines != 10_000_000 || res.Stats.MatchedLinesAtLeast) ||
+			!exact && (res.Stats.MatchedLines < 11 || !res.Stats.MatchedLinesAtLeast) {
+			t.Errorf("sort %v: matched %d (at least: %v); want 10,000,000 exactly when sorted, a lower bound when streamed", sort, res.Stats.MatchedLines, res.Stats.MatchedLinesAtLeast)
 		}
+	}
+	for _, b := range realEngines(t, root) {
+		t.Run(b.Name(), func(t *testing.T) {
+			got, res := matchLines(t, b, search.Query{Pattern: "x", Root: root, Limit: 10})
+			if len(got) != 10 || res.Stats.MatchedLines != 10_000_000 || res.Stats.MatchedLinesAtLeast {
+				t.Errorf("%d lines, matched %d (at least: %v); want 10 and exactly 10,000,000", len(got), res.Stats.MatchedLines, res.Stats.MatchedLinesAtLeast)
+			}
+		})
 	}
 }

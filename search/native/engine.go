@@ -381,3 +381,29 @@ func WalkOptionsFor(q search.Query, typeGlobs []string, workers int) WalkOptions
 		Workers:        workers,
 	}
 }
+
+// CountData counts the matching lines of data, the contents of the file at
+// path, as rg -c would, for an engine that stopped reading the file's
+// matches at the page's cap (search.FileMatchCap) and must still report
+// the file's exact count.
+func (r *FileSearcher) CountData(path string, data []byte) (int, error) {
+	o := SearchOptions{CountOnly: true, MaxCount: r.q.MaxCountPerFile, Interrupt: r.ctx.Err}
+	if slices.Contains(r.explicit, path) {
+		o.BinaryConvert, o.KeepNUL = true, r.mapped
+	}
+	res, err := r.m.Search(data, o, nil)
+	return res.MatchedLines, err
+}
+
+// CountFile reads the file at path (relative to the root, slash-separated)
+// and counts it as CountData does.
+func (r *FileSearcher) CountFile(path string) (int, error) {
+	f := File{Path: path, Abs: filepath.Join(r.q.Root, filepath.FromSlash(path)), Size: -1}
+	explicit := slices.Contains(r.explicit, path)
+	buf, err := r.src.Read(f, r.q.FollowSymlinks || explicit || r.underExplicit(path))
+	if err != nil {
+		return 0, err
+	}
+	defer buf.Release()
+	return r.CountData(path, buf.Data)
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/rgkit/rgkit/internal/proc"
 	"github.com/rgkit/rgkit/internal/version"
 	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // Engine is the engine that runs rg. rg does the walking (ignore rules,
@@ -257,7 +258,12 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if search.Within(q.Root, info.Path) {
 		return search.Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", search.ErrUnavailable, info.Path)
 	}
-	run := &rgRun{q: q, sink: sink, countMatches: rgCountsMatches(q)}
+	run := &rgRun{ctx: ctx, q: q, sink: sink, countMatches: rgCountsMatches(q)}
+	defer func() {
+		if run.closeCounter != nil {
+			run.closeCounter()
+		}
+	}()
 	tr, err := dialect.Translate(q, dialect.Rust)
 	if err != nil {
 		return search.Stats{}, err
@@ -318,6 +324,7 @@ func isEAGAIN(res proc.Result) bool {
 
 // rgRun is one Search's state while rg's output streams in.
 type rgRun struct {
+	ctx     context.Context
 	q       search.Query
 	sink    search.Sink
 	stats   search.Stats
@@ -330,6 +337,28 @@ type rgRun struct {
 	// rgCountsMatches), not its matched lines.
 	countMatches bool
 	sinkErr      error
+	// counter counts a file rg stopped at the page's cap (opened on first
+	// use; see countFile).
+	counter *native.FileSearcher
+	closeCounter func()
+}
+
+// countFile counts the matching lines of the file at path with the native
+// matcher, which gives rg's answer.
+func (run *rgRun) countFile(path string) (int, error) {
+	if run.counter == nil {
+		m, err := native.Compile(native.MatchOptionsFor(run.q))
+		if err != nil {
+			return 0, err
+		}
+		src, err := (&native.Reader{}).Open(run.q.Root)
+		if err != nil {
+			return 0, err
+		}
+		run.counter = native.NewFileSearcher(run.ctx, run.q, m, search.Discard, src)
+		run.closeCounter = func() { src.Close() }
+	}
+	return run.counter.CountFile(path)
 }
 
 // consume is runProc's stdout callback.
@@ -416,8 +445,15 @@ func (run *rgRun) record(rec *rgRecord) error {
 		}
 		run.stats.FilesMatched++
 		run.stats.MatchedLines += count
-		if max, capped := search.FileMatchCap(run.q); capped && st.MatchedLines >= int64(max) {
-			run.stats.MatchedLinesAtLeast = true // rg stopped at the page's cap
+		if capAt, capped := search.FileMatchCap(run.q); capped && count >= int64(capAt) {
+			// rg stopped at the page's cap: count the file here, so the
+			// total stays exact.
+			if n, err := run.countFile(run.open); err == nil && int64(n) > count {
+				run.stats.MatchedLines += int64(n) - count
+				count = int64(n)
+			} else if err != nil {
+				run.stats.MatchedLinesAtLeast = true
+			}
 		}
 		return run.sinkCall(run.sink.End(search.FileSummary{Path: run.open, MatchedLines: int(count)}))
 	case "summary":

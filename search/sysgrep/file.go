@@ -111,14 +111,21 @@ func (r *grepRun) close(g *grepFile) error {
 	if g.native {
 		return nil // toNative closed it
 	}
-	if g.count > 0 {
+	count := g.count
+	if capAt, capped := search.FileMatchCap(r.q); capped && count >= capAt {
+		// grep stopped at the page's cap: count the rest of the file
+		// here, so the total stays exact.
+		if n, err := r.fs.CountData(g.file.Path, g.data); err == nil {
+			count = max(count, n)
+		} else {
+			r.atLeast.Store(true)
+		}
+	}
+	if count > 0 {
 		r.matched.Add(1)
-		r.lines.Add(int64(g.count))
+		r.lines.Add(int64(count))
 	}
-	if max, capped := search.FileMatchCap(r.q); capped && g.count >= max {
-		r.atLeast.Store(true) // grep stopped at the page's cap
-	}
-	return g.out.Close(g.count)
+	return g.out.Close(count)
 }
 
 // toNative searches g with the native matcher from after the last line
