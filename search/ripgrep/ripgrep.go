@@ -339,7 +339,7 @@ type rgRun struct {
 	sinkErr      error
 	// counter counts a file rg stopped at the page's cap (opened on first
 	// use; see countFile).
-	counter *native.FileSearcher
+	counter      *native.FileSearcher
 	closeCounter func()
 }
 
