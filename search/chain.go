@@ -151,7 +151,9 @@ func (c *Chain) run(ctx context.Context, b Engine, info Info, q Query, sink Sink
 		res.Partial = true
 		return true, flushErr
 	}
-	if ctx.Err() != nil && !out.stopped {
+	if ctx.Err() != nil && (!out.stopped || errors.Is(err, ctx.Err())) {
+		// Also when the engine, stopped by a cap, reports the deadline
+		// that passed before it noticed: that is a timeout, not a failure.
 		return true, interrupted(ctx, res, q)
 	}
 	if err != nil && !errors.Is(err, ErrStop) {

@@ -78,7 +78,9 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if err == nil {
 		err = run.SinkErr()
 	}
-	if err == nil {
+	if err == nil && !run.Stopped() {
+		// A sink that stopped the search ended it; a deadline that passed
+		// afterwards cut nothing.
 		err = ctx.Err()
 	}
 	return st, err
