@@ -250,10 +250,14 @@ type lineRec struct {
 	span0, span1 int
 	context      bool
 	cut, more    int // search.Line's Cut and MoreSubmatches
+	column       int // search.Line's Column (a cut line keeps its first match's)
 }
 
 func (fl *fileLines) add(l Line) {
 	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context, more: l.More}
+	if !l.Context && len(l.Submatches) > 0 {
+		rec.column = l.Submatches[0][0] + 1
+	}
 	fl.text = append(fl.text, l.Text...)
 	if !l.Context {
 		for _, sm := range l.Submatches {
@@ -265,7 +269,7 @@ func (fl *fileLines) add(l Line) {
 }
 
 func (fl *fileLines) addLine(l search.Line) {
-	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Kind == search.KindContext, cut: l.Cut, more: l.MoreSubmatches}
+	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Kind == search.KindContext, cut: l.Cut, more: l.MoreSubmatches, column: l.Column}
 	fl.text = append(fl.text, l.Text...)
 	fl.spans = append(fl.spans, l.Submatches...)
 	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
@@ -276,12 +280,11 @@ func (fl *fileLines) addLine(l search.Line) {
 func (fl *fileLines) lines(path string) []search.Line {
 	out := make([]search.Line, len(fl.recs))
 	for i, rec := range fl.recs {
-		l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch, Cut: rec.cut, MoreSubmatches: rec.more}
+		l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch, Cut: rec.cut, MoreSubmatches: rec.more, Column: rec.column}
 		if rec.context {
 			l.Kind = search.KindContext
 		} else if rec.span1 > rec.span0 {
 			l.Submatches = fl.spans[rec.span0:rec.span1:rec.span1]
-			l.Column = l.Submatches[0].Start + 1
 		}
 		out[i] = l
 	}

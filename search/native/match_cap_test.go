@@ -42,4 +42,16 @@ func TestSubmatchesPastTheCapsAreCounted(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the first match is kept for its column, even past the cap", func(t *testing.T) {
+		var spans [][2]int
+		if _, err := m.Search([]byte("bbbbbAbA\n"), SearchOptions{MaxColumns: 2}, func(l Line) error {
+			spans = append(spans, l.Submatches...)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(spans) != 1 || spans[0] != [2]int{5, 6} {
+			t.Errorf("spans %v, want [[5 6]]", spans)
+		}
+	})
 }

@@ -355,7 +355,9 @@ func (s *fileSearch) lineSpans(ls, le int) [][2]int {
 // keepSpan reports whether a submatch starting at start is stored, and
 // counts it in s.more when it is not.
 func (s *fileSearch) keepSpan(start int) bool {
-	if s.kept >= MaxSubmatches || (s.o.MaxColumns > 0 && start >= s.o.MaxColumns) {
+	// The first match is always kept: it gives the line its column, which
+	// is reported even when the column cap cuts the match off.
+	if s.kept >= MaxSubmatches || (s.kept > 0 && s.o.MaxColumns > 0 && start >= s.o.MaxColumns) {
 		s.more++
 		return false
 	}
