@@ -91,6 +91,12 @@ func (c *Chain) Search(ctx context.Context, q Query, sink Sink) (Result, error) 
 	}
 	for _, b := range c.order(ctx, nq) {
 		info, err := b.Available(ctx)
+		if err == nil && nq.MaxCountSet && nq.MaxCountPerFile == 0 {
+			// rg -m 0: no file may report a match, so nothing is searched.
+			res.Backend, res.Info = b.Name(), info
+			res.Stats.Elapsed = time.Since(start)
+			return res, nil
+		}
 		if err == nil {
 			var done bool
 			done, err = c.run(ctx, b, info, nq, sink, &res)
@@ -130,6 +136,9 @@ func (c *Chain) run(ctx context.Context, b Engine, info Info, q Query, sink Sink
 	flushErr := col.finish()
 	out := col.outcome()
 	res.Stats = col.mergeStats(stats)
+	if out.stopped {
+		res.Stats.MatchedLinesAtLeast = true // the engine was stopped before it had counted everything
+	}
 	res.Truncated = out.trunc
 	if res.Stats.Unreadable > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%d file(s) could not be read", res.Stats.Unreadable))
@@ -142,7 +151,9 @@ func (c *Chain) run(ctx context.Context, b Engine, info Info, q Query, sink Sink
 		res.Partial = true
 		return true, flushErr
 	}
-	if ctx.Err() != nil && !out.stopped {
+	if ctx.Err() != nil && (!out.stopped || errors.Is(err, ctx.Err())) {
+		// Also when the engine, stopped by a cap, reports the deadline
+		// that passed before it noticed: that is a timeout, not a failure.
 		return true, interrupted(ctx, res, q)
 	}
 	if err != nil && !errors.Is(err, ErrStop) {

@@ -11,6 +11,31 @@ import (
 	"unicode/utf8"
 )
 
+// heldLineCost is what the byte cap charges for each line held (for
+// sorting or while another file streams) besides its path and text: the
+// Line itself, so the cap bounds the memory held, not only the text.
+const heldLineCost = 96
+
+// FileMatchCap is the most matching lines of one file an engine needs to
+// report for q: Query.MaxCountPerFile, or, when results are paged (Limit
+// set), Offset+Limit+1 if that is fewer. Past the page's size no match of a
+// file can be shown whatever comes before it (sorted or streamed), and the
+// one extra tells the Chain that more exist. capped reports that the page
+// set the cap: a file that reaches it may hold more matches than the engine
+// counted (see Stats.MatchedLinesAtLeast). Without it, one file of 10
+// million matching lines made rg build 2 GB of JSON for a page of 10 (rg
+// holds a file's output until the file is done when it runs threads).
+func FileMatchCap(q Query) (max int, capped bool) {
+	if q.Mode != ModeContent || q.Limit <= 0 {
+		return q.MaxCountPerFile, false
+	}
+	w := q.Offset + q.Limit + 1
+	if q.MaxCountPerFile > 0 && q.MaxCountPerFile <= w {
+		return q.MaxCountPerFile, false
+	}
+	return w, true
+}
+
 // errLimit is returned inside the collector when Query.Limit entries have
 // been passed on and one more exists; the engine is then told ErrStop.
 var errLimit = errors.New("limit reached")
@@ -159,14 +184,21 @@ func (c *collector) Line(l Line) error {
 	if f.dropped || !c.keep(f, l) {
 		return nil
 	}
-	l = cutLine(l, c.q.MaxColumns)
-	if !c.charge(f, int64(len(l.Path)+len(l.Text))) {
+	l = CutLine(l, c.q.MaxColumns)
+	direct := c.stream && f == c.active
+	n := int64(len(l.Path) + len(l.Text))
+	if !direct {
+		// A held line costs its Line and spans too: 10 million one-byte
+		// lines are 30 MB of text but a gigabyte of Lines.
+		n += heldLineCost + int64(16*len(l.Submatches))
+	}
+	if !c.charge(f, n) {
 		if l.Kind == KindMatch {
 			f.kept-- // not held after all
 		}
 		return c.stop()
 	}
-	if c.stream && f == c.active {
+	if direct {
 		return c.stopOn(c.feed(f, l))
 	}
 	f.lines = append(f.lines, c.arena.own(l))
@@ -548,10 +580,12 @@ func (c *collector) mergeStats(s Stats) Stats {
 	return s
 }
 
-// cutLine applies Query.MaxColumns: the text is cut on a UTF-8 boundary at
-// or before max bytes, Cut records how many bytes went, and submatches are
-// clipped to what is left.
-func cutLine(l Line, max int) Line {
+// CutLine applies a column cap (Query.MaxColumns): the text is cut on a
+// UTF-8 boundary at or before max bytes, Cut records how many bytes went,
+// submatches are clipped to what is left and those that start past it are
+// counted in MoreSubmatches. max <= 0 means no cap. Engines call it before
+// they copy a long line, the Chain again (it is idempotent).
+func CutLine(l Line, max int) Line {
 	if max <= 0 || len(l.Text) <= max {
 		return l
 	}
@@ -564,6 +598,7 @@ func cutLine(l Line, max int) Line {
 	var subs []Span
 	for _, s := range l.Submatches {
 		if s.Start >= n {
+			l.MoreSubmatches++
 			continue
 		}
 		s.End = min(s.End, n)

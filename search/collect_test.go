@@ -194,12 +194,12 @@ func TestCollectStreamingKeepsInterleavedFilesApart(t *testing.T) {
 }
 
 func TestCollectByteCap(t *testing.T) {
-	// Each line costs len(path)+len(text) = 1+9 = 10 bytes.
+	// Streamed, each line costs len(path)+len(text) = 1+9 = 10 bytes.
 	e := &scriptedEngine{name: "one", emit: []scriptEvent{"B a", "M a:1:123456789", "M a:2:123456789", "M a:3:123456789", "E a 3"}}
 	rec := &eventRecorder{t: t}
 	c := chainOf(e)
 	c.MaxOutputBytes = 25
-	res, err := c.Search(context.Background(), Query{Pattern: "1", Root: t.TempDir()}, rec)
+	res, err := c.Search(context.Background(), Query{Pattern: "1", Root: t.TempDir(), Sort: SortNone}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,6 +207,25 @@ func TestCollectByteCap(t *testing.T) {
 		t.Errorf("Truncated = %v, engine got %v; want TruncatedBytes and ErrStop", res.Truncated, e.sinkErr)
 	}
 	if want := []scriptEvent{"B a", "M a:1:123456789", "M a:2:123456789", "E a 2"}; !reflect.DeepEqual(rec.events, want) {
+		t.Errorf("events = %q, want %q", rec.events, want)
+	}
+}
+
+func TestCollectByteCapCountsHeldLines(t *testing.T) {
+	// Held for sorting, a line also costs its Line (heldLineCost): the cap
+	// bounds the memory held, not only the text.
+	e := &scriptedEngine{name: "one", emit: []scriptEvent{"B a", "M a:1:1", "M a:2:2", "M a:3:3", "E a 3"}}
+	rec := &eventRecorder{t: t}
+	c := chainOf(e)
+	c.MaxOutputBytes = 2 * (heldLineCost + 1 + 1 + 16)
+	res, err := c.Search(context.Background(), Query{Pattern: "1", Root: t.TempDir()}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Truncated != TruncatedBytes {
+		t.Errorf("Truncated = %v, want TruncatedBytes", res.Truncated)
+	}
+	if want := []scriptEvent{"B a", "M a:1:1", "M a:2:2", "E a 2"}; !reflect.DeepEqual(rec.events, want) {
 		t.Errorf("events = %q, want %q", rec.events, want)
 	}
 }
@@ -228,9 +247,9 @@ func TestCutLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := cutLine(Line{Text: []byte(tt.text), Submatches: tt.subs}, tt.max)
+			got := CutLine(Line{Text: []byte(tt.text), Submatches: tt.subs}, tt.max)
 			if string(got.Text) != tt.want || got.Cut != tt.cut || !reflect.DeepEqual(got.Submatches, tt.wantSub) {
-				t.Errorf("cutLine = %q cut %d subs %v; want %q cut %d subs %v", got.Text, got.Cut, got.Submatches, tt.want, tt.cut, tt.wantSub)
+				t.Errorf("CutLine = %q cut %d subs %v; want %q cut %d subs %v", got.Text, got.Cut, got.Submatches, tt.want, tt.cut, tt.wantSub)
 			}
 		})
 	}

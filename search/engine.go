@@ -43,6 +43,11 @@ type Stats struct {
 	Unreadable    int64 // files that could not be opened or read
 	TooLarge      int64 // files over Query.MaxFileSize
 	Elapsed       time.Duration
+	// MatchedLinesAtLeast says MatchedLines is a lower bound: the Chain
+	// stopped the engine (a streamed page was full, the byte cap was hit),
+	// or an external engine stopped reading a file's matches once the page
+	// could hold no more of them (see FileMatchCap).
+	MatchedLinesAtLeast bool
 
 	// Process usage of external engines' child processes (zero for in-process
 	// engines): user+sys CPU time and the largest peak resident set, so a

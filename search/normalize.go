@@ -221,6 +221,22 @@ func normalizeRoot(root string) (string, error) {
 	return abs, nil
 }
 
+// fileKind names a file type that is neither a regular file nor a
+// directory, in words.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	}
+	return "a special file"
+}
+
 // normalizePath makes p relative to root, slash-separated and clean, and
 // refuses paths that leave root (lexically) or do not exist.
 func normalizePath(root, p string) (string, error) {
@@ -253,7 +269,9 @@ func normalizePath(root, p string) (string, error) {
 		return "", fmt.Errorf("search: path %q: broken symbolic link: %w", p, err)
 	}
 	if !fi.IsDir() && !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("search: path %q is not a regular file or directory (%v)", p, fi.Mode().Type())
+		// Named by its full path: the caller may have split "/dev/zero"
+		// into the root "/dev" and the path "zero", which says nothing.
+		return "", fmt.Errorf("search: %s is %s, not a regular file or directory: it is not searched", full, fileKind(fi.Mode()))
 	}
 	if real, err := filepath.EvalSymlinks(full); err == nil {
 		if realRoot, err := filepath.EvalSymlinks(root); err == nil && real != realRoot && !Within(realRoot, real) {

@@ -301,3 +301,18 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestSpecialFileIsNamedByItsFullPath: issue 11, item 10. "rgkit grep x
+// /dev/zero" said `path "zero" is not a regular file or directory
+// (Dc---------)`: the root the caller split off was lost, and the type was
+// Go's mode string.
+func TestSpecialFileIsNamedByItsFullPath(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
+	_, err := Normalize(Query{Pattern: "x", Root: "/dev", Paths: []string{"zero"}})
+	if err == nil || !strings.Contains(err.Error(), "/dev/zero is a character device") || strings.Contains(err.Error(), "Dc") {
+		t.Errorf("error %v; want it to name /dev/zero as a character device", err)
+	}
+}

@@ -77,7 +77,11 @@ type Query struct {
 
 	Before, After   int // context lines (rg -B / -A)
 	MaxCountPerFile int // at most this many matching lines per file; 0 = no limit (rg -m)
-	Mode            OutputMode
+	// MaxCountSet makes MaxCountPerFile apply even when it is 0: rg -m 0
+	// reports nothing (and exits 1), where an unset -m means no limit. A
+	// flag rather than a pointer keeps the zero Query rg's default.
+	MaxCountSet bool
+	Mode        OutputMode
 
 	Hidden         bool  // search hidden files and directories
 	NoIgnore       bool  // do not apply ignore files

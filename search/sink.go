@@ -34,6 +34,11 @@ type Line struct {
 	Kind       LineKind
 	// Cut is how many bytes of the line were removed by Query.MaxColumns (0 = whole line).
 	Cut int
+	// MoreSubmatches counts the matches of the line that are not in
+	// Submatches: past the column cap, or past the most an engine stores per
+	// line (a 50 MB line of "A" searched for "A" has 50 million). They were
+	// counted, not kept, so memory stays bounded by what can be printed.
+	MoreSubmatches int
 }
 
 // FileSummary closes one file's results.

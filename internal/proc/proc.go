@@ -245,26 +245,63 @@ func (c *cappedWriter) Write(p []byte) (int, error) {
 	return total, nil
 }
 
-// cappedBuffer keeps the first max bytes written to it.
+// cappedBuffer keeps the first half and the last half of max bytes
+// written to it: a tool's reason for failing comes last, after whatever it
+// echoed (git quotes the whole pattern before "Invalid regular expression"),
+// so a cap that kept only the head lost the reason.
 type cappedBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+	mu      sync.Mutex
+	max     int
+	buf     []byte // the head, up to max/2
+	tail    []byte // a ring of the last max-max/2 bytes past the head
+	at      int    // where the ring's next byte goes
+	dropped bool   // bytes between the head and the tail were lost
 }
 
 func (c *cappedBuffer) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if room := c.max - len(c.buf); room > 0 {
-		c.buf = append(c.buf, p[:min(room, len(p))]...)
+	n := len(p)
+	if room := c.max/2 - len(c.buf); room > 0 {
+		k := min(room, len(p))
+		c.buf = append(c.buf, p[:k]...)
+		p = p[k:]
 	}
-	return len(p), nil
+	size := c.max - c.max/2
+	for len(p) > 0 && size > 0 {
+		if len(c.tail) < size {
+			k := min(size-len(c.tail), len(p))
+			c.tail = append(c.tail, p[:k]...)
+			p = p[k:]
+			continue
+		}
+		if len(p) >= size {
+			c.dropped = true
+			p = p[len(p)-size:]
+		}
+		k := copy(c.tail[c.at:], p)
+		if k < len(p) {
+			copy(c.tail, p[k:])
+		}
+		c.at = (c.at + len(p)) % size
+		c.dropped = true
+		p = nil
+	}
+	return n, nil
 }
+
+// cutMark stands for the bytes a capped buffer dropped.
+const cutMark = "\n[...]\n"
 
 func (c *cappedBuffer) bytes() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]byte(nil), c.buf...)
+	out := append([]byte(nil), c.buf...)
+	if c.dropped {
+		out = append(out, cutMark...)
+	}
+	out = append(out, c.tail[c.at:]...)
+	return append(out, c.tail[:c.at]...)
 }
 
 // Output runs spec like Run and returns its stdout (at most MaxStdout
@@ -276,6 +313,17 @@ func Output(ctx context.Context, spec Spec) ([]byte, Result, error) {
 		return err
 	})
 	return out.Bytes(), res, err
+}
+
+// Brief is a tool's stderr for an error message: trimmed, and when long,
+// its start and its end (where the reason is) around a cut mark.
+func Brief(stderr []byte) string {
+	const head, tail = 512, 1536
+	b := bytes.TrimSpace(stderr)
+	if len(b) <= head+tail+len(cutMark) {
+		return string(b)
+	}
+	return string(b[:head]) + cutMark + string(b[len(b)-tail:])
 }
 
 // FirstLine is b's first line, for error messages quoting a tool's output.

@@ -11,8 +11,11 @@ import (
 
 // setProcGroup puts the child in its own process group, so that cancelling
 // reaches every process it started (a shell wrapper's children, rg's workers).
+// On Linux the child is also killed when rgkit dies (see setDeathSignal):
+// its own group keeps a SIGKILL of rgkit's group from reaching it.
 func setProcGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setDeathSignal(cmd.SysProcAttr)
 }
 
 // signalGroup sends SIGTERM (or SIGKILL when force) to p's process group.

@@ -154,8 +154,8 @@ func TestRunProcStderrIsCappedAndExitCodeKept(t *testing.T) {
 	if err != nil {
 		t.Fatalf("err = %v", err)
 	}
-	if len(res.Stderr) != 1000 {
-		t.Errorf("len(Stderr) = %d, want 1000", len(res.Stderr))
+	if len(res.Stderr) != 1000+len(cutMark) || !strings.Contains(string(res.Stderr), cutMark) {
+		t.Errorf("len(Stderr) = %d, want 1000 and the cut mark", len(res.Stderr))
 	}
 	if res.ExitCode != 3 || res.Killed {
 		t.Errorf("ExitCode = %d, Killed = %v; want 3, false", res.ExitCode, res.Killed)
@@ -222,5 +222,52 @@ func TestRunProcRefusesRelativeAndMissingBinaries(t *testing.T) {
 				t.Errorf("err = %v, want ErrUnavailable", err)
 			}
 		})
+	}
+}
+
+// TestStderrKeepsTheReasonAfterALongEcho: issue 11, item 10. git echoes
+// the whole pattern before saying what is wrong with it; a stderr cap that
+// kept only the first bytes cut the reason off. The cap now keeps the start
+// and the end.
+func TestStderrKeepsTheReasonAfterALongEcho(t *testing.T) {
+	t.Parallel()
+	sh := "/bin/sh"
+	script := `printf 'fatal: command line, %s' "$(head -c 200000 /dev/zero | tr '\0' a)" >&2; echo ": Invalid regular expression" >&2`
+	res, err := Run(context.Background(), Spec{Path: sh, Args: []string{"-c", script}, Env: fakeEnv, MaxStderr: 4 << 10},
+		func(r io.Reader) error { _, err := io.Copy(io.Discard, r); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(res.Stderr)
+	if !strings.HasPrefix(got, "fatal: command line, aaa") || !strings.HasSuffix(got, "aaa: Invalid regular expression\n") || !strings.Contains(got, cutMark) {
+		t.Errorf("stderr %d bytes: starts %q, ends %q; want the start, a cut mark and the reason", len(got), got[:min(40, len(got))], got[max(0, len(got)-60):])
+	}
+	if len(got) > 4<<10+len(cutMark) {
+		t.Errorf("stderr kept %d bytes, cap 4 KiB", len(got))
+	}
+	if b := Brief(res.Stderr); !strings.HasSuffix(b, "Invalid regular expression") || len(b) > 2100 {
+		t.Errorf("Brief: %d bytes ending %q", len(b), b[max(0, len(b)-40):])
+	}
+}
+
+func TestCappedBufferKeepsHeadAndTail(t *testing.T) {
+	t.Parallel()
+	for _, chunk := range []int{1, 3, 7, 100} {
+		c := &cappedBuffer{max: 10}
+		var all []byte
+		for i := range 50 {
+			b := bytes.Repeat([]byte{byte('a' + i%26)}, chunk)
+			all = append(all, b...)
+			c.Write(b)
+		}
+		want := string(all[:5]) + cutMark + string(all[len(all)-5:])
+		if got := string(c.bytes()); got != want {
+			t.Errorf("chunks of %d: %q, want %q", chunk, got, want)
+		}
+	}
+	c := &cappedBuffer{max: 10}
+	c.Write([]byte("short"))
+	if got := string(c.bytes()); got != "short" {
+		t.Errorf("under the cap: %q", got)
 	}
 }

@@ -232,7 +232,7 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		return st, err
 	}
 	if res.ExitCode != 0 || strings.TrimSpace(string(out)) != "true" {
-		return st, fmt.Errorf("%w: %s is not inside a git work tree: %s", search.ErrUnavailable, q.Root, strings.TrimSpace(string(res.Stderr)))
+		return st, fmt.Errorf("%w: %s is not inside a git work tree: %s", search.ErrUnavailable, q.Root, proc.Brief(res.Stderr))
 	}
 	probe, err := g.probe(ctx, git, q.Root)
 	if err != nil {
@@ -295,10 +295,10 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		}
 	}
 	if trackRes.ExitCode != 0 {
-		return st, fmt.Errorf("%w: git ls-files: exit %d: %s", search.ErrUnavailable, trackRes.ExitCode, strings.TrimSpace(string(trackRes.Stderr)))
+		return st, fmt.Errorf("%w: git ls-files: exit %d: %s", search.ErrUnavailable, trackRes.ExitCode, proc.Brief(trackRes.Stderr))
 	}
 	if grepRes.ExitCode > 1 {
-		return st, fmt.Errorf("%w: git grep: exit %d: %s", search.ErrUnavailable, grepRes.ExitCode, strings.TrimSpace(string(grepRes.Stderr)))
+		return st, fmt.Errorf("%w: git grep: exit %d: %s", search.ErrUnavailable, grepRes.ExitCode, proc.Brief(grepRes.Stderr))
 	}
 	if ctx.Err() != nil {
 		return st, ctx.Err()

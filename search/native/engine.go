@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -77,7 +78,9 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if err == nil {
 		err = run.SinkErr()
 	}
-	if err == nil {
+	if err == nil && !run.Stopped() {
+		// A sink that stopped the search ended it; a deadline that passed
+		// afterwards cut nothing.
 		err = ctx.Err()
 	}
 	return st, err
@@ -96,6 +99,14 @@ type FileSearcher struct {
 	opts     SearchOptions
 	src      *Source
 	explicit []string
+	// mapped: every path of the query is a file and there are at most
+	// maxMappedPaths of them, the case where rg maps files into memory
+	// instead of reading them, which changes how it numbers lines past a
+	// NUL (see SearchOptions.KeepNUL).
+	mapped bool
+	// recount: the page capped how many matches a file reports (see
+	// search.FileMatchCap); a file that reaches the cap is counted again.
+	recount bool
 
 	sinkMu  sync.Mutex
 	sink    search.Sink
@@ -117,7 +128,8 @@ func (r *FileSearcher) Stats() search.Stats {
 }
 
 // File searches one file; it runs concurrently on the walk's workers. It
-// returns ErrStopWalk once the sink has stopped or failed (see SinkErr).
+// returns ErrStopWalk once the sink has stopped or failed (see SinkErr), and
+// ctx's error when ctx ends, also in the middle of a large file.
 func (r *FileSearcher) File(f File) error {
 	if err := r.ctx.Err(); err != nil {
 		return err
@@ -129,24 +141,59 @@ func (r *FileSearcher) File(f File) error {
 		return nil
 	}
 	defer buf.Release()
-	var fl fileLines
-	opts := r.opts
-	opts.BinaryConvert = explicit // rg searches past NULs in a file it was given by name
-	res, err := r.m.Search(buf.Data, opts, fl.add)
+	return r.SearchData(f, buf.Data)
+}
+
+// SearchData searches data, the contents of f, as File does, and streams
+// its lines to the sink (see FileOut).
+func (r *FileSearcher) SearchData(f File, data []byte) error {
+	out := r.Out(f.Path)
+	defer out.Abandon()
+	count, err := r.SearchInto(out, f, data, 0)
 	if err != nil {
 		return err
 	}
+	return out.Close(count)
+}
+
+// SearchInto searches data, the contents of f, and passes its lines to out,
+// leaving out open; count is the file's matched lines (what out.Close
+// wants). Lines numbered up to skipThrough are not passed on: an engine
+// that passed them on from its tool's output, then found it cannot trust
+// the rest, finishes the file this way.
+func (r *FileSearcher) SearchInto(out *FileOut, f File, data []byte, skipThrough int) (count int, err error) {
+	opts := r.opts
+	if slices.Contains(r.explicit, f.Path) {
+		// rg searches past NULs in a file it was given by name.
+		opts.BinaryConvert = true
+		opts.KeepNUL = r.mapped
+	}
+	opts.Interrupt = r.ctx.Err
+	res, err := r.m.Search(data, opts, func(l Line) error {
+		if l.Number <= skipThrough {
+			return nil
+		}
+		return out.Add(l)
+	})
 	r.searched.Add(1)
 	r.bytes.Add(res.Bytes)
 	if res.Binary {
 		r.binary.Add(1)
 	}
-	if res.MatchedLines == 0 && len(fl.recs) == 0 {
-		return nil
+	if err == nil && r.recount && res.MatchedLines >= opts.MaxCount {
+		// Matches past the page were not reported; count them, which is
+		// cheap, so the total stays exact.
+		co := SearchOptions{CountOnly: true, MaxCount: r.q.MaxCountPerFile, BinaryConvert: opts.BinaryConvert, KeepNUL: opts.KeepNUL, Interrupt: opts.Interrupt}
+		var all FileResult
+		if all, err = r.m.Search(data, co, nil); err == nil {
+			res.MatchedLines = max(res.MatchedLines, all.MatchedLines)
+		}
 	}
-	r.matched.Add(1)
-	r.lines.Add(int64(res.MatchedLines))
-	return r.push(f.Path, fl.lines(f.Path), res.MatchedLines)
+	if res.MatchedLines > 0 {
+		r.matched.Add(1)
+		r.lines.Add(int64(res.MatchedLines))
+	}
+	return res.MatchedLines, err
 }
 
 // underExplicit reports a file found below a directory named in
@@ -159,32 +206,6 @@ func (r *FileSearcher) underExplicit(path string) bool {
 		}
 	}
 	return false
-}
-
-// push sends one file's results to the sink; an ErrStop from the sink
-// stops the walk without an error.
-func (r *FileSearcher) push(path string, lines []search.Line, count int) error {
-	r.sinkMu.Lock()
-	defer r.sinkMu.Unlock()
-	if r.sinkErr != nil {
-		return ErrStopWalk
-	}
-	err := r.sink.Begin(path)
-	for i := 0; err == nil && i < len(lines); i++ {
-		err = r.sink.Line(lines[i])
-	}
-	if err == nil {
-		err = r.sink.End(search.FileSummary{Path: path, MatchedLines: count})
-	}
-	if errors.Is(err, search.ErrStop) {
-		r.sinkErr = errStopped
-		return ErrStopWalk
-	}
-	if err != nil {
-		r.sinkErr = err
-		return ErrStopWalk
-	}
-	return nil
 }
 
 // errStopped marks a sink's ErrStop internally; Search reports it as nil.
@@ -201,13 +222,21 @@ func (r *FileSearcher) SinkErr() error {
 	return r.sinkErr
 }
 
+// Stopped reports whether the sink asked to stop or failed: the search
+// is over (SinkErr tells which).
+func (r *FileSearcher) Stopped() bool {
+	r.sinkMu.Lock()
+	defer r.sinkMu.Unlock()
+	return r.sinkErr != nil
+}
+
 // IsExplicit reports whether path was named in Query.Paths.
 func (r *FileSearcher) IsExplicit(path string) bool {
 	return slices.Contains(r.explicit, path)
 }
 
-// fileLines collects one file's lines. Line's buffers are reused,
-// so texts and spans are copied, into two arenas: a file costs a few
+// fileLines collects lines of one file. Line's buffers are reused, so
+// texts and spans are copied, into two arenas: a batch costs a few
 // allocations, not two per line.
 type fileLines struct {
 	text  []byte
@@ -220,10 +249,15 @@ type lineRec struct {
 	text0, text1 int
 	span0, span1 int
 	context      bool
+	cut, more    int // search.Line's Cut and MoreSubmatches
+	column       int // search.Line's Column (a cut line keeps its first match's)
 }
 
-func (fl *fileLines) add(l Line) error {
-	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context}
+func (fl *fileLines) add(l Line) {
+	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context, more: l.More}
+	if !l.Context && len(l.Submatches) > 0 {
+		rec.column = l.Submatches[0][0] + 1
+	}
 	fl.text = append(fl.text, l.Text...)
 	if !l.Context {
 		for _, sm := range l.Submatches {
@@ -232,19 +266,25 @@ func (fl *fileLines) add(l Line) error {
 	}
 	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
 	fl.recs = append(fl.recs, rec)
-	return nil
+}
+
+func (fl *fileLines) addLine(l search.Line) {
+	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Kind == search.KindContext, cut: l.Cut, more: l.MoreSubmatches, column: l.Column}
+	fl.text = append(fl.text, l.Text...)
+	fl.spans = append(fl.spans, l.Submatches...)
+	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
+	fl.recs = append(fl.recs, rec)
 }
 
 // lines returns the collected lines as search.Lines of path.
 func (fl *fileLines) lines(path string) []search.Line {
 	out := make([]search.Line, len(fl.recs))
 	for i, rec := range fl.recs {
-		l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch}
+		l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch, Cut: rec.cut, MoreSubmatches: rec.more, Column: rec.column}
 		if rec.context {
 			l.Kind = search.KindContext
 		} else if rec.span1 > rec.span0 {
 			l.Submatches = fl.spans[rec.span0:rec.span1:rec.span1]
-			l.Column = l.Submatches[0].Start + 1
 		}
 		out[i] = l
 	}
@@ -254,7 +294,14 @@ func (fl *fileLines) lines(path string) []search.Line {
 // SearchLine copies a native line (its buffers are reused) into a
 // search.Line of path.
 func SearchLine(path string, l Line) search.Line {
-	out := search.Line{Path: path, Number: l.Number, Text: slices.Clone(l.Text), Kind: search.KindMatch}
+	l.Text = slices.Clone(l.Text)
+	return ViewLine(path, l)
+}
+
+// ViewLine is SearchLine without copying the text: the search.Line's Text
+// is l.Text, which points into the data searched (the spans are copied).
+func ViewLine(path string, l Line) search.Line {
+	out := search.Line{Path: path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More}
 	if l.Context {
 		out.Kind = search.KindContext
 		return out
@@ -288,6 +335,10 @@ func NewFileSearcher(ctx context.Context, q search.Query, m *Matcher, sink searc
 		run.explicit = append(run.explicit, filepath.ToSlash(p))
 	}
 	run.opts = SearchOptionsFor(q)
+	run.mapped = AllFiles(q)
+	if q.Mode == search.ModeContent {
+		_, run.recount = search.FileMatchCap(q)
+	}
 	return run
 }
 
@@ -302,7 +353,30 @@ func SearchOptionsFor(q search.Query) SearchOptions {
 		// match's trailing context.
 		return SearchOptions{CountOnly: true, MaxCount: q.MaxCountPerFile, After: q.After}
 	}
-	return SearchOptions{Before: q.Before, After: q.After, MaxCount: q.MaxCountPerFile}
+	max, _ := search.FileMatchCap(q)
+	return SearchOptions{Before: q.Before, After: q.After, MaxCount: max, MaxColumns: q.MaxColumns}
+}
+
+// maxMappedPaths is the most paths rg 15 maps into memory: with up to this
+// many paths on its command line, all of them files, it uses mmap; with
+// more, or with a directory among them, it reads.
+const maxMappedPaths = 10
+
+// AllFiles reports whether q names between 1 and 10 paths and every one is
+// a file: then rg maps them into memory, and a NUL in them is searched as a
+// plain byte (lines keep their numbers), where a read file has each NUL
+// turned into a line break.
+func AllFiles(q search.Query) bool {
+	if len(q.Paths) == 0 || len(q.Paths) > maxMappedPaths {
+		return false
+	}
+	for _, p := range q.Paths {
+		fi, err := os.Stat(filepath.Join(q.Root, filepath.FromSlash(p)))
+		if err != nil || fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // WalkOptionsFor selects q's files the way rg would: every engine that walks
@@ -320,4 +394,30 @@ func WalkOptionsFor(q search.Query, typeGlobs []string, workers int) WalkOptions
 		Workers:        workers,
 		Confine:        q.Confine,
 	}
+}
+
+// CountData counts the matching lines of data, the contents of the file at
+// path, as rg -c would, for an engine that stopped reading the file's
+// matches at the page's cap (search.FileMatchCap) and must still report
+// the file's exact count.
+func (r *FileSearcher) CountData(path string, data []byte) (int, error) {
+	o := SearchOptions{CountOnly: true, MaxCount: r.q.MaxCountPerFile, Interrupt: r.ctx.Err}
+	if slices.Contains(r.explicit, path) {
+		o.BinaryConvert, o.KeepNUL = true, r.mapped
+	}
+	res, err := r.m.Search(data, o, nil)
+	return res.MatchedLines, err
+}
+
+// CountFile reads the file at path (relative to the root, slash-separated)
+// and counts it as CountData does.
+func (r *FileSearcher) CountFile(path string) (int, error) {
+	f := File{Path: path, Abs: filepath.Join(r.q.Root, filepath.FromSlash(path)), Size: -1}
+	explicit := slices.Contains(r.explicit, path)
+	buf, err := r.src.Read(f, r.q.FollowSymlinks || explicit || r.underExplicit(path))
+	if err != nil {
+		return 0, err
+	}
+	defer buf.Release()
+	return r.CountData(path, buf.Data)
 }

@@ -189,21 +189,6 @@ func (m *Matcher) appendSpans(b []byte, dst [][2]int) [][2]int {
 	return dst
 }
 
-// lineSpansIn appends the spans of the line data[ls:le] as rg reports
-// them, seeing the text before it (see textVM).
-func (m *Matcher) lineSpansIn(data []byte, ls, le int, dst [][2]int) [][2]int {
-	if m.textVM == nil || ls == 0 {
-		return m.appendSpans(data[ls:le], dst)
-	}
-	n := len(dst)
-	dst = m.textVM.findAll(data[ls-1:le], 1, dst)
-	for i := n; i < len(dst); i++ {
-		dst[i][0]--
-		dst[i][1]--
-	}
-	return dst
-}
-
 func hasOp(re *syntax.Regexp, op syntax.Op) bool {
 	if re.Op == op {
 		return true

@@ -18,7 +18,23 @@ type SearchOptions struct {
 	// turns each NUL into a line terminator, so the lines after a NUL are
 	// numbered one higher per NUL, and the text around it splits there.
 	BinaryConvert bool
+	// KeepNUL, with BinaryConvert, searches a NUL as any other byte: what rg
+	// does with a file it maps into memory (at most 10 paths, all files, on
+	// its command line), where it cannot rewrite the bytes. Lines keep the
+	// numbers their '\n's give them.
+	KeepNUL bool
+	// Interrupt, when set, is polled every few MB of the file; its error
+	// ends the search (a deadline or a cancellation inside a large file).
+	Interrupt func() error
+	// MaxColumns, when positive, is the column cap: submatches starting at or
+	// past it are counted in Line.More, not stored (no one can print them).
+	MaxColumns int
 }
+
+// MaxSubmatches is the most submatches a Line stores; the rest are counted
+// in Line.More. A line of 50 MB of 'A' searched for "A" has 50 million
+// matches: storing them cost gigabytes.
+const MaxSubmatches = 1 << 14
 
 // Line is one reported line. Text and Submatches point into buffers the
 // searcher reuses: copy them before emit returns if they must live longer.
@@ -27,6 +43,7 @@ type Line struct {
 	Text       []byte   // without its terminator ("\n" or "\r\n")
 	Submatches [][2]int // byte ranges of the matches within Text; nil for context lines
 	Context    bool     // a context line rather than a match
+	More       int      // submatches found but not stored (see MaxSubmatches)
 }
 
 // FileResult summarises one file search.
@@ -57,7 +74,10 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	data, peek := decodeBOM(data)
 	var end int
 	var binary bool
-	if o.BinaryConvert {
+	if o.BinaryConvert && o.KeepNUL {
+		binary = bytes.IndexByte(data, 0) >= 0
+		end = len(data)
+	} else if o.BinaryConvert {
 		data, binary = convertNUL(data)
 		end = len(data)
 	} else if m.multi {
@@ -104,12 +124,16 @@ type fileSearch struct {
 	doneEnd, doneLine int
 	afterLeft         int // after-context lines still owed to the last match
 
-	spans [][2]int  // reused submatch buffer
-	rev   []byte    // reused buffer for reversed line prefixes
-	dc    *dfaCache // this search's DFA states, from the Matcher's pool
-	ml    [][2]int  // reused multiline match buffer
-	all   [][2]int  // multiline: the matches not yet consumed
-	allOK bool      // all has been computed
+	spans   [][2]int  // reused submatch buffer
+	more    int       // submatches of the current line not stored in spans
+	kept    int       // submatches of the current line stored
+	checked int       // offset where Interrupt was last polled
+	stopErr error     // Interrupt's error: the search ends with it
+	rev     []byte    // reused buffer for reversed line prefixes
+	dc      *dfaCache // this search's DFA states, from the Matcher's pool
+	ml      [][2]int  // reused multiline match buffer
+	all     [][2]int  // multiline: the matches not yet consumed
+	allOK   bool      // all has been computed
 }
 
 // nulIn reports, in multiline mode, a NUL in [from, to) plus its line
@@ -151,6 +175,9 @@ func (s *fileSearch) runLines() error {
 	pos := 0
 	for pos < len(s.data) && !s.limitReached() {
 		ls, le, ok := s.nextMatchLine(&sc, pos)
+		if s.stopErr != nil {
+			return s.stopErr
+		}
 		if !ok {
 			break
 		}
@@ -200,6 +227,9 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 			}
 			ls := pos + bytes.LastIndexByte(data[pos:c], '\n') + 1
 			le := lineEnd(data, c)
+			if s.interrupted(ls) {
+				return 0, 0, false
+			}
 			if s.m.exact || s.candidateMatches(ls, le, c) {
 				return ls, le, true
 			}
@@ -211,6 +241,9 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 	// regexp on the line, where Go uses its backtracker, fast on short
 	// inputs, rather than the NFA simulation it needs for a whole buffer).
 	for pos < len(data) {
+		if s.interrupted(pos) {
+			return 0, 0, false
+		}
 		le := lineEnd(data, pos)
 		if s.lineMatches(data[pos:le]) {
 			return pos, le, true
@@ -218,6 +251,23 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 		pos = le + 1
 	}
 	return 0, 0, false
+}
+
+// interruptEvery is how many bytes of a file are searched between two polls
+// of SearchOptions.Interrupt: a few milliseconds of scanning.
+const interruptEvery = 4 << 20
+
+// interrupted polls SearchOptions.Interrupt once the search has moved
+// interruptEvery bytes past the last poll, and records its error.
+func (s *fileSearch) interrupted(pos int) bool {
+	if s.o.Interrupt == nil || pos-s.checked < interruptEvery {
+		return s.stopErr != nil
+	}
+	s.checked = pos
+	if err := s.o.Interrupt(); err != nil {
+		s.stopErr = err
+	}
+	return s.stopErr != nil
 }
 
 func lineEnd(data []byte, from int) int {
@@ -282,10 +332,31 @@ func (s *fileSearch) emitMatchLine(ls, le int) error {
 	return s.emitLineMatch(ls, le, n, s.lineSpans(ls, le))
 }
 
-// lineSpans returns the submatches of the line [ls, le).
+// lineSpans returns the submatches of the line [ls, le): at most
+// MaxSubmatches, and none starting past the column cap; s.more counts the
+// others (a Line holds what can be printed, whatever the line holds).
 func (s *fileSearch) lineSpans(ls, le int) [][2]int {
-	s.spans = s.m.lineSpansIn(s.data, ls, le, s.spans[:0])
+	s.more, s.kept = 0, 0
+	var overflow bool
+	s.spans, overflow = s.m.lineSpansCapped(s.data, ls, le, s.spans[:0], s.keepSpan)
+	if overflow {
+		// Past MaxSubmatches: count the rest without storing them.
+		s.more = s.m.countLineMatches(s.data, ls, le) - len(s.spans)
+	}
 	return s.spans
+}
+
+// keepSpan reports whether a submatch starting at start is stored, and
+// counts it in s.more when it is not.
+func (s *fileSearch) keepSpan(start int) bool {
+	// The first match is always kept: it gives the line its column, which
+	// is reported even when the column cap cuts the match off.
+	if s.kept >= MaxSubmatches || (s.kept > 0 && s.o.MaxColumns > 0 && start >= s.o.MaxColumns) {
+		s.more++
+		return false
+	}
+	s.kept++
+	return true
 }
 
 func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
@@ -299,7 +370,9 @@ func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
 	}
 	s.doneEnd, s.doneLine = le+1, n
 	s.afterLeft = s.o.After
-	return s.emit(Line{Number: n, Text: text, Submatches: spans})
+	more := s.more
+	s.more = 0
+	return s.emit(Line{Number: n, Text: text, Submatches: spans, More: more})
 }
 
 // trimCR returns the text of line [ls, le) without the '\r' of a "\r\n" end.

@@ -22,6 +22,9 @@ func (s *fileSearch) runMultiline() error {
 	blockStart, blockEnd := -1, -1 // [start of first line, end of last line incl. '\n')
 	s.ml = s.ml[:0]
 	for pos <= len(data) && !s.limitReached() {
+		if s.interrupted(pos) {
+			return s.stopErr
+		}
 		ms, me, ok := s.nextMultiMatch(pos)
 		if !ok {
 			break

@@ -26,8 +26,9 @@ type rgCase struct {
 	match   MatchOptions
 	search  SearchOptions
 	rgExtra []string
-	// explicit names each file on rg's command line (with --no-mmap)
-	// instead of searching the directory.
+	// explicit names each file on rg's command line (with --no-mmap unless
+	// the search keeps NULs, as rg does for a mapped file) instead of
+	// searching the directory.
 	explicit bool
 }
 
@@ -78,7 +79,7 @@ func rgTargets(c rgCase) []string {
 
 func rgArgs(c rgCase) []string {
 	args := []string{"--no-config", "--no-messages"}
-	if c.explicit {
+	if c.explicit && !c.search.KeepNUL {
 		args = append(args, "--no-mmap")
 	}
 	if c.match.Fixed {

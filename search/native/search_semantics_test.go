@@ -92,3 +92,16 @@ func TestExplicitBinaryFileMatchesRg(t *testing.T) {
 		{name: "no NUL", files: map[string]string{"x.dat": "foo\n"}, match: MatchOptions{Pattern: "foo"}, search: SearchOptions{BinaryConvert: true}},
 	})
 }
+
+// TestMappedBinaryFileMatchesRg checks a file rg maps into memory (at most
+// 10 paths on its command line, all files): a NUL is searched as any byte,
+// so lines keep their numbers (issue 11, item 7d: "a\0b\0c\nfoo\nbar\0\nfoo\n"
+// has foo on lines 2 and 4, not 4 and 7).
+func TestMappedBinaryFileMatchesRg(t *testing.T) {
+	mapped := SearchOptions{BinaryConvert: true, KeepNUL: true}
+	checkAgainstRgExplicit(t, []rgCase{
+		{name: "NULs before the matches", files: map[string]string{"n.bin": "a\x00b\x00c\nfoo\nbar\x00\nfoo\n"}, match: MatchOptions{Pattern: "foo"}, search: mapped},
+		{name: "a match across a NUL", files: map[string]string{"n.bin": "a\x00b\x00c\nfoo\n"}, match: MatchOptions{Pattern: "a.b|c"}, search: mapped},
+		{name: "context around a NUL line", files: map[string]string{"n.bin": "x\nfoo\x00\ny\nfoo\n"}, match: MatchOptions{Pattern: "foo"}, search: SearchOptions{BinaryConvert: true, KeepNUL: true, Before: 1, After: 1}},
+	})
+}

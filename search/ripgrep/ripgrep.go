@@ -173,7 +173,11 @@ func (r *Engine) env() []string {
 // and the ones every run has: no configuration file, no mmap (a file
 // truncated under rg would kill it with SIGBUS), no colour.
 func patternArgs(q search.Query) []string {
-	args := []string{"--no-config", "--no-mmap", "--color=never"}
+	// No --no-mmap: rg maps up to 10 files named on its command line and
+	// reads everything else, and a NUL in a mapped file is searched as a
+	// byte, where a read one becomes a line break (the line numbers differ);
+	// rgkit gives rg the same paths the user gave, so rg chooses as it would.
+	args := []string{"--no-config", "--color=never"}
 	if q.Case == search.CaseInsensitive {
 		args = append(args, "--ignore-case")
 	} else {
@@ -222,8 +226,8 @@ func rgArgs(q search.Query, threads int) ([]string, error) {
 	if q.MaxFileSize > 0 {
 		args = append(args, "--max-filesize="+strconv.FormatInt(q.MaxFileSize, 10))
 	}
-	if q.MaxCountPerFile > 0 {
-		args = append(args, "--max-count="+strconv.Itoa(q.MaxCountPerFile))
+	if max, _ := search.FileMatchCap(q); max > 0 {
+		args = append(args, "--max-count="+strconv.Itoa(max))
 	}
 	// In count mode too: rg 15 -c -m N -A K counts the matches inside the
 	// N-th match's trailing context.
@@ -296,7 +300,12 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if len(diffs) > 0 {
 		return r.searchOlder(ctx, q, sink, info, diffs, start)
 	}
-	run := &rgRun{q: q, sink: sink, countMatches: rgCountsMatches(q)}
+	run := &rgRun{ctx: ctx, q: q, sink: sink, countMatches: rgCountsMatches(q)}
+	defer func() {
+		if run.closeCounter != nil {
+			run.closeCounter()
+		}
+	}()
 	for attempt := 0; ; attempt++ {
 		threads := 0
 		if attempt > 0 {
@@ -338,6 +347,7 @@ func isEAGAIN(res proc.Result) bool {
 
 // rgRun is one Search's state while rg's output streams in.
 type rgRun struct {
+	ctx     context.Context
 	q       search.Query
 	sink    search.Sink
 	stats   search.Stats
@@ -347,6 +357,28 @@ type rgRun struct {
 	// rgCountsMatches), not its matched lines.
 	countMatches bool
 	sinkErr      error
+	// counter counts a file rg stopped at the page's cap (opened on first
+	// use; see countFile).
+	counter      *native.FileSearcher
+	closeCounter func()
+}
+
+// countFile counts the matching lines of the file at path with the native
+// matcher, which gives rg's answer.
+func (run *rgRun) countFile(path string) (int, error) {
+	if run.counter == nil {
+		m, err := native.Compile(native.MatchOptionsFor(run.q))
+		if err != nil {
+			return 0, err
+		}
+		src, err := (&native.Reader{}).Open(run.q.Root)
+		if err != nil {
+			return 0, err
+		}
+		run.counter = native.NewFileSearcher(run.ctx, run.q, m, search.Discard, src)
+		run.closeCounter = func() { src.Close() }
+	}
+	return run.counter.CountFile(path)
 }
 
 // consume is runProc's stdout callback.
@@ -421,6 +453,16 @@ func (run *rgRun) record(rec *rgRecord) error {
 		}
 		run.stats.FilesMatched++
 		run.stats.MatchedLines += count
+		if capAt, capped := search.FileMatchCap(run.q); capped && count >= int64(capAt) {
+			// rg stopped at the page's cap: count the file here, so the
+			// total stays exact.
+			if n, err := run.countFile(run.open); err == nil && int64(n) > count {
+				run.stats.MatchedLines += int64(n) - count
+				count = int64(n)
+			} else if err != nil {
+				run.stats.MatchedLinesAtLeast = true
+			}
+		}
 		return run.sinkCall(run.sink.End(search.FileSummary{Path: run.open, MatchedLines: int(count)}))
 	case "summary":
 		st := rec.Data.Stats

@@ -118,7 +118,7 @@ func TestRipgrepArgsKeepInputOutOfFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"--json", "--no-config", "--no-mmap", "--color=never", "--case-sensitive", "--fixed-strings", "--hidden",
+	want := []string{"--json", "--no-config", "--color=never", "--case-sensitive", "--fixed-strings", "--hidden",
 		"--type-add=rgkit:*.cts", "--type-add=rgkit:*.mts", "--type-add=rgkit:*.ts", "--type-add=rgkit:*.tsx", "--type=rgkit", "--glob=*.go", "--glob=!.git",
 		"--regexp=--pre=./x.sh", "--", filepath.Join(root, "-rf")}
 	if !slices.Equal(args, want) {

@@ -3,24 +3,55 @@ package sysgrep
 import (
 	"bytes"
 	"errors"
-	"path/filepath"
-	"slices"
 
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/native"
 )
 
-// grepFile is one file's records from grep's output.
+// chunkRecords and chunkBytes bound the records of one file held before
+// they are checked and passed on: a file grep reports ten million lines of
+// is handled a chunk at a time, never whole.
+const (
+	chunkRecords = 1024
+	chunkBytes   = 256 << 10
+)
+
+// grepFile is the file whose records grep is printing.
 type grepFile struct {
-	arg     string
-	file    native.File
-	records []grepRecord
+	arg  string
+	file native.File
+	buf  native.Buffer
+	data []byte // the file's bytes, read at its first record
+	// native: the file is searched by the native matcher (it holds what
+	// grep cannot see, or grep and the matcher disagreed); grep's records
+	// for it are then ignored.
+	native  bool
+	out     *native.FileOut
+	pending []grepRecord // records not yet checked
+	count   int          // matched lines passed on
+	last    int          // number of the last line passed on
+	// at is the offset where line atLine starts: a cursor that only moves
+	// forward, as grep's records do.
+	at, atLine int
 }
 
 type grepRecord struct {
 	number  int
 	context bool
-	text    []byte // the line as grep printed it (a CRLF line keeps its '\r')
+}
+
+// lineAt moves g's cursor to the start of line n and returns its offset;
+// ok is false when the file has no such line.
+func (g *grepFile) lineAt(n int) (int, bool) {
+	for g.atLine < n {
+		i := bytes.IndexByte(g.data[g.at:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		g.at += i + 1
+		g.atLine++
+	}
+	return g.at, g.atLine == n && g.at <= len(g.data)
 }
 
 // hasBOM reports whether data starts with a UTF-8 or UTF-16 byte-order mark,
@@ -34,155 +65,184 @@ func hasBOM(data []byte) bool {
 	return false
 }
 
-// finish turns one file's grep records into Lines, after checking the file
-// for what grep cannot see; any doubt sends the file to the native matcher.
-func (r *grepRun) finish(g *grepFile) error {
-	buf, err := r.src.Read(g.file, r.follow(g.file))
+// open starts a file at grep's first record for it: its bytes are read and
+// checked for what grep cannot see; any doubt sends it to the native
+// matcher at once. g is nil when the file cannot be read.
+func (r *grepRun) open(arg string, f native.File) (*grepFile, error) {
+	buf, err := r.src.Read(f, r.follow(f))
+	if err != nil {
+		r.unreadable.Add(1)
+		return nil, nil
+	}
+	g := &grepFile{arg: arg, file: f, buf: buf, data: buf.Data, out: r.fs.Out(f.Path), atLine: 1}
+	if hasBOM(g.data) || bytes.IndexByte(g.data, 0) >= 0 {
+		return g, r.toNative(g)
+	}
+	return g, nil
+}
+
+// add takes one of grep's records for g.
+func (r *grepRun) add(g *grepFile, number int, context bool) error {
+	if g.native {
+		return nil
+	}
+	if n := len(g.pending); n > 0 && number <= g.pending[n-1].number {
+		return r.toNative(g) // not grep's order: trust nothing
+	}
+	g.pending = append(g.pending, grepRecord{number: number, context: context})
+	if len(g.pending) < chunkRecords {
+		return nil
+	}
+	return r.check(g)
+}
+
+// close finishes g once grep has moved past it.
+func (r *grepRun) close(g *grepFile) error {
+	if g == nil {
+		return nil
+	}
+	defer g.buf.Release()
+	defer g.out.Abandon()
+	if !g.native {
+		if err := r.check(g); err != nil {
+			return err
+		}
+	}
+	if g.native {
+		return nil // toNative closed it
+	}
+	count := g.count
+	if capAt, capped := search.FileMatchCap(r.q); capped && count >= capAt {
+		// grep stopped at the page's cap: count the rest of the file
+		// here, so the total stays exact.
+		if n, err := r.fs.CountData(g.file.Path, g.data); err == nil {
+			count = max(count, n)
+		} else {
+			r.atLeast.Store(true)
+		}
+	}
+	if count > 0 {
+		r.matched.Add(1)
+		r.lines.Add(int64(count))
+	}
+	return g.out.Close(count)
+}
+
+// toNative searches g with the native matcher from after the last line
+// passed on, and closes it.
+func (r *grepRun) toNative(g *grepFile) error {
+	g.native = true
+	g.pending = nil
+	count, err := r.fs.SearchInto(g.out, g.file, g.data, g.last)
+	if err != nil {
+		return err
+	}
+	return g.out.Close(count)
+}
+
+// check passes on g's pending records as Lines, taking the lines from the
+// file and the spans from the Go matcher, which searches the stretch of the
+// file from the first record's line to the last one's, once per chunk. Go
+// must find exactly the lines grep printed as matches there (a context line
+// may match only in the trailing context of -m, where rg prints it as a
+// match); when they disagree (a translation gap), or the stretch could read
+// as starting with a BOM, the rest of the file goes to the native matcher.
+func (r *grepRun) check(g *grepFile) error {
+	recs := g.pending
+	g.pending = g.pending[:0]
+	if len(recs) == 0 {
+		return nil
+	}
+	first, last := recs[0].number, recs[len(recs)-1].number
+	start, ok := g.lineAt(first)
+	if !ok {
+		return r.toNative(g)
+	}
+	lastStart, ok := g.lineAt(last)
+	if !ok {
+		return r.toNative(g)
+	}
+	end := len(g.data)
+	if i := bytes.IndexByte(g.data[lastStart:], '\n'); i >= 0 {
+		end = lastStart + i + 1
+	}
+	region := g.data[start:end]
+	if hasBOM(region) {
+		return r.toNative(g)
+	}
+	max, _ := search.FileMatchCap(r.q)
+	count, i := g.count, 0
+	lines := make([]search.Line, 0, len(recs))
+	var disagree bool
+	at, atLine := start, first // a second cursor, for the context lines
+	contextLine := func(rec grepRecord) {
+		for ; atLine < rec.number; atLine++ {
+			at += bytes.IndexByte(g.data[at:end], '\n') + 1
+		}
+		ls, le := at, at+bytes.IndexByte(g.data[at:end], '\n')
+		if le < ls {
+			le = end
+		}
+		text := bytes.TrimSuffix(g.data[ls:le], []byte{'\r'})
+		lines = append(lines, search.Line{Path: g.file.Path, Number: rec.number, Text: text, Kind: search.KindContext})
+	}
+	_, err := r.m.Search(region, native.SearchOptions{}, func(l native.Line) error {
+		n := first - 1 + l.Number
+		for i < len(recs) && recs[i].number < n {
+			if !recs[i].context {
+				disagree = true // grep matched, Go does not
+				return errDisagree
+			}
+			contextLine(recs[i])
+			i++
+		}
+		if i == len(recs) || recs[i].number != n || (recs[i].context && (max == 0 || count < max)) {
+			disagree = true // Go matches a line grep did not print, or printed as context
+			return errDisagree
+		}
+		ml := native.ViewLine(g.file.Path, l) // l.Text is in g.data, alive until close
+		ml.Number = n
+		lines = append(lines, ml)
+		count++
+		i++
+		return nil
+	})
+	if disagree || (err != nil && err != errDisagree) {
+		return r.toNative(g)
+	}
+	for ; i < len(recs); i++ {
+		if !recs[i].context {
+			return r.toNative(g)
+		}
+		contextLine(recs[i])
+	}
+	for _, l := range lines {
+		if err := g.out.AddLine(l); err != nil {
+			return err
+		}
+		g.last = l.Number
+	}
+	g.count = count
+	return nil
+}
+
+// errDisagree ends a check where grep and the Go matcher disagree.
+var errDisagree = errors.New("grep and the Go matcher disagree")
+
+// follow says whether a file is opened through a final symlink: when
+// following links, or when the user named it (rg follows explicit paths).
+func (r *grepRun) follow(f native.File) bool {
+	return r.q.FollowSymlinks || r.fs.IsExplicit(f.Path)
+}
+
+// nativeFile searches one file with the Go matcher, as the native engine
+// would (the files and count modes, where grep only finds the files).
+func (r *grepRun) nativeFile(f native.File) error {
+	buf, err := r.src.Read(f, r.follow(f))
 	if err != nil {
 		r.unreadable.Add(1)
 		return nil
 	}
 	defer buf.Release()
-	data := buf.Data
-	// Confined, grep's printed lines are not trusted: grep opened the file
-	// by its path, which a swapped directory can lead outside, so the
-	// lines shown are the ones found in the bytes read beneath the root.
-	if r.q.Confine != nil || hasBOM(data) || bytes.IndexByte(data, 0) >= 0 {
-		return r.nativeFile(g.file, data)
-	}
-	lastLine := 0 // the number of a final line without '\n', if any
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		lastLine = bytes.Count(data, []byte{'\n'}) + 1
-	}
-	lines, count, ok := r.grepLines(g, lastLine)
-	if !ok {
-		return r.nativeFile(g.file, data)
-	}
-	if count == 0 && len(lines) == 0 {
-		return nil
-	}
-	r.matched.Add(1)
-	r.lines.Add(int64(count))
-	return r.push(g.file.Path, lines, count)
-}
-
-// grepLines converts records, computing spans with the Go matcher. All the
-// file's reported lines are matched in one buffer, one per line, as they
-// end in the file (with '\n', or without for a final line that has none),
-// so the matcher runs once per file, not once per line. ok is false when
-// grep and the Go matcher disagree on a line (a translation gap), or a line
-// could read as a BOM to the matcher.
-func (r *grepRun) grepLines(g *grepFile, lastLine int) (lines []search.Line, count int, ok bool) {
-	var buf []byte
-	for _, rec := range g.records {
-		if hasBOM(rec.text) {
-			return nil, 0, false
-		}
-		buf = append(buf, rec.text...)
-		if rec.number != lastLine {
-			buf = append(buf, '\n')
-		}
-	}
-	matched := make([]*search.Line, len(g.records))
-	if _, err := r.m.Search(buf, native.SearchOptions{}, func(l native.Line) error {
-		if i := l.Number - 1; !l.Context && i >= 0 && i < len(matched) {
-			ml := native.SearchLine(g.file.Path, l)
-			matched[i] = &ml
-		}
-		return nil
-	}); err != nil {
-		return nil, 0, false
-	}
-	max := r.q.MaxCountPerFile
-	for i, rec := range g.records {
-		got := matched[i]
-		switch {
-		case !rec.context && got == nil:
-			return nil, 0, false // grep matched, Go does not
-		case rec.context && got != nil && (max == 0 || count < max):
-			return nil, 0, false // Go matches a line grep only showed as context
-		case got != nil:
-			// A match, or (after the last counted match of -m) a matching
-			// line in the trailing context, which rg prints as a match.
-			got.Number = rec.number
-			lines = append(lines, *got)
-			count++
-		default:
-			text := bytes.TrimSuffix(rec.text, []byte{'\r'})
-			lines = append(lines, search.Line{Path: g.file.Path, Number: rec.number, Text: slices.Clone(text), Kind: search.KindContext})
-		}
-	}
-	return lines, count, true
-}
-
-// follow says whether a file is opened through a final symlink: when
-// following links, or when the user named it (rg follows explicit paths).
-func (r *grepRun) follow(f native.File) bool {
-	return r.q.FollowSymlinks || r.explicit(f)
-}
-
-// explicit reports whether the user named the file itself in Paths.
-func (r *grepRun) explicit(f native.File) bool {
-	for _, p := range r.q.Paths {
-		if filepath.ToSlash(p) == f.Path {
-			return true
-		}
-	}
-	return false
-}
-
-// nativeFile searches one file with the Go matcher (data = its bytes, or nil
-// to read them), as the native engine would.
-func (r *grepRun) nativeFile(f native.File, data []byte) error {
-	if data == nil {
-		buf, err := r.src.Read(f, r.follow(f))
-		if err != nil {
-			r.unreadable.Add(1)
-			return nil
-		}
-		defer buf.Release()
-		data = buf.Data
-	}
-	opts := native.SearchOptionsFor(r.q)
-	opts.BinaryConvert = r.explicit(f) // rg searches past NULs in a file it was given by name
-	var lines []search.Line
-	res, err := r.m.Search(data, opts, func(l native.Line) error {
-		lines = append(lines, native.SearchLine(f.Path, l))
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if res.Binary {
-		r.binary.Add(1)
-	}
-	if res.MatchedLines == 0 && len(lines) == 0 {
-		return nil
-	}
-	r.matched.Add(1)
-	r.lines.Add(int64(res.MatchedLines))
-	return r.push(f.Path, lines, res.MatchedLines)
-}
-
-// push sends one file's results to the sink; ErrStop ends the search
-// without an error.
-func (r *grepRun) push(path string, lines []search.Line, count int) error {
-	r.sinkMu.Lock()
-	defer r.sinkMu.Unlock()
-	if r.ctx.Err() != nil {
-		return r.ctx.Err()
-	}
-	err := r.sink.Begin(path)
-	for i := 0; err == nil && i < len(lines); i++ {
-		err = r.sink.Line(lines[i])
-	}
-	if err == nil {
-		err = r.sink.End(search.FileSummary{Path: path, MatchedLines: count})
-	}
-	if errors.Is(err, search.ErrStop) {
-		r.stopped.Store(true)
-		r.cancel()
-		return nil
-	}
-	return err
+	return r.fs.SearchData(f, buf.Data)
 }

@@ -2,6 +2,7 @@ package sysgrep
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -59,7 +60,8 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	run := &grepRun{ctx: ctx, cancel: cancel, q: q, m: m, sink: sink, src: src, path: info.Path, args: args}
+	run := &grepRun{ctx: ctx, cancel: cancel, q: q, m: m, src: src, path: info.Path, args: args}
+	run.fs = native.NewFileSearcher(ctx, q, m, sink, src)
 	batches := make(chan []native.File)
 	parallel := g.Parallel
 	if parallel <= 0 {
@@ -114,11 +116,14 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	st.Unreadable += ws.Unreadable
 	st.TooLarge = ws.TooLarge
 	st.Elapsed = time.Since(start)
-	if err := run.err(); err != nil {
+	if err := run.fs.SinkErr(); err != nil {
 		return st, err
 	}
-	if run.stopped.Load() {
+	if run.fs.Stopped() {
 		return st, nil
+	}
+	if err := run.err(); err != nil {
+		return st, err
 	}
 	if err := parent.Err(); err != nil {
 		return st, err
@@ -137,25 +142,29 @@ type grepRun struct {
 	path   string
 	args   []string
 
-	sinkMu sync.Mutex
-	sink   search.Sink
+	// fs passes every file's lines to the sink (one file at a time), and
+	// searches the files grep cannot answer exactly.
+	fs *native.FileSearcher
 
 	errMu    sync.Mutex
 	firstErr error
-	stopped  atomic.Bool // the sink asked to stop: not an error
+	atLeast  atomic.Bool // a file reached the page's match cap (Stats.MatchedLinesAtLeast)
 
 	searched, matched, lines, bytes, binary, unreadable atomic.Int64
 	cpu, peakRSS                                        atomic.Int64 // grep's, over every batch
 }
 
+// stats adds what grep reported and what the native matcher searched.
 func (r *grepRun) stats() search.Stats {
+	ns := r.fs.Stats()
 	return search.Stats{
-		FilesSearched: r.searched.Load(),
-		FilesMatched:  r.matched.Load(),
-		MatchedLines:  r.lines.Load(),
-		BytesSearched: r.bytes.Load(),
-		Binary:        r.binary.Load(),
-		Unreadable:    r.unreadable.Load(),
+		FilesSearched:       r.searched.Load(),
+		FilesMatched:        r.matched.Load() + ns.FilesMatched,
+		MatchedLines:        r.lines.Load() + ns.MatchedLines,
+		MatchedLinesAtLeast: r.atLeast.Load(),
+		BytesSearched:       r.bytes.Load(),
+		Binary:              r.binary.Load() + ns.Binary,
+		Unreadable:          r.unreadable.Load() + ns.Unreadable,
 
 		ProcessCPU:     time.Duration(r.cpu.Load()),
 		ProcessPeakRSS: r.peakRSS.Load(),
@@ -164,6 +173,10 @@ func (r *grepRun) stats() search.Stats {
 
 // fail records the first error and stops the search.
 func (r *grepRun) fail(err error) {
+	if errors.Is(err, native.ErrStopWalk) {
+		r.cancel() // the sink stopped or failed: not this batch's failure
+		return
+	}
 	if r.ctx.Err() != nil {
 		return // stopped by the sink or the caller: not this batch's failure
 	}
@@ -207,7 +220,7 @@ func (r *grepRun) batch(files []native.File) error {
 				if !ok {
 					return fmt.Errorf("grep listed an unknown file %q", p)
 				}
-				return r.nativeFile(f, nil)
+				return r.nativeFile(f)
 			})
 		}
 	}
@@ -229,34 +242,38 @@ func (r *grepRun) batch(files []native.File) error {
 	return nil
 }
 
-// content reads grep's content output and finishes each file in turn
-// (grep reports files in argument order, each file's lines together).
+// content reads grep's content output and passes each file on in turn
+// (grep reports files in argument order, each file's lines together), a
+// chunk of records at a time.
 func (r *grepRun) content(rd io.Reader, byArg map[string]native.File) error {
 	var cur *grepFile
-	finish := func() error {
-		if cur == nil {
-			return nil
-		}
-		f := cur
-		cur = nil
-		return r.finish(f)
-	}
-	err := grepRecords(rd, func(path string, number int, context bool, text []byte) error {
-		if cur == nil || cur.arg != path {
-			if err := finish(); err != nil {
+	curArg := ""
+	err := grepRecords(rd, func(path string, number int, context bool) error {
+		if path != curArg {
+			err := r.close(cur)
+			cur, curArg = nil, path
+			if err != nil {
 				return err
 			}
 			f, ok := byArg[path]
 			if !ok {
 				return fmt.Errorf("grep reported an unknown file %q", path)
 			}
-			cur = &grepFile{arg: path, file: f}
+			if cur, err = r.open(path, f); err != nil {
+				return err
+			}
 		}
-		cur.records = append(cur.records, grepRecord{number: number, context: context, text: append([]byte(nil), text...)})
-		return nil
+		if cur == nil {
+			return nil // unreadable
+		}
+		return r.add(cur, number, context)
 	})
 	if err != nil {
+		if cur != nil {
+			cur.out.Abandon()
+			cur.buf.Release()
+		}
 		return err
 	}
-	return finish()
+	return r.close(cur)
 }

@@ -148,8 +148,8 @@ func grepArgs(q search.Query, t dialect.Translation) []string {
 		args = append(args, "-l")
 	default:
 		args = append(args, "-H", "-n")
-		if q.MaxCountPerFile > 0 {
-			args = append(args, fmt.Sprintf("--max-count=%d", q.MaxCountPerFile))
+		if max, _ := search.FileMatchCap(q); max > 0 {
+			args = append(args, fmt.Sprintf("--max-count=%d", max))
 		}
 		if q.After > 0 {
 			args = append(args, fmt.Sprintf("--after-context=%d", q.After))
@@ -211,9 +211,10 @@ func checkGrepPattern(ctx context.Context, path string, args []string) error {
 
 // grepRecords reads grep's --null -H -n output: "path\0N:text\n" for a
 // match, "path\0N-text\n" for context, "--\n" between context groups. Text
-// may hold any byte but '\n'. emit gets each record; sep records are
-// skipped.
-func grepRecords(r io.Reader, emit func(path string, number int, context bool, text []byte) error) error {
+// may hold any byte but '\n'. emit gets each record's path, line number and
+// kind; the text is skipped (the engine takes it from the file it reads, so
+// a 50 MB line is never held twice); sep records are skipped.
+func grepRecords(r io.Reader, emit func(path string, number int, context bool) error) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	for {
 		head, err := br.ReadSlice(0)
@@ -234,42 +235,43 @@ func grepRecords(r io.Reader, emit func(path string, number int, context bool, t
 			return fmt.Errorf("grep output: truncated record %q", head)
 		}
 		path := string(head[:len(head)-1])
-		line, err := readLine(br)
-		if err != nil {
-			return err
+		n, i, sep := 0, 0, byte(0)
+		for {
+			c, err := br.ReadByte()
+			if err != nil {
+				return fmt.Errorf("grep output: truncated record for %q", path)
+			}
+			if c >= '0' && c <= '9' && n < 1<<40 {
+				n = n*10 + int(c-'0')
+				i++
+				continue
+			}
+			sep = c
+			break
 		}
-		n, i := 0, 0
-		for i < len(line) && line[i] >= '0' && line[i] <= '9' {
-			n = n*10 + int(line[i]-'0')
-			i++
-		}
-		if i == 0 || i == len(line) || (line[i] != ':' && line[i] != '-') {
+		if i == 0 || (sep != ':' && sep != '-') {
 			return fmt.Errorf("grep output: malformed record for %q", path)
 		}
-		if err := emit(path, n, line[i] == '-', line[i+1:]); err != nil {
+		if err := skipLine(br); err != nil {
+			return err
+		}
+		if err := emit(path, n, sep == '-'); err != nil {
 			return err
 		}
 	}
 }
 
-// readLine reads up to and without '\n' (the last line may lack it), however
-// long the line is.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var long []byte
+// skipLine reads up to and past '\n' (the last line may lack it), however
+// long the line is, keeping nothing.
+func skipLine(br *bufio.Reader) error {
 	for {
-		chunk, err := br.ReadSlice('\n')
+		_, err := br.ReadSlice('\n')
 		switch err {
-		case nil:
-			if long == nil {
-				return chunk[:len(chunk)-1], nil
-			}
-			return append(long, chunk[:len(chunk)-1]...), nil
+		case nil, io.EOF:
+			return nil
 		case bufio.ErrBufferFull:
-			long = append(long, chunk...)
-		case io.EOF:
-			return append(long, chunk...), nil
 		default:
-			return nil, err
+			return err
 		}
 	}
 }

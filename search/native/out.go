@@ -1,0 +1,194 @@
+package native
+
+import (
+	"errors"
+
+	"github.com/rgkit/rgkit/search"
+)
+
+// batchBytes is how much of one file's output a worker copies and keeps
+// before it takes the sink for the rest of that file. Small files (nearly
+// all of them) go out in one locked burst, so workers rarely wait on each
+// other; a file with more output streams, so a worker never holds more
+// than this whatever the file holds (a 20 MB file of matching lines used
+// to be held whole: 3 GB of lines for --head-limit 10).
+const batchBytes = 256 << 10
+
+// lineCost is what one held line costs besides its text: the Line itself
+// and the slice headers that point at it.
+const lineCost = 96
+
+// FileOut passes one file's lines to the search's sink in order: Begin
+// before the first, End at Close, nothing from another file in between.
+// Lines are copied into a small batch while the file is searched; once the
+// batch passes batchBytes the sink is taken (the FileSearcher's lock) and
+// held until Close, and the batch and every later line go straight to it.
+// A FileOut is used by one goroutine; always Close it.
+type FileOut struct {
+	r      *FileSearcher
+	path   string
+	batch  fileLines
+	size   int
+	locked bool // the sink is ours until Close
+	begun  bool // Begin was passed on
+	err    error
+	spans  []search.Span // reused by view
+}
+
+// view is l as a search.Line pointing into l's own buffers (the sink copies
+// what it keeps), with its spans in a reused buffer.
+func (o *FileOut) view(l Line) search.Line {
+	out := search.Line{Path: o.path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More}
+	if l.Context {
+		out.Kind = search.KindContext
+		return out
+	}
+	o.spans = o.spans[:0]
+	for _, s := range l.Submatches {
+		o.spans = append(o.spans, search.Span{Start: s[0], End: s[1]})
+	}
+	if len(o.spans) > 0 {
+		out.Submatches = o.spans
+		out.Column = o.spans[0].Start + 1
+	}
+	return out
+}
+
+// Out opens the output of the file at path.
+func (r *FileSearcher) Out(path string) *FileOut {
+	return &FileOut{r: r, path: path}
+}
+
+// Add passes on one native line; its buffers may be reused once Add
+// returns. It returns ErrStopWalk once the sink has stopped or failed.
+func (o *FileOut) Add(l Line) error {
+	if o.err != nil {
+		return o.err
+	}
+	if o.r.q.MaxColumns > 0 && len(l.Text) > o.r.q.MaxColumns {
+		return o.AddLine(o.view(l)) // cut before it is copied
+	}
+	if o.locked {
+		return o.send(o.view(l))
+	}
+	o.batch.add(l)
+	o.size += len(l.Text) + lineCost + 16*len(l.Submatches)
+	return o.spill()
+}
+
+// AddLine passes on one line already in the library's form (an engine that
+// turned a tool's output into Lines); its buffers may be reused once
+// AddLine returns.
+func (o *FileOut) AddLine(l search.Line) error {
+	if o.err != nil {
+		return o.err
+	}
+	l.Path = o.path
+	l = search.CutLine(l, o.r.q.MaxColumns)
+	if o.locked {
+		return o.send(l)
+	}
+	o.batch.addLine(l)
+	o.size += len(l.Text) + lineCost + 16*len(l.Submatches)
+	return o.spill()
+}
+
+// spill takes the sink once the batch is too big to keep.
+func (o *FileOut) spill() error {
+	if o.size < batchBytes {
+		return nil
+	}
+	o.r.sinkMu.Lock()
+	o.locked = true
+	return o.flush()
+}
+
+// flush passes the batch on; the sink is held.
+func (o *FileOut) flush() error {
+	for _, l := range o.batch.lines(o.path) {
+		if err := o.send(l); err != nil {
+			return err
+		}
+	}
+	o.batch = fileLines{text: o.batch.text[:0], spans: o.batch.spans[:0], recs: o.batch.recs[:0]}
+	o.size = 0
+	return nil
+}
+
+// send passes one line on; the sink is held.
+func (o *FileOut) send(l search.Line) error {
+	if o.err != nil {
+		return o.err
+	}
+	if o.r.sinkErr != nil {
+		o.err = ErrStopWalk
+		return o.err
+	}
+	if !o.begun {
+		o.begun = true
+		if err := o.r.sink.Begin(o.path); err != nil {
+			return o.fail(err)
+		}
+	}
+	if err := o.r.sink.Line(l); err != nil {
+		return o.fail(err)
+	}
+	return nil
+}
+
+// fail records a sink error (ErrStop included) for the whole search.
+func (o *FileOut) fail(err error) error {
+	if errors.Is(err, search.ErrStop) {
+		err = errStopped
+	}
+	if o.r.sinkErr == nil {
+		o.r.sinkErr = err
+	}
+	o.err = ErrStopWalk
+	return o.err
+}
+
+// Close ends the file: the batch goes out, then End with count (the file's
+// matched lines), unless nothing was found (no lines and count 0). It
+// returns ErrStopWalk once the sink has stopped or failed.
+func (o *FileOut) Close(count int) error {
+	if !o.locked {
+		if o.err != nil || (count == 0 && len(o.batch.recs) == 0) {
+			return o.err
+		}
+		o.r.sinkMu.Lock()
+		o.locked = true
+	}
+	defer func() {
+		o.locked = false
+		o.r.sinkMu.Unlock()
+	}()
+	if err := o.flush(); err != nil {
+		return err
+	}
+	if o.err != nil {
+		return o.err
+	}
+	if o.r.sinkErr != nil {
+		return ErrStopWalk
+	}
+	if !o.begun {
+		o.begun = true
+		if err := o.r.sink.Begin(o.path); err != nil {
+			return o.fail(err)
+		}
+	}
+	if err := o.r.sink.End(search.FileSummary{Path: o.path, MatchedLines: count}); err != nil {
+		return o.fail(err)
+	}
+	return nil
+}
+
+// Abandon releases the sink without ending the file, for a search that
+// failed half-way (the caller's error is what counts).
+func (o *FileOut) Abandon() {
+	if o.locked {
+		o.locked = false
+		o.r.sinkMu.Unlock()
+	}
+}
