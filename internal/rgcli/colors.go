@@ -9,7 +9,7 @@ import (
 // Style is one output element's look (rg's --colors for path, line,
 // column, match or highlight).
 type Style struct {
-	FG, BG                          string // "" none, a color name, "N" (0-255) or "R,G,B"
+	FG, BG                           string // "" none, a color name, "N" (0-255) or "R,G,B"
 	Bold, Intense, Underline, Italic bool
 }
 

@@ -98,12 +98,12 @@ type Options struct {
 	Threads                          int
 	Encoding                         string
 
-	Follow, Hidden, GlobCaseInsensitive bool
-	Globs                               []Glob
-	IgnoreFiles                         []string
-	IgnoreFileCaseInsensitive           bool
-	MaxDepth                            *int
-	MaxFilesize                         *int64
+	Follow, Hidden, GlobCaseInsensitive    bool
+	Globs                                  []Glob
+	IgnoreFiles                            []string
+	IgnoreFileCaseInsensitive              bool
+	MaxDepth                               *int
+	MaxFilesize                            *int64
 	NoIgnore, NoIgnoreDot, NoIgnoreExclude bool
 	NoIgnoreFiles, NoIgnoreGlobal          bool
 	NoIgnoreParent, NoIgnoreVCS            bool
