@@ -184,7 +184,7 @@ func (p *RgJSON) Summary(wall time.Duration, searches, bytesSearched int64) erro
 	b := append(p.buf[:0], `{"data":{"elapsed_total":`...)
 	b = appendDuration(b, wall, true)
 	b = append(b, `,"stats":{"bytes_printed":`...)
-	b = strconv.AppendInt(b, p.written, 10)
+	b = strconv.AppendInt(b, t.BytesPrinted, 10)
 	b = append(b, `,"bytes_searched":`...)
 	b = strconv.AppendInt(b, t.BytesSearched, 10)
 	b = append(b, `,"elapsed":`...)

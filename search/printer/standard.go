@@ -124,7 +124,9 @@ func (p *Standard) perMatch(b []byte, l RgLine, text []byte, spans []search.Span
 	for _, s := range spans {
 		b = p.appendPrefix(b, l, s.Start+1, l.Offset+int64(s.Start))
 		if p.cfg.OnlyMatching {
-			b = p.appendBody(b, l, text[s.Start:s.End], []search.Span{{Start: 0, End: s.End - s.Start}})
+			only := l
+			only.Term = []byte{'\n'} // rg ends each -o match with "\n", whatever the line's terminator
+			b = p.appendBody(b, only, text[s.Start:s.End], []search.Span{{Start: 0, End: s.End - s.Start}})
 		} else {
 			b = p.appendBody(b, l, text, spans)
 		}
@@ -265,7 +267,7 @@ func (p *Standard) Binary(path string, offset int64) error {
 	}
 	b = append(b, "binary file matches (found \"\\0\" byte around offset "...)
 	b = strconv.AppendInt(b, offset, 10)
-	b = append(b, '\n')
+	b = append(b, ")\n"...)
 	return p.flush(b)
 }
 
