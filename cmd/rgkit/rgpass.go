@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -19,8 +20,18 @@ const nestedEnv = "RGKIT_AS_RG_NESTED"
 // RGKIT_RG_PATH override, a system rg (never one inside the working
 // directory), then the managed copy in ~/.rgkit/bin. A search never
 // reaches the network; without rg the Chain moves on to the next engine.
+//
+// An rg that is this very executable (rgkit installed as rg) is reported
+// as not installed, so the ripgrep engine never runs rgkit again.
 func locateRg() func(ctx context.Context) (string, error) {
-	return (&rgfetch.Resolver{NoDownload: true}).Locate
+	r := &rgfetch.Resolver{NoDownload: true}
+	return func(ctx context.Context) (string, error) {
+		p, err := r.Locate(ctx)
+		if err == nil && isSelf(p) {
+			return "", fmt.Errorf("%s is rgkit itself: %w", p, rgfetch.ErrNotInstalled)
+		}
+		return p, err
+	}
 }
 
 // passthroughRg returns the rg to hand the whole command line to: an rg
