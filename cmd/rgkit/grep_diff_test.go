@@ -295,7 +295,13 @@ func TestGrepDifferentialAgainstRg15(t *testing.T) {
 	rg := rg15(t)
 	bin := buildRgkit(t)
 	dir := diffTree(t)
-	env := append(os.Environ(), "TERM=xterm", "RIPGREP_CONFIG_PATH=", "NO_COLOR=")
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "NO_COLOR=") && !strings.HasPrefix(kv, "RIPGREP_CONFIG_PATH=") && !strings.HasPrefix(kv, "TERM=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "TERM=xterm")
 	engines := []engineRun{
 		{"native", []string{bin, "grep", "--backend", "native"}},
 		{"ripgrep", []string{bin, "grep", "--backend", "ripgrep"}},

@@ -25,6 +25,7 @@ type target struct {
 	paths   []string // Query.Paths (relative to root)
 	display string   // how rg prints this argument ("" for the working directory)
 	file    bool     // a file named explicitly (or stdin)
+	index   int      // position among the targets (rg sorts within each)
 }
 
 // printedPath is how rg prints rel (a result path relative to t.root).
@@ -103,7 +104,7 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 		if err != nil {
 			if !o.NoMessages {
 				// rg words it differently when it sorts (it stats the path first).
-				if o.Sort != rgcli.SortNone || o.SortReverse {
+				if o.Sort != rgcli.SortNone || o.SortReverse || len(o.Paths) == 1 {
 					fmt.Fprintf(s.errOut, "rg: %s: IO error for operation on %s: %s\n", p, p, rgcli.OSError(err))
 				} else {
 					fmt.Fprintf(s.errOut, "rg: %s: %s\n", p, rgcli.OSError(err))
@@ -120,7 +121,8 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 	tty := isTerminal(s.out)
 	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file))
 	run.flushEach = tty || o.LineBuffered
-	for _, t := range targets {
+	for i, t := range targets {
+		t.index = i
 		if ctx.Err() != nil {
 			break
 		}

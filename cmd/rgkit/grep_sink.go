@@ -43,6 +43,7 @@ type rgRun struct {
 
 // sortedFile is one file's output held for --sort / --sortr.
 type sortedFile struct {
+	arg  int    // the PATH argument it came from: rg sorts within each
 	path string // as printed
 	abs  string
 	out  []byte
@@ -55,7 +56,8 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	case "always", "ansi":
 		color = true
 	case "auto":
-		color = tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+		_, noColor := os.LookupEnv("NO_COLOR") // set at all, even empty, as rg reads it
+		color = tty && !noColor && os.Getenv("TERM") != "dumb"
 	}
 	heading := tty
 	if o.Heading != nil {
@@ -178,6 +180,9 @@ func (s *rgSink) Begin(rel string) error {
 		s.std.Begin(s.path)
 	}
 	if r.js != nil {
+		if r.sorting() {
+			r.js.SetOutput(&s.buf)
+		}
 		r.js.Begin(s.path)
 	}
 	return nil
@@ -222,9 +227,10 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		s.loc.close()
 		s.loc = nil
 	}
-	if r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeFilesWithMatches {
+	filesMode := r.o.Mode == rgcli.ModeFilesWithMatches || (r.o.Quiet && r.o.Mode != rgcli.ModeJSON)
+	if r.o.Mode == rgcli.ModeCount || filesMode {
 		s.lines = int64(sum.MatchedLines)
-		if s.lines == 0 && r.o.Mode == rgcli.ModeFilesWithMatches {
+		if s.lines == 0 && filesMode {
 			s.lines = 1
 		}
 		r.matched = r.matched || s.lines > 0
@@ -261,7 +267,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 	}
 	if r.sorting() {
 		if s.buf.Len() > 0 {
-			r.sorted = append(r.sorted, sortedFile{path: s.path, abs: s.abs, out: bytes.Clone(s.buf.Bytes())})
+			r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: bytes.Clone(s.buf.Bytes())})
 		}
 		return nil
 	}
@@ -306,8 +312,6 @@ func (r *rgRun) finish(wall time.Duration) error {
 func (r *rgRun) fileSeparator() []byte {
 	c := r.cfg
 	switch {
-	case c.Heading && c.Context && c.ContextSeparator != nil:
-		return append(bytes.Clone(c.ContextSeparator), '\n')
 	case c.Heading:
 		return []byte("\n")
 	case c.Context && c.ContextSeparator != nil:
@@ -331,6 +335,9 @@ func (r *rgRun) sortFiles() {
 		return fi.ModTime()
 	}
 	slices.SortStableFunc(r.sorted, func(a, b sortedFile) int {
+		if a.arg != b.arg {
+			return a.arg - b.arg
+		}
 		var c int
 		switch r.o.Sort {
 		case rgcli.SortModified, rgcli.SortAccessed, rgcli.SortCreated:

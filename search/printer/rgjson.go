@@ -39,6 +39,10 @@ type JSONFileStats struct {
 // NewRgJSON returns an rg JSON Lines printer writing to w.
 func NewRgJSON(w io.Writer) *RgJSON { return &RgJSON{w: w} }
 
+// SetOutput sends what follows to w (the CLI holds each file's output
+// apart while it sorts).
+func (p *RgJSON) SetOutput(w io.Writer) { p.w = w }
+
 // Written is the number of bytes printed so far.
 func (p *RgJSON) Written() int64 { return p.written }
 

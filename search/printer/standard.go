@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/search"
 )
@@ -83,12 +84,7 @@ func (p *Standard) Line(l RgLine) error {
 	b := p.buf[:0]
 	if !p.fileStarted {
 		if p.cfg.Heading && p.filesPrinted > 0 && !p.cfg.Vimgrep {
-			if p.cfg.Context && p.cfg.ContextSeparator != nil {
-				b = append(b, p.cfg.ContextSeparator...)
-				b = append(b, '\n')
-			} else {
-				b = append(b, '\n')
-			}
+			b = append(b, '\n')
 		} else if !p.cfg.Heading && p.anyPrinted && p.cfg.Context && p.cfg.ContextSeparator != nil {
 			b = append(b, p.cfg.ContextSeparator...)
 			b = append(b, '\n')
@@ -214,7 +210,7 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans []search.Sp
 			}
 			return append(b, '\n')
 		}
-		text = text[:p.cfg.MaxColumns]
+		text = text[:previewEnd(text, p.cfg.MaxColumns)]
 		b = p.appendColored(b, text, spans)
 		b = append(b, " [... omitted end of long line]"...)
 		return append(b, '\n')
@@ -298,4 +294,15 @@ func (p *Standard) Count(path string, n int64) error {
 	b = strconv.AppendInt(b, n, 10)
 	b = append(b, '\n')
 	return p.flush(b)
+}
+
+// previewEnd is where --max-columns-preview cuts: after n characters
+// (rg counts characters there, though it compares bytes with the limit).
+func previewEnd(text []byte, n int) int {
+	i := 0
+	for k := 0; k < n && i < len(text); k++ {
+		_, size := utf8.DecodeRune(text[i:])
+		i += size
+	}
+	return i
 }
