@@ -53,20 +53,20 @@ func diffTree(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
-		"a.txt":          "hello world\nfoo bar\r\nfoo\n",
-		"ctx.txt":        "l1\nl2 foo\nl3\nl4\nl5\nl6 foo\nl7\nl8\nl9\nl10\nl11\nl12 foo foo\nl13\n  l14 indented foo\n\tl15 tab foo\nl16",
-		"src/main.go":    "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"Hello, foo\")\n}\n\nfunc helper(x int) int { return x * 2 }\n",
-		"src/util.go":    "package main\n\n// Foo does FOO things.\nfunc Foo() string { return \"foo\" }\n",
+		"a.txt":           "hello world\nfoo bar\r\nfoo\n",
+		"ctx.txt":         "l1\nl2 foo\nl3\nl4\nl5\nl6 foo\nl7\nl8\nl9\nl10\nl11\nl12 foo foo\nl13\n  l14 indented foo\n\tl15 tab foo\nl16",
+		"src/main.go":     "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"Hello, foo\")\n}\n\nfunc helper(x int) int { return x * 2 }\n",
+		"src/util.go":     "package main\n\n// Foo does FOO things.\nfunc Foo() string { return \"foo\" }\n",
 		"src/lib/deep.py": "def foo():\n    return 'bar'\n\nclass Foo:\n    pass\n",
-		"docs/readme.md": "# Grüße\n\nnaïve café foo\nÄÖÜ äöü FOO\n日本語 foo テキスト\n",
-		"long.txt":       "short foo\n" + strings.Repeat("x", 150) + " foo " + strings.Repeat("y", 150) + "\n",
-		"bin.dat":        "foo1\nbar\x00baz foo\nfoo3\n",
-		".hidden/h.txt":  "hidden foo\n",
-		".ignore":        "ignored.txt\n",
-		"ignored.txt":    "ignored foo\n",
-		"words.txt":      "foo\nfoobar\nbar foo baz\nfoo_bar\nFOO\nfoo-bar\n",
-		"nonl.txt":       "last line foo without newline",
-		"empty.txt":      "",
+		"docs/readme.md":  "# Grüße\n\nnaïve café foo\nÄÖÜ äöü FOO\n日本語 foo テキスト\n",
+		"long.txt":        "short foo\n" + strings.Repeat("x", 150) + " foo " + strings.Repeat("y", 150) + "\n",
+		"bin.dat":         "foo1\nbar\x00baz foo\nfoo3\n",
+		".hidden/h.txt":   "hidden foo\n",
+		".ignore":         "ignored.txt\n",
+		"ignored.txt":     "ignored foo\n",
+		"words.txt":       "foo\nfoobar\nbar foo baz\nfoo_bar\nFOO\nfoo-bar\n",
+		"nonl.txt":        "last line foo without newline",
+		"empty.txt":       "",
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -327,8 +327,8 @@ func TestGrepDifferentialAgainstRg15(t *testing.T) {
 					same[e.name]++
 					return
 				}
-				t.Errorf("differs from rg 15\nrgkit stdout %q\nrg    stdout %q\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d",
-					out, wantOut, errOut, wantErr, code, wantCode)
+				t.Errorf("differs from rg 15\n%s\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d",
+					firstDiff(normalize(out, c), normalize(wantOut, c)), errOut, wantErr, code, wantCode)
 			})
 		}
 	}
@@ -349,11 +349,33 @@ type knownDiff struct {
 // name; docs/cli.md lists them with the same reasons.
 var knownDiffs = map[string]map[string]knownDiff{
 	"native": {
-		"-P foo a.txt": {"rg: -P/--pcre2 is not supported by rgkit's engines (PCRE2 syntax needs the ripgrep engine; rgkit's engines use RE2 syntax); install rg 15 (rgkit fetch) to use it\n", 2, "no PCRE2"},
-		"--pre cat foo a.txt": {"rg: --pre is not supported by rgkit's engines (running a preprocessor per file is left to rg); install rg 15 (rgkit fetch) to use it\n", 2, "no preprocessors"},
-		"--sort path --files": {"rg: --files is not supported by rgkit's engines (the engines list only files with a match); install rg 15 (rgkit fetch) to use it\n", 2, "engines report matching files only"},
+		"-P foo a.txt":                          {"rg: -P/--pcre2 is not supported by rgkit's engines (PCRE2 syntax needs the ripgrep engine; rgkit's engines use RE2 syntax); install rg 15 (rgkit fetch) to use it\n", 2, "no PCRE2"},
+		"--pre cat foo a.txt":                   {"rg: --pre is not supported by rgkit's engines (running a preprocessor per file is left to rg); install rg 15 (rgkit fetch) to use it\n", 2, "no preprocessors"},
+		"--sort path --files":                   {"rg: --files is not supported by rgkit's engines (the engines list only files with a match); install rg 15 (rgkit fetch) to use it\n", 2, "engines report matching files only"},
 		"--sort path --files-without-match foo": {"rg: --files-without-match is not supported by rgkit's engines (the engines list only files with a match); install rg 15 (rgkit fetch) to use it\n", 2, "engines report matching files only"},
-		"-v -n foo words.txt": {"rg: -v/--invert-match is not supported by rgkit's engines (the engines report matching lines only); install rg 15 (rgkit fetch) to use it\n", 2, "engines report matching lines only"},
-		"-v foo a.txt": {"rg: -v/--invert-match is not supported by rgkit's engines (the engines report matching lines only); install rg 15 (rgkit fetch) to use it\n", 2, "engines report matching lines only"},
+		"-v -n foo words.txt":                   {"rg: -v/--invert-match is not supported by rgkit's engines (the engines report matching lines only); install rg 15 (rgkit fetch) to use it\n", 2, "engines report matching lines only"},
+		"--sort path --passthru foo":            {passthruMsg, 2, "files without a match are not reported"},
+		"--sort path --passthru -n foo":         {passthruMsg, 2, "files without a match are not reported"},
+		"-v foo a.txt":                          {"rg: -v/--invert-match is not supported by rgkit's engines (the engines report matching lines only); install rg 15 (rgkit fetch) to use it\n", 2, "engines report matching lines only"},
 	},
 }
+
+// firstDiff shows the first line where got and want part.
+func firstDiff(got, want string) string {
+	g, w := strings.SplitAfter(got, "\n"), strings.SplitAfter(want, "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("stdout line %d:\nrgkit %q\nrg    %q", i+1, gl, wl)
+		}
+	}
+	return "stdout identical"
+}
+
+const passthruMsg = "rg: --passthru is not supported by rgkit's engines (files without a match, which rg prints whole, are not reported by the engines); install rg 15 (rgkit fetch) to use it\n"

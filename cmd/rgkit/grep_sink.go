@@ -300,6 +300,7 @@ func (r *rgRun) finish(wall time.Duration) error {
 		}
 	}
 	if r.js != nil {
+		r.js.SetOutput(r.w)
 		return r.js.Summary(wall, r.stats.FilesSearched, r.stats.BytesSearched)
 	}
 	if r.legacy != nil {

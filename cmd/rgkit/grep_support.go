@@ -19,6 +19,7 @@ var unsupportedFlags = []struct {
 	{"-v/--invert-match", "the engines report matching lines only", func(o *rgcli.Options) bool { return o.Invert }},
 	{"--pre", "running a preprocessor per file is left to rg", func(o *rgcli.Options) bool { return o.Has("pre") || o.Has("pre-glob") }},
 	{"-z/--search-zip", "decompression is left to rg", func(o *rgcli.Options) bool { return o.Has("search-zip") }},
+	{"--passthru", "files without a match, which rg prints whole, are not reported by the engines", func(o *rgcli.Options) bool { return o.Passthru }},
 	{"--files", "the engines list only files with a match", func(o *rgcli.Options) bool { return o.Mode == rgcli.ModeFiles }},
 	{"--files-without-match", "the engines list only files with a match", func(o *rgcli.Options) bool { return o.Mode == rgcli.ModeFilesWithoutMatch }},
 	{"--include-zero", "the engines report only files with a match", func(o *rgcli.Options) bool { return o.IncludeZero }},
