@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,6 +124,8 @@ func diffCases() []diffCase {
 	add("-c", "foo", "nonl.txt")
 	add("-n", "foo", "nonl.txt")
 	add("--json", "foo", "nonl.txt")
+	add("--json", "foo", "latin1.txt")
+	add("-o", "-b", "foo", "latin1.txt")
 	add("-n", "foo", "ctx.txt", "words.txt")
 	add("--sort", "path", "-n", "foo", "./src")
 	add("--sort", "path", "-n", "foo", "src/")
@@ -306,29 +309,38 @@ func TestGrepDifferentialAgainstRg15(t *testing.T) {
 		{"native", []string{bin, "grep", "--backend", "native"}},
 		{"ripgrep", []string{bin, "grep", "--backend", "ripgrep"}},
 	}
+	if rg14 := os.Getenv("RGKIT_DIFF_RG14"); rg14 != "" {
+		// The library's ripgrep engine (an rg that is not 15.x, so no
+		// passthrough) printed by rgkit.
+		engines = append(engines, engineRun{"ripgrep-engine", []string{"env", "RGKIT_RG_PATH=" + rg14, bin, "grep", "--backend", "ripgrep"}})
+	}
 	cases := diffCases()
 	if len(cases) < 150 {
 		t.Fatalf("only %d cases; the differential test promises at least 150", len(cases))
 	}
 	same := map[string]int{}
 	for _, c := range cases {
-		wantOut, wantErr, wantCode := runCase(t, dir, env, []string{rg}, c)
+		rgOut, rgErr, rgCode := runCase(t, dir, env, []string{rg}, c)
 		for _, e := range engines {
 			t.Run(e.name+"/"+c.name(), func(t *testing.T) {
 				out, errOut, code := runCase(t, dir, env, e.argv, c)
 				if kd, ok := knownDiffs[e.name][c.name()]; ok {
-					if errOut != kd.stderr || code != kd.code || out != "" {
-						t.Errorf("known difference changed (%s)\nstdout %q\nstderr %q\nexit %d\nwant stderr %q exit %d",
-							kd.why, out, errOut, code, kd.stderr, kd.code)
+					wantOut, wantErr, wantCode := "", kd.stderr, kd.code
+					if kd.stdout != nil {
+						wantOut, wantErr, wantCode = kd.stdout(normalize(rgOut, c)), rgErr, rgCode
+					}
+					if normalize(out, c) != wantOut || errOut != wantErr || code != wantCode {
+						t.Errorf("known difference changed (%s)\n%s\nstderr %q\nexit %d\nwant stderr %q exit %d",
+							kd.why, firstDiff(normalize(out, c), wantOut), errOut, code, wantErr, wantCode)
 					}
 					return
 				}
-				if normalize(out, c) == normalize(wantOut, c) && errOut == wantErr && code == wantCode {
+				if normalize(out, c) == normalize(rgOut, c) && errOut == rgErr && code == rgCode {
 					same[e.name]++
 					return
 				}
 				t.Errorf("differs from rg 15\n%s\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d",
-					firstDiff(normalize(out, c), normalize(wantOut, c)), errOut, wantErr, code, wantCode)
+					firstDiff(normalize(out, c), normalize(rgOut, c)), errOut, rgErr, code, rgCode)
 			})
 		}
 	}
@@ -338,26 +350,54 @@ func TestGrepDifferentialAgainstRg15(t *testing.T) {
 	}
 }
 
-// knownDiff is rgkit's exact answer where it knowingly differs from rg.
+// knownDiff is rgkit's exact answer where it knowingly differs from rg:
+// a refusal (stdout empty, this stderr and exit status), or rg's own
+// output rewritten by stdout.
 type knownDiff struct {
 	stderr string
 	code   int
 	why    string
+	stdout func(rgOut string) string // nil: a refusal, nothing on stdout
+}
+
+// refusal is the message for a flag the library's engines refuse.
+func refusal(flag, why string) knownDiff {
+	return knownDiff{stderr: "rg: " + flag + " is not supported by rgkit's engines (" + why + "); install rg 15 (rgkit fetch) to use it\n", code: 2, why: why}
+}
+
+// refusals are the same on every library engine.
+var refusals = map[string]knownDiff{
+	"-P foo a.txt":                          refusal("-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines use RE2 syntax"),
+	"--pre cat foo a.txt":                   refusal("--pre", "running a preprocessor per file is left to rg"),
+	"--sort path --files":                   refusal("--files", "the engines list only files with a match"),
+	"--sort path --files-without-match foo": refusal("--files-without-match", "the engines list only files with a match"),
+	"-v -n foo words.txt":                   refusal("-v/--invert-match", "the engines report matching lines only"),
+	"-v foo a.txt":                          refusal("-v/--invert-match", "the engines report matching lines only"),
+	"--sort path --passthru foo":            refusal("--passthru", "files without a match, which rg prints whole, are not reported by the engines"),
+	"--sort path --passthru -n foo":         refusal("--passthru", "files without a match, which rg prints whole, are not reported by the engines"),
+}
+
+// searchedCount rewrites rg's count of files searched (in --stats and
+// --json's summary) to the count of files with a match: the library's
+// ripgrep engine reports only those.
+func searchedCount(out string) string {
+	out = regexp.MustCompile(`(?m)^12 files searched$`).ReplaceAllString(out, "9 files searched")
+	out = regexp.MustCompile(`(?m)^824 bytes searched$`).ReplaceAllString(out, "814 bytes searched")
+	out = strings.Replace(out, `"bytes_searched":824,"elapsed":T,"matched_lines":20,"matches":21,"searches":12,`, `"bytes_searched":814,"elapsed":T,"matched_lines":20,"matches":21,"searches":9,`, 1)
+	return out
 }
 
 // knownDiffs are the expected differences per engine path, keyed by case
 // name; docs/cli.md lists them with the same reasons.
 var knownDiffs = map[string]map[string]knownDiff{
-	"native": {
-		"-P foo a.txt":                          {"rg: -P/--pcre2 is not supported by rgkit's engines (PCRE2 syntax needs the ripgrep engine; rgkit's engines use RE2 syntax); install rg 15 (rgkit fetch) to use it\n", 2, "no PCRE2"},
-		"--pre cat foo a.txt":                   {"rg: --pre is not supported by rgkit's engines (running a preprocessor per file is left to rg); install rg 15 (rgkit fetch) to use it\n", 2, "no preprocessors"},
-		"--sort path --files":                   {"rg: --files is not supported by rgkit's engines (the engines list only files with a match); install rg 15 (rgkit fetch) to use it\n", 2, "engines report matching files only"},
-		"--sort path --files-without-match foo": {"rg: --files-without-match is not supported by rgkit's engines (the engines list only files with a match); install rg 15 (rgkit fetch) to use it\n", 2, "engines report matching files only"},
-		"-v -n foo words.txt":                   {"rg: -v/--invert-match is not supported by rgkit's engines (the engines report matching lines only); install rg 15 (rgkit fetch) to use it\n", 2, "engines report matching lines only"},
-		"--sort path --passthru foo":            {passthruMsg, 2, "files without a match are not reported"},
-		"--sort path --passthru -n foo":         {passthruMsg, 2, "files without a match are not reported"},
-		"-v foo a.txt":                          {"rg: -v/--invert-match is not supported by rgkit's engines (the engines report matching lines only); install rg 15 (rgkit fetch) to use it\n", 2, "engines report matching lines only"},
-	},
+	"native": refusals,
+	"ripgrep-engine": func() map[string]knownDiff {
+		m := maps.Clone(refusals)
+		m["--sort path --stats foo"] = knownDiff{why: "files and bytes searched: the ripgrep engine counts files with a match", stdout: searchedCount}
+		m["--sort path --json foo"] = knownDiff{why: "summary: the ripgrep engine counts files and bytes with a match", stdout: searchedCount}
+		m["--sort path --json -C1 foo"] = knownDiff{why: "summary: the ripgrep engine counts files and bytes with a match", stdout: searchedCount}
+		return m
+	}(),
 }
 
 // firstDiff shows the first line where got and want part.
@@ -377,5 +417,3 @@ func firstDiff(got, want string) string {
 	}
 	return "stdout identical"
 }
-
-const passthruMsg = "rg: --passthru is not supported by rgkit's engines (files without a match, which rg prints whole, are not reported by the engines); install rg 15 (rgkit fetch) to use it\n"
