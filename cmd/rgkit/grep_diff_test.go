@@ -184,6 +184,14 @@ func diffCases() []diffCase {
 	add("--sort", "path", "--files")
 	add("--sort", "path", "--files-without-match", "foo")
 	add("-v", "-n", "foo", "words.txt")
+	add("--sort", "path", "-v", "-c", "foo")
+	add("--sort", "path", "-v", "-l", "foo")
+	add("-v", "-m1", "foo", "words.txt")
+	add("--sort", "path", "--files", "src")
+	add("--sort", "path", "--files", "-g", "*.go")
+	add("--sort", "path", "--files", "--hidden", "-t", "txt")
+	add("--sort", "path", "--files-without-match", "-i", "foo")
+	add("--sort", "path", "-v", "-C1", "foo")
 
 	// stdin.
 	for _, s := range []struct {
@@ -367,14 +375,9 @@ func refusal(flag, why string) knownDiff {
 
 // refusals are the same on every library engine.
 var refusals = map[string]knownDiff{
-	"-P foo a.txt":                          refusal("-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines use RE2 syntax"),
-	"--pre cat foo a.txt":                   refusal("--pre", "running a preprocessor per file is left to rg"),
-	"--sort path --files":                   refusal("--files", "the engines list only files with a match"),
-	"--sort path --files-without-match foo": refusal("--files-without-match", "the engines list only files with a match"),
-	"-v -n foo words.txt":                   refusal("-v/--invert-match", "the engines report matching lines only"),
-	"-v foo a.txt":                          refusal("-v/--invert-match", "the engines report matching lines only"),
-	"--sort path --passthru foo":            refusal("--passthru", "files without a match, which rg prints whole, are not reported by the engines"),
-	"--sort path --passthru -n foo":         refusal("--passthru", "files without a match, which rg prints whole, are not reported by the engines"),
+	"-P foo a.txt":           refusal("-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines use RE2 syntax"),
+	"--pre cat foo a.txt":    refusal("--pre", "running a preprocessor per file is left to rg"),
+	"--sort path -v -C1 foo": refusal("-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those"),
 }
 
 // searchedCount rewrites rg's count of files searched (in --stats and

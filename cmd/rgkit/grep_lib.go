@@ -53,6 +53,9 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
+	if o.Mode == rgcli.ModeFiles {
+		patterns = []string{""} // --files takes no pattern; the query still needs one
+	}
 	if len(patterns) == 0 || (o.MaxCount != nil && *o.MaxCount == 0) {
 		return 1 // no pattern (an empty -f file) or -m0: nothing can match
 	}
@@ -128,7 +131,12 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 		}
 		tq := q
 		tq.Root, tq.Paths = t.root, t.paths
-		res, err := chain.Search(ctx, tq, run.sinkFor(t))
+		var res search.Result
+		if needsListing(o) {
+			err = run.runListing(ctx, chain, q, t)
+		} else {
+			res, err = chain.Search(ctx, tq, run.sinkFor(t))
+		}
 		run.stats.FilesSearched += res.Stats.FilesSearched
 		run.stats.BytesSearched += res.Stats.BytesSearched
 		if errors.Is(err, syscall.EPIPE) || errors.Is(err, errQuit) {
@@ -268,9 +276,6 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 	q.Case = map[rgcli.Case]search.CaseMode{rgcli.CaseSensitive: search.CaseSensitive, rgcli.CaseInsensitive: search.CaseInsensitive, rgcli.CaseSmart: search.CaseSmart}[o.Case]
 	q.Word, q.Multiline = o.Word, o.Multiline
 	q.Before, q.After = o.ContextLines()
-	if o.Passthru {
-		q.Before, q.After = 1<<30, 1<<30
-	}
 	if o.MaxCount != nil {
 		q.MaxCountPerFile = *o.MaxCount
 	}

@@ -265,6 +265,13 @@ func (s *rgSink) End(sum search.FileSummary) error {
 	if err != nil {
 		return err
 	}
+	return s.finishFile()
+}
+
+// finishFile hands the file's output on: held for --sort, else flushed
+// per file when the output is a terminal or line-buffered.
+func (s *rgSink) finishFile() error {
+	r := s.run
 	if r.sorting() {
 		if s.buf.Len() > 0 {
 			r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: bytes.Clone(s.buf.Bytes())})
