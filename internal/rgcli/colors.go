@@ -40,33 +40,33 @@ func parseColorSpec(s string) (colorSpec, error) {
 	switch len(parts) {
 	case 2:
 		if parts[1] != "none" {
-			return c, fmt.Errorf("invalid color spec format: '%s'. Valid format is '(path|line|column|match|highlight):(fg|bg|style):(value)'.", s)
+			return c, errorf("invalid color spec format: '%s'. Valid format is '(path|line|column|match|highlight):(fg|bg|style):(value)'.", s)
 		}
 		c = colorSpec{target: parts[0], attr: "none"}
 	case 3:
 		c = colorSpec{target: parts[0], attr: parts[1], value: parts[2]}
 	default:
-		return c, fmt.Errorf("invalid color spec format: '%s'. Valid format is '(path|line|column|match|highlight):(fg|bg|style):(value)'.", s)
+		return c, errorf("invalid color spec format: '%s'. Valid format is '(path|line|column|match|highlight):(fg|bg|style):(value)'.", s)
 	}
 	switch c.target {
 	case "path", "line", "column", "match", "highlight":
 	default:
-		return c, fmt.Errorf("unrecognized output type '%s'. Choose from: path, line, column, match, highlight.", c.target)
+		return c, errorf("unrecognized output type '%s'. Choose from: path, line, column, match, highlight.", c.target)
 	}
 	switch c.attr {
 	case "none":
 	case "fg", "bg":
 		if !validColor(c.value) {
-			return c, fmt.Errorf("unrecognized color name '%s'. Choose from: black, blue, green, red, cyan, magenta, yellow, white", c.value)
+			return c, errorf("unrecognized color name '%s'. Choose from: black, blue, green, red, cyan, magenta, yellow, white", c.value)
 		}
 	case "style":
 		switch c.value {
 		case "bold", "nobold", "intense", "nointense", "underline", "nounderline", "italic", "noitalic":
 		default:
-			return c, fmt.Errorf("unrecognized style attribute '%s'. Choose from: nobold, bold, nointense, intense, nounderline, underline, noitalic, italic.", c.value)
+			return c, errorf("unrecognized style attribute '%s'. Choose from: nobold, bold, nointense, intense, nounderline, underline, noitalic, italic.", c.value)
 		}
 	default:
-		return c, fmt.Errorf("unrecognized spec type '%s'. Choose from: fg, bg, style, none.", c.attr)
+		return c, errorf("unrecognized spec type '%s'. Choose from: fg, bg, style, none.", c.attr)
 	}
 	return c, nil
 }
