@@ -202,3 +202,30 @@ func TestGrepInstalledAsRg(t *testing.T) {
 		})
 	}
 }
+
+// TestGrepClosedStdoutExitsZero is `rgkit grep … | head -1` under
+// pipefail: rg exits 0 when its reader goes away, and so must rgkit.
+func TestGrepClosedStdoutExitsZero(t *testing.T) {
+	bin := buildRgkit(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), bytes.Repeat([]byte("foo line\n"), 200000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "grep", "--backend", "native", "foo", "big.txt")
+	cmd.Dir = dir
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	err = cmd.Wait()
+	if err != nil {
+		t.Fatalf("rgkit grep with its reader gone: %v; rg exits 0", err)
+	}
+}

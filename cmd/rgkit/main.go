@@ -13,6 +13,11 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A closed stdout (| head) must surface as EPIPE, which grep treats as
+	// rg does (a quiet exit 0), rather than kill the process with SIGPIPE
+	// (status 141 under pipefail). Notify, unlike Ignore, is not inherited
+	// by the rg the passthrough starts.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	var code int
 	if invokedAsRg(os.Args[0]) {
 		code = runRg(ctx, streams{in: os.Stdin, out: os.Stdout, errOut: os.Stderr}, os.Args[1:])
