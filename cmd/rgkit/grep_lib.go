@@ -137,8 +137,7 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 		} else {
 			res, err = chain.Search(ctx, tq, run.sinkFor(t))
 		}
-		run.stats.FilesSearched += res.Stats.FilesSearched
-		run.stats.BytesSearched += res.Stats.BytesSearched
+		run.addResult(res)
 		if errors.Is(err, syscall.EPIPE) || errors.Is(err, errQuit) {
 			break
 		}

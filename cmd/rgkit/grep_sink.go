@@ -35,9 +35,10 @@ type rgRun struct {
 	replacer  *regexp.Regexp
 	matched   bool
 	stats     search.Stats
-	matches   int64 // submatches (--stats)
-	lines     int64 // matched lines (--stats)
-	files     int64 // files with a match (--stats)
+	backend   string // the engine that ran last (--format rgkit-json's summary)
+	matches   int64  // submatches (--stats)
+	lines     int64  // matched lines (--stats)
+	files     int64  // files with a match (--stats)
 	sorted    []sortedFile
 }
 
@@ -191,6 +192,7 @@ func (s *rgSink) Begin(rel string) error {
 func (s *rgSink) Line(l search.Line) error {
 	r := s.run
 	if r.legacy != nil {
+		r.matched = r.matched || l.Kind == search.KindMatch
 		return r.legacy.Line(l)
 	}
 	if l.Kind == search.KindMatch {
@@ -221,6 +223,7 @@ func (s *rgSink) Line(l search.Line) error {
 func (s *rgSink) End(sum search.FileSummary) error {
 	r := s.run
 	if r.legacy != nil {
+		r.matched = r.matched || sum.MatchedLines > 0 || r.o.Mode == rgcli.ModeFilesWithMatches
 		return r.legacy.End(sum)
 	}
 	if s.loc != nil {
@@ -311,7 +314,7 @@ func (r *rgRun) finish(wall time.Duration) error {
 		return r.js.Summary(wall, r.stats.FilesSearched, r.stats.BytesSearched)
 	}
 	if r.legacy != nil {
-		return r.legacy.Summary(search.Result{Stats: r.stats}, nil)
+		return r.legacy.Summary(search.Result{Backend: r.backend, Stats: r.stats}, nil)
 	}
 	return nil
 }
@@ -510,4 +513,19 @@ func (l *lineLocator) close() {
 	if l.f != nil {
 		l.f.Close()
 	}
+}
+
+// addResult accumulates one target's search result.
+func (r *rgRun) addResult(res search.Result) {
+	if res.Backend != "" {
+		r.backend = res.Backend
+	}
+	st := &r.stats
+	st.FilesSearched += res.Stats.FilesSearched
+	st.FilesMatched += res.Stats.FilesMatched
+	st.MatchedLines += res.Stats.MatchedLines
+	st.BytesSearched += res.Stats.BytesSearched
+	st.Binary += res.Stats.Binary
+	st.Unreadable += res.Stats.Unreadable
+	st.TooLarge += res.Stats.TooLarge
 }

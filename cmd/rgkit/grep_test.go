@@ -229,3 +229,13 @@ func TestGrepClosedStdoutExitsZero(t *testing.T) {
 		t.Fatalf("rgkit grep with its reader gone: %v; rg exits 0", err)
 	}
 }
+
+func TestGrepFormatRgkitJSONKeepsTheCompactSchema(t *testing.T) {
+	dir := diffTree(t)
+	out, _, code := grepIn(t, dir, nil, "--format", "rgkit-json", "-n", "foo", "a.txt")
+	want := `{"type":"match","path":"a.txt","line":2,"column":1,"text":"foo bar","submatches":[{"start":0,"end":3}]}` + "\n" +
+		`{"type":"match","path":"a.txt","line":3,"column":1,"text":"foo","submatches":[{"start":0,"end":3}]}` + "\n"
+	if code != 0 || !strings.HasPrefix(out, want) || !strings.Contains(out, `"type":"summary","backend":"native","matches":2,"files":1`) {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}

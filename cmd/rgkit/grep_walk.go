@@ -99,8 +99,7 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 		}
 		return nil
 	}))
-	r.stats.FilesSearched += res.Stats.FilesSearched
-	r.stats.BytesSearched += res.Stats.BytesSearched
+	r.addResult(res)
 	if err != nil {
 		return err
 	}
