@@ -57,6 +57,13 @@ func runRg(ctx context.Context, s streams, args []string) int {
 	}
 	o, err := rgcli.Parse(append(cfg, args...))
 	if err != nil {
+		// rg itself, when it is here, has the last word on its own command
+		// line (a spelling rgcli does not know yet still works).
+		if len(stripRgkitFlags(args)) == len(args) {
+			if rg, ok := passthroughRg(ctx, env); ok {
+				return execRg(ctx, s, rg, args)
+			}
+		}
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
