@@ -317,6 +317,10 @@ func TestGrepDifferentialAgainstRg15(t *testing.T) {
 		{"native", []string{bin, "grep", "--backend", "native"}},
 		{"ripgrep", []string{bin, "grep", "--backend", "ripgrep"}},
 	}
+	if os.Getenv("RGKIT_DIFF_GREP") == "1" {
+		// The system grep engine (walker + GNU grep), printed by rgkit.
+		engines = append(engines, engineRun{"grep", []string{bin, "grep", "--backend", "grep"}})
+	}
 	if rg14 := os.Getenv("RGKIT_DIFF_RG14"); rg14 != "" {
 		// The library's ripgrep engine (an rg that is not 15.x, so no
 		// passthrough) printed by rgkit.
@@ -394,6 +398,21 @@ func searchedCount(out string) string {
 // name; docs/cli.md lists them with the same reasons.
 var knownDiffs = map[string]map[string]knownDiff{
 	"native": refusals,
+	"grep": func() map[string]knownDiff {
+		m := maps.Clone(refusals)
+		bytesSearched := func(out string) string {
+			out = strings.Replace(out, "\n824 bytes searched\n", "\n846 bytes searched\n", 1)
+			return strings.Replace(out, `"bytes_searched":824,"elapsed":T`, `"bytes_searched":846,"elapsed":T`, 1)
+		}
+		why := "bytes searched: the grep engine counts the binary file whole"
+		m["--sort path --stats foo"] = knownDiff{why: why, stdout: bytesSearched}
+		m["--sort path --json foo"] = knownDiff{why: why, stdout: bytesSearched}
+		m["--sort path --json -C1 foo"] = knownDiff{why: why, stdout: bytesSearched}
+		multi := knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep searches line by line (multiline)\n", code: 2, why: "grep searches line by line"}
+		m[`-U -n foo\nfoo words.txt`] = multi
+		m["-U --multiline-dotall -c bar.baz words.txt"] = multi
+		return m
+	}(),
 	"ripgrep-engine": func() map[string]knownDiff {
 		m := maps.Clone(refusals)
 		m["--sort path --stats foo"] = knownDiff{why: "files and bytes searched: the ripgrep engine counts files with a match", stdout: searchedCount}
