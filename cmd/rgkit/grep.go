@@ -80,6 +80,14 @@ func runRg(ctx context.Context, s streams, args []string) int {
 			return execRg(ctx, s, rg, stripRgkitFlags(args))
 		}
 	}
+	if o.PCRE2 && o.Format != "rgkit-json" && (o.Backend == "" || o.Backend == "auto" || o.Backend == "ripgrep") {
+		// PCRE2 exists only inside rg: any rg found runs it, in its own
+		// version's output format (rg 15's is identical; 13 and 14 differ
+		// in details, see docs/cli.md).
+		if rg, ok := findRg(ctx, env, ""); ok {
+			return execRg(ctx, s, rg, stripRgkitFlags(args))
+		}
+	}
 	if o.Mode == rgcli.ModeTypeList {
 		return printTypeList(s, o)
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // grepIn runs `rgkit grep --backend native args...` in-process in dir with
@@ -237,5 +239,28 @@ func TestGrepFormatRgkitJSONKeepsTheCompactSchema(t *testing.T) {
 		`{"type":"match","path":"a.txt","line":3,"column":1,"text":"foo","submatches":[{"start":0,"end":3}]}` + "\n"
 	if code != 0 || !strings.HasPrefix(out, want) || !strings.Contains(out, `"type":"summary","backend":"native","matches":2,"files":1`) {
 		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}
+
+// TestGrepPCRE2RunsOnAnyRg: -P needs PCRE2, which only rg has, so with an
+// rg older than 15 (no passthrough for other flags) -P still runs on it.
+func TestGrepPCRE2RunsOnAnyRg(t *testing.T) {
+	rg := testtool.Need(t, "rg")
+	if out, err := exec.Command(rg, "--pcre2-version").Output(); err != nil || !strings.Contains(string(out), "PCRE2") {
+		testtool.Missing(t, "rg on PATH has no PCRE2")
+	}
+	dir := diffTree(t)
+	t.Setenv("RGKIT_RG_PATH", rg)
+	t.Chdir(dir)
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"grep", "-P", "-n", "fo(?=o )", "words.txt"}, nil, &out, &errOut)
+	if code != 0 || out.String() != "3:bar foo baz\n" {
+		t.Errorf("-P look-ahead through rg: %q %q exit %d", out.String(), errOut.String(), code)
+	}
+	out.Reset()
+	errOut.Reset()
+	code = run(context.Background(), []string{"grep", "--backend", "native", "-P", "x", "words.txt"}, nil, &out, &errOut)
+	if code != 2 || !strings.Contains(errOut.String(), "-P/--pcre2 is not supported by rgkit's engines") {
+		t.Errorf("-P on the native engine: %q exit %d; want the refusal", errOut.String(), code)
 	}
 }

@@ -37,13 +37,19 @@ func locateRg() func(ctx context.Context) (string, error) {
 // passthroughRg returns the rg to hand the whole command line to: an rg
 // 15.x that is not this rgkit executable, found without downloading.
 func passthroughRg(ctx context.Context, env rgEnv) (string, bool) {
+	return findRg(ctx, env, "15.")
+}
+
+// findRg returns the rg the resolver finds (without downloading) when its
+// version starts with prefix ("" for any) and it is not this executable.
+func findRg(ctx context.Context, env rgEnv, prefix string) (string, bool) {
 	if env.getenv(nestedEnv) != "" {
 		return "", false
 	}
 	os.Setenv(nestedEnv, "1") // the resolver's `rg --version` must not recurse either
 	defer os.Unsetenv(nestedEnv)
 	res, err := (&rgfetch.Resolver{NoDownload: true}).Resolve(ctx)
-	if err != nil || !strings.HasPrefix(res.Version, "15.") {
+	if err != nil || !strings.HasPrefix(res.Version, prefix) {
 		return "", false
 	}
 	if isSelf(res.Path) {
