@@ -178,6 +178,15 @@ func diffCases() []diffCase {
 	add()
 	add("--colors", "bogus:fg:red", "foo")
 	add("-m", "99999999999999999999", "foo")
+	add("(", "a.txt")
+	add("-g", "[", "foo", "a.txt")
+	add("-g", "{a", "foo", "a.txt")
+	add("-g", "[z-a]", "foo", "a.txt")
+	add("-g", "*.zzz", "foo")
+	add("-l", "-g", "*.zzz", "foo")
+	add("--no-messages", "-g", "*.zzz", "foo")
+	add("--sort", "path", "--files", "-g", "*.zzz")
+	add("-g", "*.zzz", "foo", ".")
 	// Flags the library's engines refuse (a known difference on those engines).
 	add("-P", "foo", "a.txt")
 	add("--pre", "cat", "foo", "a.txt")
@@ -379,6 +388,8 @@ func refusal(flag, why string) knownDiff {
 
 // refusals are the same on every library engine.
 var refusals = map[string]knownDiff{
+	"( a.txt": {stderr: "rg: regex parse error:\n    (\nerror: invalid pattern \"(\" at byte 1: missing closing ) (to match a parenthesis literally, escape it as '\\(' or '\\)')\n", code: 2,
+		why: "regex errors are Go's regexp parser's, not Rust regex's (same exit status, different text)"},
 	"-P foo a.txt":           refusal("-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines use RE2 syntax"),
 	"--pre cat foo a.txt":    refusal("--pre", "running a preprocessor per file is left to rg"),
 	"--sort path -v -C1 foo": refusal("-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those"),

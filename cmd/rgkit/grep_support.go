@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/rgkit/rgkit/internal/rgcli"
 	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // unsupportedFlags are rg flags the library's engines cannot honour, with
@@ -67,7 +69,7 @@ func checkSupported(o *rgcli.Options) error {
 			return &errUnsupported{flag: u.flag, why: u.why}
 		}
 	}
-	return nil
+	return checkGlobs(o)
 }
 
 // printTypeList prints --type-list from the library's table, in rg's
@@ -96,3 +98,30 @@ RGKIT OPTIONS:
   --backend=ENGINE   auto (default), fastest, ripgrep, gitgrep, grep, native
   --format=FORMAT    rg (default) or rgkit-json (rgkit's compact JSON Lines)
 `
+
+// checkGlobs refuses an invalid -g glob before any engine runs, worded as
+// rg words it ("error parsing glob '[': unclosed character class; missing
+// ']'"), whichever engine would have reported it.
+func checkGlobs(o *rgcli.Options) error {
+	for _, g := range o.Globs {
+		err := native.CheckGlob(g.Pattern)
+		var ge *native.GlobError
+		if !errors.As(err, &ge) {
+			continue
+		}
+		reason := ge.Reason
+		var lo, hi rune
+		switch {
+		case strings.HasPrefix(reason, "unclosed character class"):
+			reason = "unclosed character class; missing ']'"
+		case strings.HasPrefix(reason, "unclosed alternate group"):
+			reason = "unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)"
+		default:
+			if n, _ := fmt.Sscanf(reason, "invalid range %c-%c", &lo, &hi); n == 2 {
+				reason = fmt.Sprintf("invalid range; '%c' > '%c'", lo, hi)
+			}
+		}
+		return fmt.Errorf("error parsing glob '%s': %s", strings.TrimPrefix(g.Pattern, "!"), reason)
+	}
+	return nil
+}
