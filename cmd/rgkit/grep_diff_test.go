@@ -427,6 +427,10 @@ var knownDiffs = map[string]map[string]knownDiff{
 	"ripgrep-engine": func() map[string]knownDiff {
 		m := maps.Clone(refusals)
 		delete(m, "-P foo a.txt") // -P runs on any rg, here rg 14
+		quiet := knownDiff{code: 1, why: "the ripgrep engine does not count the files it searched, so rg's \"No files were searched\" note cannot be given"}
+		m["-g *.zzz foo"] = quiet
+		m["-l -g *.zzz foo"] = quiet
+		m["--no-messages -g *.zzz foo"] = quiet
 		m["--sort path --stats foo"] = knownDiff{why: "files and bytes searched: the ripgrep engine counts files with a match", stdout: searchedCount}
 		m["--sort path --json foo"] = knownDiff{why: "summary: the ripgrep engine counts files and bytes with a match", stdout: searchedCount}
 		m["--sort path --json -C1 foo"] = knownDiff{why: "summary: the ripgrep engine counts files and bytes with a match", stdout: searchedCount}

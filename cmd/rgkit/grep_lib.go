@@ -164,8 +164,9 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 		run.printStats(s.out, out.n, time.Since(start))
 	}
 	if len(o.Paths) == 0 && len(targets) == 1 && !targets[0].file && run.stats.FilesSearched == 0 &&
-		o.Mode != rgcli.ModeFiles && status == 0 {
+		o.Mode != rgcli.ModeFiles && status == 0 && !run.matched && run.backend != "ripgrep" {
 		// rg's note when its own directory walk searched nothing at all.
+		// (The ripgrep engine does not count the files it searched.)
 		if !o.NoMessages {
 			fmt.Fprint(s.errOut, "rg: No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.\n")
 		}
