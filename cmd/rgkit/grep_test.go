@@ -1,458 +1,266 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rgkit/rgkit/internal/testtool"
-	"github.com/rgkit/rgkit/search"
-	"github.com/rgkit/rgkit/search/engines"
 )
 
-// grepTree writes a small tree and makes it the working directory.
-//
-//	a.txt       foo / bar / foo bar / Foo
-//	sub/b.txt   x / foo again
-//	sub/c.md    nothing here
-//	.hid/h.txt  foo hidden
-//	../other/o.txt  foo outside (a sibling of the tree)
-func grepTree(t *testing.T) string {
+// grepIn runs `rgkit grep --backend native args...` in-process in dir with
+// stdin (nil: none).
+func grepIn(t *testing.T, dir string, stdin io.Reader, args ...string) (string, string, int) {
 	t.Helper()
-	base := t.TempDir()
-	root := filepath.Join(base, "tree")
-	files := map[string]string{
-		"tree/a.txt":      "foo\nbar\nfoo bar\nFoo\n",
-		"tree/sub/b.txt":  "x\nfoo again\n",
-		"tree/sub/c.md":   "nothing here\n",
-		"tree/.hid/h.txt": "foo hidden\n",
-		"other/o.txt":     "foo outside\n",
-	}
-	for name, text := range files {
-		p := filepath.Join(base, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// A git work tree (when git is installed), so the gitgrep engine runs too.
-	if git, err := exec.LookPath("git"); err == nil {
-		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
-			cmd := exec.Command(git, args...)
-			cmd.Dir = root
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("git %v: %v: %s", args, err, out)
-			}
-		}
-	}
-	t.Chdir(root)
-	t.Setenv("NO_COLOR", "")
-	return root
-}
-
-// grep runs `rgkit grep args...` in-process.
-func grep(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
+	t.Chdir(dir)
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), append([]string{"grep"}, args...), strings.NewReader(""), &out, &errOut)
+	code := run(context.Background(), append([]string{"grep", "--backend", "native"}, args...), stdin, &out, &errOut)
 	return out.String(), errOut.String(), code
 }
 
-// availableEngines are the default chain's engines that can run here.
-func availableEngines(t *testing.T) []string {
-	t.Helper()
-	var names []string
-	for _, b := range engines.Default(engines.Options{}).Engines {
-		if _, err := b.Available(context.Background()); err == nil {
-			names = append(names, b.Name())
+func TestGrepSearchesPipedStdin(t *testing.T) {
+	dir := diffTree(t)
+	t.Run("no path: stdin, printed without a file name", func(t *testing.T) {
+		out, errOut, code := grepIn(t, dir, strings.NewReader("a\nb\nab\n"), "a")
+		if out != "a\nab\n" || errOut != "" || code != 0 {
+			t.Fatalf("got %q %q exit %d; want \"a\\nab\\n\" exit 0", out, errOut, code)
 		}
-	}
-	if len(names) == 0 {
-		t.Skip("no search engine available yet")
-	}
-	return names
+	})
+	t.Run("- as a path, beside a file", func(t *testing.T) {
+		out, _, code := grepIn(t, dir, strings.NewReader("foo here\n"), "-n", "foo", "-", "a.txt")
+		want := "<stdin>:1:foo here\na.txt:2:foo bar\r\na.txt:3:foo\n"
+		if out != want || code != 0 {
+			t.Fatalf("got %q exit %d; want %q", out, code, want)
+		}
+	})
 }
 
-func TestGrepOutputAndExitStatus(t *testing.T) {
-	grepTree(t)
-	availableEngines(t)
-	tests := []struct {
-		name       string
-		args       []string
-		wantOut    string
-		wantCode   int
-		wantStderr string
-	}{
-		{"matches print like rg --no-heading -n, sorted by path",
-			[]string{"foo"}, "a.txt:1:foo\na.txt:3:foo bar\nsub/b.txt:2:foo again\n", 0, ""},
-		{"no match is exit 1 and no output", []string{"zzz"}, "", 1, ""},
-		{"-i", []string{"-i", "^foo$"}, "a.txt:1:foo\na.txt:4:Foo\n", 0, ""},
-		{"-S with an uppercase letter stays sensitive", []string{"-S", "Foo"}, "a.txt:4:Foo\n", 0, ""},
-		{"-w", []string{"-w", "foo bar|again"}, "a.txt:3:foo bar\nsub/b.txt:2:foo again\n", 0, ""},
-		{"-F", []string{"-F", "o b"}, "a.txt:3:foo bar\n", 0, ""},
-		{"several -e are alternatives; arguments are then paths", []string{"-e", "^bar", "-e", "again", "a.txt"}, "2:bar\n", 0, ""},
-		{"a PATH directory", []string{"foo", "sub"}, "sub/b.txt:2:foo again\n", 0, ""},
-		{"one file: no path, like rg", []string{"foo", "a.txt"}, "1:foo\n3:foo bar\n", 0, ""},
-		{"-H forces the path", []string{"-H", "bar", "a.txt"}, "a.txt:2:bar\na.txt:3:foo bar\n", 0, ""},
-		{"a PATH outside the working directory prints like rg", []string{"foo", "../other"}, "../other/o.txt:1:foo outside\n", 0, ""},
-		{"--hidden", []string{"--hidden", "hidden"}, ".hid/h.txt:1:foo hidden\n", 0, ""},
-		{"-g", []string{"-g", "*.md", "here"}, "sub/c.md:1:nothing here\n", 0, ""},
-		{"-g exclude", []string{"-g", "!sub/**", "foo"}, "a.txt:1:foo\na.txt:3:foo bar\n", 0, ""},
-		{"-t", []string{"-t", "md", "."}, "sub/c.md:1:nothing here\n", 0, ""},
-		{"-l", []string{"-l", "foo"}, "a.txt\nsub/b.txt\n", 0, ""},
-		{"-c", []string{"-c", "foo"}, "a.txt:2\nsub/b.txt:1\n", 0, ""},
-		{"-m", []string{"-m", "1", "foo"}, "a.txt:1:foo\nsub/b.txt:2:foo again\n", 0, ""},
-		{"--column", []string{"--column", "bar"}, "a.txt:2:1:bar\na.txt:3:5:foo bar\n", 0, ""},
-		{"-C puts -- between groups and files", []string{"-C", "1", "again|^bar"},
-			"a.txt-1-foo\na.txt:2:bar\na.txt-3-foo bar\n--\nsub/b.txt-1-x\nsub/b.txt:2:foo again\n", 0, ""},
-		{"--max-columns marks the cut", []string{"-M", "5", "again"}, "sub/b.txt:2:foo a [... 4 more bytes]\n", 0, ""},
-		{"--head-limit pages and says so on stderr", []string{"--head-limit", "1", "--offset", "1", "foo"},
-			"a.txt:3:foo bar\n", 0, "use --offset 2 for more"},
-		{"--offset past the end prints nothing but a match was found", []string{"--offset", "10", "foo"}, "", 0, ""},
-		{"a timeout is exit 2 with a warning, not 'no match'", []string{"--timeout", "1ns", "foo"}, "", 2, "timed out after 1ns"},
-		{"invalid pattern: exit 2 with the position", []string{"a(b"}, "", 2, "invalid pattern"},
-		{"look-around is refused, not 'no match'", []string{"foo(?=bar)"}, "", 2, "invalid pattern"},
-		{"unknown backend", []string{"--backend", "ag", "foo"}, "", 2, `unknown backend "ag"`},
-		{"a missing PATH", []string{"foo", "nope"}, "", 2, "grep: nope: no such file or directory"},
-		{"a missing PATH outside is named as given", []string{"foo", "../nope"}, "", 2, "grep: ../nope: no such file or directory"},
-		{"bad --sort", []string{"--sort", "size", "foo"}, "", 2, "--sort"},
-		{"no pattern", nil, "", 2, "PATTERN is required"},
+func TestGrepMissingPathKeepsTheOtherResults(t *testing.T) {
+	dir := diffTree(t)
+	out, errOut, code := grepIn(t, dir, nil, "-n", "foo", "a.txt", "nope.go")
+	if out != "a.txt:2:foo bar\r\na.txt:3:foo\n" {
+		t.Errorf("stdout %q: a.txt's matches must stay", out)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := grep(t, tt.args...)
-			if out != tt.wantOut || code != tt.wantCode {
-				t.Errorf("stdout %q exit %d; want %q exit %d (stderr %q)", out, code, tt.wantOut, tt.wantCode, errOut)
-			}
-			if tt.wantStderr != "" && !strings.Contains(errOut, tt.wantStderr) {
-				t.Errorf("stderr %q does not contain %q", errOut, tt.wantStderr)
-			}
-			if tt.wantStderr == "" && errOut != "" {
-				t.Errorf("unexpected stderr %q", errOut)
+	if errOut != "rg: nope.go: No such file or directory (os error 2)\n" || code != 2 {
+		t.Errorf("stderr %q exit %d; want rg's message and exit 2", errOut, code)
+	}
+}
+
+func TestGrepRgFlagErrorsInRgsWords(t *testing.T) {
+	dir := diffTree(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+		code int
+	}{
+		{[]string{"-A", "x", "foo"}, "rg: error parsing flag -A: value is not a valid number: invalid digit found in string\n", 2},
+		{[]string{"-t", "foo", "foo"}, "rg: unrecognized file type: foo\n", 2},
+		{[]string{"--bogus"}, "rg: unrecognized flag --bogus\n", 2},
+		{[]string{"-m0", "foo", "a.txt"}, "", 1},
+		{[]string{"-P", "fo+", "a.txt"}, "rg: -P/--pcre2 is not supported by rgkit's engines (PCRE2 syntax needs the ripgrep engine; rgkit's engines use RE2 syntax); install rg 15 (rgkit fetch) to use it\n", 2},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errOut, code := grepIn(t, dir, nil, tc.args...)
+			if out != "" || errOut != tc.want || code != tc.code {
+				t.Errorf("got %q %q exit %d; want stderr %q exit %d", out, errOut, code, tc.want, tc.code)
 			}
 		})
 	}
 }
 
-func TestGrepInvalidPatternPointsAtTheOffset(t *testing.T) {
-	grepTree(t)
-	// rg's dialect refuses a{,n} (Go's would read it as a literal); rg
-	// points at the ','.
-	_, errOut, code := grep(t, "ab{,2}")
-	if code != 2 || !strings.Contains(errOut, "    ab{,2}\n       ^\n") {
-		t.Errorf("exit %d, stderr %q; want exit 2 and a caret under ','", code, errOut)
-	}
+// rgJSONMessage is what a program written for rg's --json reads.
+type rgJSONMessage struct {
+	Type string `json:"type"`
+	Data struct {
+		Path  struct{ Text string } `json:"path"`
+		Lines struct {
+			Text  string `json:"text"`
+			Bytes string `json:"bytes"`
+		} `json:"lines"`
+		LineNumber     int `json:"line_number"`
+		AbsoluteOffset int `json:"absolute_offset"`
+		Submatches     []struct {
+			Match      struct{ Text string } `json:"match"`
+			Start, End int
+		} `json:"submatches"`
+		Stats struct {
+			MatchedLines int `json:"matched_lines"`
+			Matches      int `json:"matches"`
+		} `json:"stats"`
+	} `json:"data"`
 }
 
-func TestGrepJSON(t *testing.T) {
-	grepTree(t)
-	availableEngines(t)
-	out, _, code := grep(t, "--json", "-A", "1", "bar")
+func TestGrepJSONIsRgsSchema(t *testing.T) {
+	dir := diffTree(t)
+	out, _, code := grepIn(t, dir, nil, "--json", "foo", "a.txt")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	var recs []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("line %q is not JSON: %v", line, err)
-		}
-		recs = append(recs, m)
-	}
 	var types []string
-	for _, r := range recs {
-		types = append(types, r["type"].(string))
-	}
-	if got, want := strings.Join(types, ","), "match,match,context,summary"; got != want {
-		t.Fatalf("record types %s, want %s\n%s", got, want, out)
-	}
-	m := recs[1]
-	if m["path"] != "a.txt" || m["line"] != 3.0 || m["column"] != 5.0 || m["text"] != "foo bar" {
-		t.Errorf("match record %v", m)
-	}
-	if subs := m["submatches"].([]any); len(subs) != 1 || subs[0].(map[string]any)["start"] != 4.0 {
-		t.Errorf("submatches %v", m["submatches"])
-	}
-	sum := recs[3]
-	if sum["matches"] != 2.0 || sum["truncated"] != false || sum["partial"] != false || sum["backend"] == "" {
-		t.Errorf("summary %v", sum)
-	}
-}
-
-func TestGrepJSONCountsAndErrors(t *testing.T) {
-	grepTree(t)
-	availableEngines(t)
-	out, _, _ := grep(t, "--json", "-c", "foo")
-	if !strings.HasPrefix(out, `{"type":"count","path":"a.txt","count":2}`+"\n"+`{"type":"count","path":"sub/b.txt","count":1}`+"\n") ||
-		!strings.Contains(out, `"matches":3`) {
-		t.Errorf("count JSON:\n%s", out)
-	}
-	out, _, code := grep(t, "--json", "a(b")
-	if code != 2 || !strings.Contains(out, `"type":"summary"`) || !strings.Contains(out, `"error":"invalid pattern`) {
-		t.Errorf("exit %d, JSON for an invalid pattern:\n%s", code, out)
-	}
-}
-
-// Every engine that can run here gives byte-identical CLI output: the
-// Chain, not the engine, owns order, paging and format.
-func TestGrepSameOutputWhicheverEngineRuns(t *testing.T) {
-	grepTree(t)
-	engines := availableEngines(t)
-	t.Logf("engines: %v", engines)
-	queries := [][]string{
-		{"foo"},
-		{"-C", "1", "-i", "FOO"},
-		{"-l", "o"},
-		{"-c", "-w", "foo"},
-		{"--head-limit", "2", "o"},
-		{"--json", "--column", "o."},
-		{"-U", `foo\nbar`},
-		{"-g", "*.{txt,md}", "-c", "."},
-		{"-m", "1", "-A", "1", "foo"},
-		{"--hidden", "-l", "foo"},
-		{"--sort", "modified", "-l", "o"},
-		{"--offset", "1", "--head-limit", "1", "-C", "5", "foo"},
-	}
-	var alone []string
-	for _, q := range queries {
-		var first, firstName string
-		ran := 0
-		for _, name := range engines {
-			out, errOut, code := grep(t, append([]string{"--backend", name}, q...)...)
-			if code == 2 && strings.Contains(errOut, search.ErrUnsupported.Error()) {
-				continue // an engine may refuse what it cannot express exactly
-			}
-			if code == 2 {
-				t.Errorf("%s %q: exit 2: %s", name, q, errOut)
-				continue
-			}
-			out = dropSummaryBackend(out)
-			ran++
-			if firstName == "" {
-				first, firstName = out, name
-				continue
-			}
-			if out != first {
-				t.Errorf("%q: %s printed\n%s\n%s printed\n%s", q, name, out, firstName, first)
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var m rgJSONMessage
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		types = append(types, m.Type)
+		if m.Type == "match" && m.Data.LineNumber == 2 {
+			if m.Data.Lines.Text != "foo bar\r\n" || m.Data.AbsoluteOffset != 12 || m.Data.Submatches[0].Match.Text != "foo" {
+				t.Errorf("match %+v", m.Data)
 			}
 		}
-		if ran < min(2, len(engines)) {
-			if !slices.Contains(engines, "ripgrep") {
-				// Without rg only native may honour some queries (-U: git grep
-				// and grep are line-based): a missing tool, not a failure.
-				alone = append(alone, fmt.Sprintf("%q", q))
-				continue
-			}
-			t.Errorf("%q: only %d engine(s) ran; nothing was compared", q, ran)
+		if m.Type == "summary" && (m.Data.Stats.MatchedLines != 2 || m.Data.Stats.Matches != 2) {
+			t.Errorf("summary stats %+v", m.Data.Stats)
 		}
 	}
-	if len(alone) > 0 {
-		testtool.Missing(t, "rg is unavailable, so only one engine could run "+strings.Join(alone, ", "))
+	if got := strings.Join(types, ","); got != "begin,match,match,end,summary" {
+		t.Errorf("messages %s", got)
 	}
 }
 
-// dropSummaryBackend removes what legitimately differs between engines in
-// --json output (the summary's engine name and stats).
-func dropSummaryBackend(out string) string {
-	if i := strings.Index(out, `{"type":"summary"`); i >= 0 {
-		return out[:i]
-	}
-	return out
-}
-
-func TestGrepForcedBackendThatCannotRunIsExit2(t *testing.T) {
-	dir := t.TempDir() // not a git work tree
-	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("foo\n"), 0o644); err != nil {
+func TestGrepHonoursRipgrepConfigPath(t *testing.T) {
+	dir := diffTree(t)
+	cfg := filepath.Join(t.TempDir(), "rgrc")
+	if err := os.WriteFile(cfg, []byte("# case-insensitive by default\n--ignore-case\n\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(dir)
-	out, errOut, code := grep(t, "--backend", "gitgrep", "foo")
-	if code != 2 || out != "" || !strings.Contains(errOut, "no engine could run this query: gitgrep: backend unavailable: ") ||
-		!strings.Contains(errOut, "not inside a git work tree") {
-		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 naming gitgrep and why", code, out, errOut)
-	}
-	out, _, code = grep(t, "foo") // the default chain just moves on
-	if code != 0 || out != "a.txt:1:foo\n" {
-		t.Errorf("auto: exit %d, stdout %q", code, out)
-	}
+	t.Setenv("RIPGREP_CONFIG_PATH", cfg)
+	t.Run("the config's flags come first", func(t *testing.T) {
+		out, _, _ := grepIn(t, dir, nil, "-c", "FOO", "words.txt")
+		if out != "6\n" {
+			t.Errorf("-c FOO with --ignore-case from the config: %q, want 6", out)
+		}
+	})
+	t.Run("the command line overrides them", func(t *testing.T) {
+		out, _, _ := grepIn(t, dir, nil, "-s", "-c", "FOO", "words.txt")
+		if out != "1\n" {
+			t.Errorf("-s after the config's -i: %q, want 1", out)
+		}
+	})
+	t.Run("--no-config ignores the file", func(t *testing.T) {
+		out, _, _ := grepIn(t, dir, nil, "--no-config", "-c", "FOO", "words.txt")
+		if out != "1\n" {
+			t.Errorf("--no-config: %q, want 1", out)
+		}
+	})
 }
 
-// The CLI finds rg through rgfetch (no download): its override variable
-// reaches the ripgrep engine, and an rg that is not there is a reason to
-// skip it, never "no matches".
-func TestGrepFindsRgThroughRgfetch(t *testing.T) {
-	grepTree(t)
-	availableEngines(t)
-	t.Setenv("RGKIT_RG_PATH", filepath.Join(t.TempDir(), "no-rg"))
-	out, errOut, code := grep(t, "--stats", "again")
-	if code != 0 || out != "sub/b.txt:2:foo again\n" || !strings.Contains(errOut, "skipped: ripgrep: ") {
-		t.Errorf("exit %d, stdout %q, stats %q; want the match from a later engine and ripgrep skipped", code, out, errOut)
-	}
-	_, errOut, code = grep(t, "--backend", "ripgrep", "again")
-	if code != 2 || !strings.Contains(errOut, "ripgrep") {
-		t.Errorf("forced ripgrep without rg: exit %d, stderr %q; want exit 2 with the reason", code, errOut)
-	}
-}
-
-// --backend fastest runs the in-process engine first on a small tree.
-func TestGrepFastestUsesNativeOnASmallTree(t *testing.T) {
-	grepTree(t)
-	availableEngines(t)
-	out, errOut, code := grep(t, "--backend", "fastest", "--stats", "again")
-	if code != 0 || out != "sub/b.txt:2:foo again\n" || !strings.HasPrefix(errOut, "backend: native\n") {
-		t.Errorf("exit %d, stdout %q, stats %q; want native to run", code, out, errOut)
-	}
-}
-
-func TestGrepStats(t *testing.T) {
-	grepTree(t)
-	availableEngines(t)
-	_, errOut, code := grep(t, "--stats", "foo")
-	if code != 0 || !strings.Contains(errOut, "backend: ") || !strings.Contains(errOut, "matched lines: 3") {
-		t.Errorf("exit %d, stats %q", code, errOut)
-	}
-}
-
-func TestGrepColor(t *testing.T) {
-	grepTree(t)
-	availableEngines(t)
-	tests := []struct {
-		name    string
-		args    []string
-		noColor string
-		want    string
-	}{
-		{"piped output has no color", []string{"again"}, "", "sub/b.txt:2:foo again\n"},
-		{"--color always", []string{"--color", "always", "again"}, "",
-			"\x1b[35msub/b.txt\x1b[0m:\x1b[32m2\x1b[0m:foo \x1b[1;31magain\x1b[0m\n"},
-		{"--color never", []string{"--color", "never", "again"}, "", "sub/b.txt:2:foo again\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv("NO_COLOR", tt.noColor)
-			out, _, _ := grep(t, tt.args...)
-			if out != tt.want {
-				t.Errorf("got %q, want %q", out, tt.want)
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}, {"grep", "--version"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := run(context.Background(), args, nil, &out, &errOut); code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut.String())
+			}
+			lines := strings.Split(out.String(), "\n")
+			if len(lines) < 3 || !strings.HasPrefix(lines[0], "rgkit ") || !strings.HasPrefix(lines[1], "go") || !strings.HasPrefix(lines[2], "rg: ") {
+				t.Errorf("version output %q: want rgkit's version, the Go version and the rg", out.String())
 			}
 		})
 	}
 }
 
-func TestResolvePaths(t *testing.T) {
-	base := t.TempDir()
-	cwd := filepath.Join(base, "w")
-	for _, d := range []string{"w/sub", "lib/x", "lib/y"} {
-		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(cwd, "f.go"), nil, 0o644); err != nil {
+// TestGrepInstalledAsRg runs rgkit under the name rg on a PATH with no
+// other rg: it must answer as rg does and never execute itself again.
+func TestGrepInstalledAsRg(t *testing.T) {
+	bin := buildRgkit(t)
+	dir := diffTree(t)
+	data, err := os.ReadFile(bin)
+	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		name   string
-		args   []string
-		root   string
-		paths  []string
-		prefix string
-		single bool
-	}{
-		{"none", nil, cwd, nil, "", false},
-		{"dot", []string{"."}, cwd, []string{"."}, "", false},
-		{"inside", []string{"sub", "./f.go"}, cwd, []string{"sub", "f.go"}, "", false},
-		{"one file", []string{"f.go"}, cwd, []string{"f.go"}, "", true},
-		{"absolute inside prints relative", []string{filepath.Join(cwd, "sub")}, cwd, []string{"sub"}, "", false},
-		{"relative outside", []string{"../lib/x"}, filepath.Join(base, "lib", "x"), []string{"."}, "../lib/x/", false},
-		{"two outside", []string{"../lib/x", "../lib/y"}, filepath.Join(base, "lib"), []string{"x", "y"}, "../lib/", false},
-		{"absolute outside prints absolute", []string{filepath.Join(base, "lib")}, filepath.Join(base, "lib"), []string{"."},
-			filepath.ToSlash(filepath.Join(base, "lib")) + "/", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			loc, err := resolvePaths(cwd, tt.args)
+	for _, how := range []string{"symlink", "copy"} {
+		t.Run(how, func(t *testing.T) {
+			binDir := t.TempDir()
+			rg := filepath.Join(binDir, "rg")
+			if how == "symlink" {
+				err = os.Symlink(bin, rg)
+			} else {
+				err = os.WriteFile(rg, data, 0o755)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if loc.root != tt.root || strings.Join(loc.paths, ",") != strings.Join(tt.paths, ",") || loc.prefix != tt.prefix || loc.singleFile != tt.single {
-				t.Errorf("got %+v; want root %s paths %v prefix %q single %v", loc, tt.root, tt.paths, tt.prefix, tt.single)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, rg, "-n", "foo", "a.txt")
+			cmd.Dir = dir
+			cmd.Env = []string{"PATH=" + binDir, "HOME=" + t.TempDir()}
+			out, err := cmd.Output()
+			if ctx.Err() != nil {
+				t.Fatal("rgkit as rg did not finish: it ran itself")
+			}
+			if err != nil || string(out) != "2:foo bar\r\n3:foo\n" {
+				t.Fatalf("rg -n foo a.txt: %q, %v", out, err)
 			}
 		})
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	tests := []struct {
-		in   string
-		want int64
-		ok   bool
-	}{
-		{"100", 100, true}, {"2K", 2048, true}, {"1m", 1 << 20, true}, {"1G", 1 << 30, true},
-		{"", 0, false}, {"K", 0, false}, {"-1", 0, false}, {"1.5M", 0, false},
-	}
-	for _, tt := range tests {
-		got, err := parseSize(tt.in)
-		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d ok=%v", tt.in, got, err, tt.want, tt.ok)
-		}
-	}
-}
-
-// A pattern that looks like a flag is searched as text after -- or -e; it
-// never becomes an option of rgkit or of an engine.
-func TestGrepFlagLikePatterns(t *testing.T) {
+// TestGrepClosedStdoutExitsZero is `rgkit grep … | head -1` under
+// pipefail: rg exits 0 when its reader goes away, and so must rgkit.
+func TestGrepClosedStdoutExitsZero(t *testing.T) {
+	bin := buildRgkit(t)
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte("--pre=./x.sh\n-foo\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), bytes.Repeat([]byte("foo line\n"), 200000), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	cmd := exec.Command(bin, "grep", "--backend", "native", "foo", "big.txt")
+	cmd.Dir = dir
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	err = cmd.Wait()
+	if err != nil {
+		t.Fatalf("rgkit grep with its reader gone: %v; rg exits 0", err)
+	}
+}
+
+func TestGrepFormatRgkitJSONKeepsTheCompactSchema(t *testing.T) {
+	dir := diffTree(t)
+	out, _, code := grepIn(t, dir, nil, "--format", "rgkit-json", "-n", "foo", "a.txt")
+	want := `{"type":"match","path":"a.txt","line":2,"column":1,"text":"foo bar","submatches":[{"start":0,"end":3}]}` + "\n" +
+		`{"type":"match","path":"a.txt","line":3,"column":1,"text":"foo","submatches":[{"start":0,"end":3}]}` + "\n"
+	if code != 0 || !strings.HasPrefix(out, want) || !strings.Contains(out, `"type":"summary","backend":"native","matches":2,"files":1`) {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}
+
+// TestGrepPCRE2RunsOnAnyRg: -P needs PCRE2, which only rg has, so with an
+// rg older than 15 (no passthrough for other flags) -P still runs on it.
+func TestGrepPCRE2RunsOnAnyRg(t *testing.T) {
+	rg := testtool.Need(t, "rg")
+	if out, err := exec.Command(rg, "--pcre2-version").Output(); err != nil || !strings.Contains(string(out), "PCRE2") {
+		testtool.Missing(t, "rg on PATH has no PCRE2")
+	}
+	dir := diffTree(t)
+	t.Setenv("RGKIT_RG_PATH", rg)
 	t.Chdir(dir)
-	availableEngines(t)
-	tests := []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--", "-foo"}, "f.txt:2:-foo\n"},
-		{[]string{"-e", "--pre=./x.sh"}, "f.txt:1:--pre=./x.sh\n"},
-		{[]string{"-F", "-e", "--pre=./x.sh", "-e", "-foo"}, "f.txt:1:--pre=./x.sh\nf.txt:2:-foo\n"},
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"grep", "-P", "-n", "fo(?=o )", "words.txt"}, nil, &out, &errOut)
+	if code != 0 || out.String() != "3:bar foo baz\n" {
+		t.Errorf("-P look-ahead through rg: %q %q exit %d", out.String(), errOut.String(), code)
 	}
-	for _, tt := range tests {
-		out, errOut, code := grep(t, tt.args...)
-		if out != tt.want || code != 0 {
-			t.Errorf("%q: stdout %q exit %d (stderr %q); want %q", tt.args, out, code, errOut, tt.want)
-		}
-	}
-}
-
-// writeCounter counts Write calls: each one is a flush of the CLI's buffer.
-type writeCounter struct {
-	bytes.Buffer
-	writes int
-}
-
-func (w *writeCounter) Write(p []byte) (int, error) { w.writes++; return w.Buffer.Write(p) }
-
-// --sort none streams: each file is flushed when it ends, so results show
-// up as found; sorted output is written once, at the end.
-func TestGrepSortNoneFlushesEachFile(t *testing.T) {
-	grepTree(t)
-	availableEngines(t)
-	for _, tt := range []struct {
-		sort   string
-		writes int
-	}{{"none", 2}, {"path", 1}} {
-		var out writeCounter
-		var errOut bytes.Buffer
-		code := run(context.Background(), []string{"grep", "--sort", tt.sort, "foo"}, strings.NewReader(""), &out, &errOut)
-		if code != 0 || out.writes != tt.writes {
-			t.Errorf("--sort %s: exit %d, %d writes of %q; want %d writes", tt.sort, code, out.writes, out.String(), tt.writes)
-		}
+	out.Reset()
+	errOut.Reset()
+	code = run(context.Background(), []string{"grep", "--backend", "native", "-P", "x", "words.txt"}, nil, &out, &errOut)
+	if code != 2 || !strings.Contains(errOut.String(), "-P/--pcre2 is not supported by rgkit's engines") {
+		t.Errorf("-P on the native engine: %q exit %d; want the refusal", errOut.String(), code)
 	}
 }

@@ -36,6 +36,10 @@ type streams struct {
 // runtime error unless a command says otherwise through exitError.
 func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
 	s := streams{in: in, out: out, errOut: errOut}
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-V") {
+		printVersion(ctx, out)
+		return 0
+	}
 	root := &cobra.Command{
 		Use:           "rgkit",
 		Short:         "Provision ripgrep, search code with any engine, serve agent tools",
@@ -54,6 +58,7 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 		newReadCmd(s),
 		newMCPCmd(s),
 		newBenchCmd(s),
+		newVersionCmd(s),
 	)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
