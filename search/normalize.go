@@ -109,6 +109,13 @@ func checkPattern(q Query) error {
 		var pe *rgregex.Error
 		if errors.As(err, &pe) {
 			e := &InvalidPatternError{Pattern: q.Pattern, Offset: pe.Offset, Reason: pe.Msg, Hint: patternHint(q.Pattern, pe)}
+			if pe.Kind == rgregex.KindSyntax && pe.Msg == "unclosed group" {
+				// rg points at its own wrapper group (byte 1 for every
+				// such pattern); the '(' left open is what to fix.
+				if i := unclosedParen(q.Pattern); i >= 0 {
+					e.Offset = i
+				}
+			}
 			if pe.Kind == rgregex.KindNUL {
 				e.Offset, e.Reason = -1, nulReason
 			}
@@ -197,6 +204,35 @@ func hasLiteralNewline(re *syntax.Regexp) bool {
 		}
 	}
 	return false
+}
+
+// unclosedParen returns the offset of the last '(' that is never closed,
+// or -1. It skips escapes and (nested) bracket classes.
+func unclosedParen(p string) int {
+	var open []int
+	class := 0
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\':
+			i++
+		case c == '[':
+			class++
+			if i+1 < len(p) && p[i+1] == ']' && class == 1 {
+				i++ // []...] : the first ']' is a literal
+			}
+		case c == ']' && class > 0:
+			class--
+		case class > 0:
+		case c == '(':
+			open = append(open, i)
+		case c == ')' && len(open) > 0:
+			open = open[:len(open)-1]
+		}
+	}
+	if len(open) == 0 {
+		return -1
+	}
+	return open[len(open)-1]
 }
 
 func normalizeRoot(root string) (string, error) {

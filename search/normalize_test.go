@@ -34,7 +34,7 @@ func TestNormalizeRejectsInvalidPatternsWithPositionAndHint(t *testing.T) {
 		{`{`, 0, "missing expression", `'\{'`, false},
 		{`a{,3}`, 2, "valid decimal", `'\{'`, false},
 		{`interface{}`, 10, "valid decimal", `'\{'`, false},
-		{`a(b(c)`, 0, "unclosed group", `'\('`, false},
+		{`a(b(c)`, 1, "unclosed group", `'\('`, false},
 		{`ab)`, 2, "unopened group", `'\)'`, false},
 		{`x[ab`, 1, "unclosed character class", `'\['`, false},
 		{`[z-a]`, 1, "invalid character class range", "low-high", false},
