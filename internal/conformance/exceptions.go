@@ -27,19 +27,12 @@ func Exceptions() []Exception {
 			Exception{Engine: e, Case: "dialect/empty-loop", Why: midRune},
 		)
 	}
-	for _, e := range []string{"native", "grep", "gitgrep", "ripgrep", "ripgrep-older"} {
-		out = append(out,
-			Exception{Engine: e, Case: "paths/binary-early", Bug: true, Why: namedBinary},
-			Exception{Engine: e, Case: "paths/binary-file", Bug: true, Why: namedBinary},
-		)
-	}
 	return out
 }
 
 // Reasons shared by several rows.
 const (
-	midRune     = "accepted: zero-width matches inside a multi-byte UTF-8 character: rg reports an empty submatch at every byte offset, Go's regexp (and so every engine that takes its spans from the native matcher) only at character boundaries. The matching lines, columns and texts are identical; only the list of empty spans differs."
-	namedBinary = "BUG (issue 11 item 7d): rg reads a file named on the command line through a memory map and numbers its lines by '\\n' alone, keeping NUL bytes in the line; read through a buffer (every engine, and rg --no-mmap, which the ripgrep engine passes) each NUL becomes a line break, so later line numbers and texts differ."
+	midRune = "accepted: zero-width matches inside a multi-byte UTF-8 character: rg reports an empty submatch at every byte offset, Go's regexp (and so every engine that takes its spans from the native matcher) only at character boundaries. The matching lines, columns and texts are identical; only the list of empty spans differs."
 )
 
 // ExceptionFor returns the exception for (engine, case), if any.
