@@ -109,8 +109,15 @@ func checkPattern(q Query) error {
 		var pe *rgregex.Error
 		if errors.As(err, &pe) {
 			e := &InvalidPatternError{Pattern: q.Pattern, Offset: pe.Offset, Reason: pe.Msg, Hint: patternHint(q.Pattern, pe)}
-			if pe.Kind == rgregex.KindNUL {
+			switch {
+			case pe.Kind == rgregex.KindNUL:
 				e.Offset, e.Reason = -1, nulReason
+			case strings.HasPrefix(pe.Msg, "unclosed group"):
+				// rg points at the group it wraps the pattern in; the
+				// '(' never closed is what to fix.
+				if i := unclosedParen(q.Pattern); i >= 0 {
+					e.Offset = i
+				}
 			}
 			return e
 		}
@@ -157,6 +164,38 @@ func patternHint(pattern string, e *rgregex.Error) string {
 		return "flags are i, m, s, R, U, u and x, as (?flags) or (?flags:...); named groups are (?P<name>...) or (?<name>...)"
 	}
 	return ""
+}
+
+// unclosedParen returns the offset of the last '(' that is never closed,
+// or -1. It skips escapes and bracket classes (nested ones too).
+func unclosedParen(p string) int {
+	var open []int
+	depth := 0 // bracket class nesting
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\':
+			i++
+		case c == '[':
+			depth++
+			if strings.HasPrefix(p[i+1:], "^") {
+				i++
+			}
+			if strings.HasPrefix(p[i+1:], "]") {
+				i++ // a leading ']' is a literal
+			}
+		case c == ']' && depth > 0:
+			depth--
+		case depth > 0:
+		case c == '(':
+			open = append(open, i)
+		case c == ')' && len(open) > 0:
+			open = open[:len(open)-1]
+		}
+	}
+	if len(open) == 0 {
+		return -1
+	}
+	return open[len(open)-1]
 }
 
 // nulReason is rg's refusal of a pattern that needs a NUL byte.
