@@ -109,15 +109,15 @@ func checkPattern(q Query) error {
 		var pe *rgregex.Error
 		if errors.As(err, &pe) {
 			e := &InvalidPatternError{Pattern: q.Pattern, Offset: pe.Offset, Reason: pe.Msg, Hint: patternHint(q.Pattern, pe)}
-			if pe.Kind == rgregex.KindSyntax && pe.Msg == "unclosed group" {
-				// rg points at its own wrapper group (byte 1 for every
-				// such pattern); the '(' left open is what to fix.
+			switch {
+			case pe.Kind == rgregex.KindNUL:
+				e.Offset, e.Reason = -1, nulReason
+			case strings.HasPrefix(pe.Msg, "unclosed group"):
+				// rg points at the group it wraps the pattern in; the
+				// '(' never closed is what to fix.
 				if i := unclosedParen(q.Pattern); i >= 0 {
 					e.Offset = i
 				}
-			}
-			if pe.Kind == rgregex.KindNUL {
-				e.Offset, e.Reason = -1, nulReason
 			}
 			return e
 		}
@@ -166,6 +166,38 @@ func patternHint(pattern string, e *rgregex.Error) string {
 	return ""
 }
 
+// unclosedParen returns the offset of the last '(' that is never closed,
+// or -1. It skips escapes and bracket classes (nested ones too).
+func unclosedParen(p string) int {
+	var open []int
+	depth := 0 // bracket class nesting
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\':
+			i++
+		case c == '[':
+			depth++
+			if strings.HasPrefix(p[i+1:], "^") {
+				i++
+			}
+			if strings.HasPrefix(p[i+1:], "]") {
+				i++ // a leading ']' is a literal
+			}
+		case c == ']' && depth > 0:
+			depth--
+		case depth > 0:
+		case c == '(':
+			open = append(open, i)
+		case c == ')' && len(open) > 0:
+			open = open[:len(open)-1]
+		}
+	}
+	if len(open) == 0 {
+		return -1
+	}
+	return open[len(open)-1]
+}
+
 // nulReason is rg's refusal of a pattern that needs a NUL byte.
 const nulReason = `pattern contains "\0" but it is impossible to match: binary detection is enabled and matching a NUL byte is impossible`
 
@@ -206,35 +238,6 @@ func hasLiteralNewline(re *syntax.Regexp) bool {
 	return false
 }
 
-// unclosedParen returns the offset of the last '(' that is never closed,
-// or -1. It skips escapes and (nested) bracket classes.
-func unclosedParen(p string) int {
-	var open []int
-	class := 0
-	for i := 0; i < len(p); i++ {
-		switch c := p[i]; {
-		case c == '\\':
-			i++
-		case c == '[':
-			class++
-			if i+1 < len(p) && p[i+1] == ']' && class == 1 {
-				i++ // []...] : the first ']' is a literal
-			}
-		case c == ']' && class > 0:
-			class--
-		case class > 0:
-		case c == '(':
-			open = append(open, i)
-		case c == ')' && len(open) > 0:
-			open = open[:len(open)-1]
-		}
-	}
-	if len(open) == 0 {
-		return -1
-	}
-	return open[len(open)-1]
-}
-
 func normalizeRoot(root string) (string, error) {
 	if root == "" {
 		wd, err := os.Getwd()
@@ -255,22 +258,6 @@ func normalizeRoot(root string) (string, error) {
 		return "", fmt.Errorf("search: root %s is not a directory", abs)
 	}
 	return abs, nil
-}
-
-// fileKind names a file type that is neither a regular file nor a
-// directory, in words.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	}
-	return "a special file"
 }
 
 // normalizePath makes p relative to root, slash-separated and clean, and
@@ -305,9 +292,7 @@ func normalizePath(root, p string) (string, error) {
 		return "", fmt.Errorf("search: path %q: broken symbolic link: %w", p, err)
 	}
 	if !fi.IsDir() && !fi.Mode().IsRegular() {
-		// Named by its full path: the caller may have split "/dev/zero"
-		// into the root "/dev" and the path "zero", which says nothing.
-		return "", fmt.Errorf("search: %s is %s, not a regular file or directory: it is not searched", full, fileKind(fi.Mode()))
+		return "", fmt.Errorf("search: path %q is not a regular file or directory (%v)", p, fi.Mode().Type())
 	}
 	if real, err := filepath.EvalSymlinks(full); err == nil {
 		if realRoot, err := filepath.EvalSymlinks(root); err == nil && real != realRoot && !Within(realRoot, real) {
