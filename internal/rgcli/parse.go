@@ -3,6 +3,7 @@ package rgcli
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -183,9 +184,11 @@ func size(v, shown string) (int64, error) {
 	if num == "" || strings.TrimLeft(num, "0123456789") != "" {
 		return 0, bad
 	}
+	// A size past what 64 bits hold is refused as rg refuses it, instead of
+	// wrapping into a negative limit (99999999999G once did).
 	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n > (1<<62)/mult {
-		return 0, errorf("error parsing flag %s: invalid size: number too large", shown)
+	if err != nil || n > math.MaxInt64/mult {
+		return 0, errorf("error parsing flag %s: invalid size: size too big in '%s'", shown, v)
 	}
 	return n * mult, nil
 }

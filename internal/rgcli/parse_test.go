@@ -110,6 +110,7 @@ func TestParseErrorsInRgsWords(t *testing.T) {
 		{[]string{"x", "-A"}, "missing value for flag -A: missing argument for option '-A'"},
 		{[]string{"--hidden=yes", "x"}, `invalid CLI arguments: unexpected argument for option '--hidden': "yes"`},
 		{[]string{}, "ripgrep requires at least one pattern to execute a search"},
+		{[]string{"--max-filesize", "99999999999G", "x"}, "error parsing flag --max-filesize: invalid size: size too big in '99999999999G'"},
 		{[]string{"--max-filesize", "1Q", "x"}, "error parsing flag --max-filesize: invalid size: invalid format for size '1Q', which should be a non-empty sequence of digits followed by an optional 'K', 'M' or 'G' suffix"},
 	} {
 		_, err := Parse(tc.args)
