@@ -63,6 +63,9 @@ Exit status: 0 when the engines agree, 3 when they disagree, 2 on error.`,
 	f.StringVar(&o.scale, "scale", "auto", "chart time axis: auto (log when times span more than 20×), linear or log")
 	f.BoolVar(&o.logScale, "log", false, "same as --scale log")
 	f.StringVar(&o.rg, "rg", "rg", `the rg every engine is compared with, run directly (a path, or a name on PATH; "" for none)`)
+	completeValues(cmd, "format", "table", "markdown", "json", "csv")
+	completeValues(cmd, "scale", "auto", "linear", "log")
+	completeValues(cmd, "backends", "ripgrep", "gitgrep", "grep", "native")
 	return cmd
 }
 

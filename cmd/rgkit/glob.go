@@ -68,6 +68,8 @@ Exit status: 0 when a file matched, 1 when none did, 2 on error.`,
 	f.BoolVar(&o.hidden, "hidden", false, "include hidden files and directories")
 	f.BoolVar(&o.noIgnore, "no-ignore", false, "do not apply .gitignore, .ignore and .rgignore")
 	f.StringVar(&o.backend, "backend", "auto", "lister: auto (rg --files when rg is found, else native), ripgrep or native")
+	completeValues(cmd, "sort", "modified", "path")
+	completeValues(cmd, "backend", "auto", "ripgrep", "native")
 	return cmd
 }
 

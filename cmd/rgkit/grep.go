@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rgkit/rgkit/internal/rgcli"
+	"github.com/rgkit/rgkit/search"
 )
 
 // newGrepCmd is `rgkit grep`: rg 15's command line, parsed by rgcli
@@ -31,6 +32,14 @@ and --format rg|rgkit-json (rgkit's compact JSON Lines).
 
 Exit status: 0 a match was found, 1 no match, 2 an error.`,
 		DisableFlagParsing: true,
+		// rgcli parses the flags, so it completes them too: rg's long
+		// flags and the values of --backend, --sort, --color, -t, ...
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if c := rgcli.Complete(args, toComplete, search.TypeNames); c != nil {
+				return c, cobra.ShellCompDirectiveNoFileComp
+			}
+			return nil, cobra.ShellCompDirectiveDefault
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if code := runRg(cmd.Context(), s, args); code != 0 {
 				return &exitError{code: code}

@@ -53,6 +53,7 @@ protocol messages.`,
 	f.BoolVar(&o.hidden, "hidden", false, "search hidden files and directories too")
 	f.BoolVar(&o.noIgnore, "no-ignore", false, "do not apply .gitignore, .ignore and .rgignore")
 	f.BoolVar(&o.structured, "structured", true, "send structuredContent (and outputSchema) beside each result's text; --structured=false halves the size of results")
+	completeValues(cmd, "names", "default", "snake")
 	return cmd
 }
 

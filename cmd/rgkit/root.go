@@ -74,3 +74,8 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 	fmt.Fprintln(errOut, "rgkit:", err)
 	return 2
 }
+
+// completeValues lets shell completion offer a flag's valid values.
+func completeValues(cmd *cobra.Command, flag string, values ...string) {
+	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+}

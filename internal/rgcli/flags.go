@@ -250,14 +250,14 @@ var flags = []flag{
 
 	// rgkit's own flags (rg has none of these names).
 	val("backend", 0, func(o *Options, v, shown string) error {
-		if err := choice(v, shown, "auto", "fastest", "ripgrep", "gitgrep", "grep", "native"); err != nil {
+		if err := ownChoice(v, shown, "backend"); err != nil {
 			return err
 		}
 		o.Backend = v
 		return nil
 	}),
 	val("format", 0, func(o *Options, v, shown string) error {
-		if err := choice(v, shown, "rg", "rgkit-json"); err != nil {
+		if err := ownChoice(v, shown, "format"); err != nil {
 			return err
 		}
 		o.Format = v

@@ -193,6 +193,17 @@ func size(v, shown string) (int64, error) {
 	return n * mult, nil
 }
 
+// ownChoice checks the value of one of rgkit's own flags; unlike rg's
+// terse message, the error lists the valid values (rg's --help does not
+// know them).
+func ownChoice(v, shown, long string) error {
+	valid := Choices(long, nil)
+	if err := choice(v, shown, valid...); err != nil {
+		return errorf("%v (valid: %s)", err, strings.Join(valid, ", "))
+	}
+	return nil
+}
+
 // choice checks v against rg's allowed values.
 func choice(v, shown string, allowed ...string) error {
 	for _, a := range allowed {
