@@ -15,7 +15,7 @@ const grepDescription = `Searches file contents with a regular expression. Built
 
 Usage:
 - ALWAYS use {Grep} to search file contents. Do not run grep or rg through a shell.
-- pattern is a regular expression in RE2/ripgrep syntax, e.g. "log.*Error" or "func\s+\w+". Escape characters that are special in a regex: to find "interface{}" search for "interface\{\}", to find "a.b(" search for "a\.b\(". Or set fixed_strings to true to match the text literally. Look-around and back-references are not supported.
+- pattern is a regular expression in ripgrep's syntax (the Rust regex dialect rg uses without -P: Unicode-aware \w \d \s \b), e.g. "log.*Error" or "func\s+\w+". Escape characters that are special in a regex: to find "interface{}" search for "interface\{\}", to find "a.b(" search for "a\.b\(". Or set fixed_strings to true to match the text literally. Look-around and back-references are not supported.
 - A pattern matches within one line unless multiline is true (then "." also matches newlines and a match may span lines).
 - Narrow the files with glob (e.g. "*.js", "**/*.{ts,tsx}", "!**/testdata/**") or type (e.g. "go", "py", "rust", "js", "ts").
 - output_mode: "files_with_matches" (default) lists the files that contain a match, newest modified first (ties by path); "content" shows matching lines as path:line:text, with context lines (-A, -B, -C) as path-line-text and "--" between groups; "count" shows path:N, the number of matching lines per file.

@@ -35,7 +35,7 @@ type PatternError struct {
 }
 
 func (e *PatternError) Error() string {
-	return e.Err.Error() + `. Patterns use RE2/ripgrep regex syntax: escape special characters with a backslash (\{ \( \[ \. \*), or set fixed_strings to true to search for the text as written`
+	return e.Err.Error() + `. Patterns use ripgrep's regex syntax: escape special characters with a backslash (\{ \( \[ \. \*), or set fixed_strings to true to search for the text as written`
 }
 
 func (e *PatternError) Unwrap() error { return e.Err }

@@ -390,7 +390,7 @@ func refusal(flag, why string) knownDiff {
 var refusals = map[string]knownDiff{
 	"( a.txt": {stderr: "rg: regex parse error:\n    (\nerror: invalid pattern \"(\" at byte 1: unclosed group (to match a parenthesis literally, escape it as '\\(' or '\\)')\n", code: 2,
 		why: "regex errors carry rg's reason but not its caret picture of the wrapped pattern (same exit status, different layout)"},
-	"-P foo a.txt":           refusal("-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines use RE2 syntax"),
+	"-P foo a.txt":           refusal("-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines speak rg's default (Rust) regex syntax"),
 	"--pre cat foo a.txt":    refusal("--pre", "running a preprocessor per file is left to rg"),
 	"--sort path -v -C1 foo": refusal("-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those"),
 }

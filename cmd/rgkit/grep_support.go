@@ -17,7 +17,7 @@ var unsupportedFlags = []struct {
 	flag, why string
 	given     func(o *rgcli.Options) bool
 }{
-	{"-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines use RE2 syntax", func(o *rgcli.Options) bool { return o.PCRE2 }},
+	{"-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines speak rg's default (Rust) regex syntax", func(o *rgcli.Options) bool { return o.PCRE2 }},
 	{"-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those", func(o *rgcli.Options) bool {
 		b, a := o.ContextLines()
 		return o.Invert && (b > 0 || a > 0 || o.OnlyMatching || o.Vimgrep || o.Mode == rgcli.ModeCountMatches || o.Mode == rgcli.ModeJSON || o.Passthru)

@@ -65,7 +65,7 @@ func TestGrepRgFlagErrorsInRgsWords(t *testing.T) {
 		{[]string{"-t", "foo", "foo"}, "rg: unrecognized file type: foo\n", 2},
 		{[]string{"--bogus"}, "rg: unrecognized flag --bogus\n", 2},
 		{[]string{"-m0", "foo", "a.txt"}, "", 1},
-		{[]string{"-P", "fo+", "a.txt"}, "rg: -P/--pcre2 is not supported by rgkit's engines (PCRE2 syntax needs the ripgrep engine; rgkit's engines use RE2 syntax); install rg 15 (rgkit fetch) to use it\n", 2},
+		{[]string{"-P", "fo+", "a.txt"}, "rg: -P/--pcre2 is not supported by rgkit's engines (PCRE2 syntax needs the ripgrep engine; rgkit's engines speak rg's default (Rust) regex syntax); install rg 15 (rgkit fetch) to use it\n", 2},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out, errOut, code := grepIn(t, dir, nil, tc.args...)
