@@ -97,7 +97,7 @@ func TestBenchRefusesBadInputWithExitTwo(t *testing.T) {
 	}{
 		{[]string{"bench", "--format", "xml", dir}, "unknown format"},
 		{[]string{"bench", "--backends", "nosuch", dir}, `unknown engine "nosuch"`},
-		{[]string{"bench", "-e", "a(", dir}, "invalid pattern"},
+		{[]string{"bench", "--rg", "", "-e", "a(", dir}, "invalid pattern"}, // --rg "": no rg needed to refuse the pattern
 		{[]string{"bench", filepath.Join(dir, "missing")}, "needs a directory"},
 		{[]string{"bench", "--runs", "0", dir}, "--runs must be at least 1"},
 		{[]string{"bench", "--scale", "cubic", dir}, `unknown scale "cubic" (want auto, linear or log)`},
