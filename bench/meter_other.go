@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/rgkit/rgkit/search"
-	"github.com/rgkit/rgkit/search/engines"
 )
 
 // defaultMeter measures only what engines report on this OS: wall time is

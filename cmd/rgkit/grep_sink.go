@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rgkit/rgkit/internal/rgcli"
@@ -339,8 +338,8 @@ func (r *rgRun) sortFiles() {
 			return time.Time{}
 		}
 		if r.o.Sort == rgcli.SortAccessed {
-			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-				return time.Unix(st.Atim.Unix())
+			if t, ok := accessTime(fi); ok {
+				return t
 			}
 		}
 		return fi.ModTime()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -241,7 +242,7 @@ func grepRecords(r io.Reader, emit func(path string, number int, context bool) e
 			if err != nil {
 				return fmt.Errorf("grep output: truncated record for %q", path)
 			}
-			if c >= '0' && c <= '9' && n < 1<<40 {
+			if c >= '0' && c <= '9' && n < math.MaxInt/10 {
 				n = n*10 + int(c-'0')
 				i++
 				continue
