@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // systemRg is Debian's ripgrep binary, packed by the real archivers below.
@@ -77,7 +79,16 @@ func runExtracted(t *testing.T, got []byte) {
 	if err := os.WriteFile(exe, got, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(exe, "--version").Output()
+	// A parallel test's fork can still hold the write descriptor when this
+	// exec runs (ETXTBSY, golang/go#22315): try again briefly.
+	var out []byte
+	var err error
+	for range 50 {
+		if out, err = exec.Command(exe, "--version").Output(); !errors.Is(err, syscall.ETXTBSY) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	if err != nil || !bytes.HasPrefix(out, []byte("ripgrep ")) {
 		t.Fatalf("extracted rg --version = %q, %v", out, err)
 	}
