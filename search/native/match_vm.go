@@ -271,29 +271,9 @@ func decodeAt(b []byte, i int) (rune, int) {
 // FindAllIndex finds them (an empty match right after a match is skipped);
 // the assertions see b[:from].
 func (v *pikeVM) findAll(b []byte, from int, dst [][2]int) [][2]int {
-	prevEnd := -1
-	for pos := from; pos <= len(b); {
-		s, e, ok := v.find(b, pos, false)
-		if !ok {
-			break
-		}
-		accept := true
-		if e == s {
-			if s == prevEnd {
-				accept = false
-			}
-			if _, w := decodeAt(b, e); w > 0 {
-				pos = e + w
-			} else {
-				pos = e + 1
-			}
-		} else {
-			pos = e
-		}
-		prevEnd = e
-		if accept {
-			dst = append(dst, [2]int{s, e})
-		}
-	}
+	v.eachMatch(b, from, func(s, e int) bool {
+		dst = append(dst, [2]int{s, e})
+		return true
+	})
 	return dst
 }
