@@ -21,11 +21,12 @@ import (
 // target is one thing to search: a directory, a file named on the command
 // line, or stdin (spooled to a private file).
 type target struct {
-	root    string   // Query.Root
-	paths   []string // Query.Paths (relative to root)
-	display string   // how rg prints this argument ("" for the working directory)
-	file    bool     // a file named explicitly (or stdin)
-	index   int      // position among the targets (rg sorts within each)
+	root    string        // Query.Root
+	paths   []string      // Query.Paths (relative to root)
+	display string        // how rg prints this argument ("" for the working directory)
+	file    bool          // a file named explicitly (or stdin)
+	index   int           // position among the targets (rg sorts within each)
+	stream  *streamSource // stdin, a FIFO or a device: searched as it arrives
 }
 
 // printedPath is how rg prints rel (a result path relative to t.root).
@@ -75,7 +76,11 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 	cleanup := func() {}
 	defer func() { cleanup() }()
 	addStdin := func() bool {
-		t, done, err := spoolStdin(s.in)
+		if !needsListing(o) {
+			targets = append(targets, target{root: cwdOrEmpty(), display: "<stdin>", file: true, stream: &streamSource{r: s.in}})
+			return true
+		}
+		t, done, err := spoolStdin(ctx, s.in)
 		if err != nil {
 			fmt.Fprintln(s.errOut, "rg: <stdin>:", err)
 			status = 2
@@ -103,7 +108,7 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 			addStdin()
 			continue
 		}
-		t, err := pathTarget(p)
+		t, done, err := pathTarget(ctx, p, !needsListing(o))
 		if err != nil {
 			if !o.NoMessages {
 				// rg words it differently when it sorts (it stats the path first).
@@ -116,6 +121,8 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 			status = 2
 			continue
 		}
+		prev := cleanup
+		cleanup = func() { done(); prev() }
 		targets = append(targets, t)
 	}
 
@@ -132,7 +139,9 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 		tq := q
 		tq.Root, tq.Paths = t.root, t.paths
 		var res search.Result
-		if needsListing(o) {
+		if t.stream != nil {
+			res, err = searchStream(ctx, tq, t.stream, "stdin", run.sinkFor(t))
+		} else if needsListing(o) {
 			err = run.runListing(ctx, chain, q, t)
 		} else {
 			res, err = chain.Search(ctx, tq, run.sinkFor(t))
@@ -192,25 +201,54 @@ func describeSearchError(err error) string {
 	return err.Error()
 }
 
-// pathTarget makes a target of a PATH argument as the user wrote it.
-func pathTarget(p string) (target, error) {
+// pathTarget makes a target of a PATH argument as the user wrote it. A
+// FIFO, socket or character device (`<(cmd)`, /dev/stdin on a pipe,
+// /dev/null) is read as a stream when streams is set, else spooled like
+// stdin; a link to a file is searched where it leads (rg follows links
+// named on its command line), printed as written.
+func pathTarget(ctx context.Context, p string, streams bool) (target, func(), error) {
 	fi, err := os.Stat(p)
 	if err != nil {
-		return target{}, err
+		return target{}, nil, err
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return target{}, err
+		return target{}, nil, err
 	}
-	if fi.IsDir() {
-		return target{root: abs, display: p}, nil
+	switch {
+	case fi.IsDir():
+		return target{root: abs, display: p}, func() {}, nil
+	case fi.Mode().IsRegular():
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		return target{root: filepath.Dir(abs), paths: []string{filepath.Base(abs)}, display: p, file: true}, func() {}, nil
 	}
-	return target{root: filepath.Dir(abs), paths: []string{filepath.Base(abs)}, display: p, file: true}, nil
+	f, err := os.Open(p)
+	if err != nil {
+		return target{}, nil, err
+	}
+	if streams {
+		return target{root: cwdOrEmpty(), display: p, file: true, stream: &streamSource{r: f}}, func() { f.Close() }, nil
+	}
+	defer f.Close()
+	t, done, err := spoolStdin(ctx, f)
+	t.display = p
+	return t, done, err
+}
+
+// cwdOrEmpty is the working directory, or "" (the library's default) when
+// it cannot be read.
+func cwdOrEmpty() string {
+	wd, _ := os.Getwd()
+	return wd
 }
 
 // spoolStdin copies stdin to a private temporary file, which the engines
-// then search as a file named on the command line, printed as "<stdin>".
-func spoolStdin(in io.Reader) (target, func(), error) {
+// then search as a file named on the command line, printed as "<stdin>":
+// the listing modes (-v, --passthru, --files-without-match) search files,
+// not streams. The copy ends when ctx does.
+func spoolStdin(ctx context.Context, in io.Reader) (target, func(), error) {
 	dir, err := os.MkdirTemp("", "rgkit-stdin-")
 	if err != nil {
 		return target{}, nil, err
@@ -222,7 +260,7 @@ func spoolStdin(in io.Reader) (target, func(), error) {
 		return target{}, nil, err
 	}
 	if in != nil {
-		_, err = io.Copy(f, in)
+		_, err = copyUntil(ctx, f, in)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

@@ -166,7 +166,7 @@ func (s *rgSink) Begin(rel string) error {
 		s.loc.close()
 	}
 	s.loc = nil
-	if s.t.file && r.std != nil {
+	if s.t.file && r.std != nil && s.t.stream == nil {
 		s.binaryOff = firstNUL(s.abs)
 	}
 	s.std = r.std
@@ -202,21 +202,36 @@ func (s *rgSink) Line(l search.Line) error {
 			return errQuit
 		}
 	}
+	if st := s.t.stream; st != nil && r.std != nil {
+		s.binaryOff = st.binaryOff // known once the window holding the NUL is read
+	}
 	if r.o.Mode == rgcli.ModeCountMatches || s.binaryOff >= 0 {
 		return nil
 	}
 	rl := printer.RgLine{Line: l, Path: s.path}
-	if s.loc == nil {
-		s.loc = openLocator(s.abs)
+	if st := s.t.stream; st != nil {
+		rl.Offset, rl.Term = st.loc.at(l.Number)
+	} else {
+		if s.loc == nil {
+			s.loc = openLocator(s.abs)
+		}
+		rl.Offset, rl.Term = s.loc.at(l.Number)
 	}
-	rl.Offset, rl.Term = s.loc.at(l.Number)
 	if r.replacer != nil && l.Kind == search.KindMatch {
 		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, l)
 	}
+	var err error
 	if r.js != nil {
-		return r.js.Line(rl)
+		err = r.js.Line(rl)
+	} else {
+		err = s.std.Line(rl)
 	}
-	return s.std.Line(rl)
+	if err == nil && r.flushEach && !r.sorting() {
+		// A terminal or --line-buffered gets each line as it is found, as
+		// from rg (what `tail -f log | rgkit grep ERROR` needs).
+		err = r.w.Flush()
+	}
+	return err
 }
 
 func (s *rgSink) End(sum search.FileSummary) error {
@@ -249,9 +264,10 @@ func (s *rgSink) End(sum search.FileSummary) error {
 	switch {
 	case r.o.Quiet:
 	case r.js != nil:
-		fi, _ := os.Stat(s.abs)
 		var size int64
-		if fi != nil {
+		if st := s.t.stream; st != nil {
+			size = st.bytes
+		} else if fi, _ := os.Stat(s.abs); fi != nil {
 			size = fi.Size()
 		}
 		err = r.js.End(size, -1)
