@@ -169,8 +169,12 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
-	if o.Stats && o.Mode != rgcli.ModeJSON {
-		run.printStats(s.out, out.n, time.Since(start))
+	if o.Stats && o.Mode != rgcli.ModeJSON && o.Mode != rgcli.ModeFiles {
+		printed := out.n
+		if summaryOnly(o) {
+			printed = 0 // rg's summary printer (-l, -c, -q) counts no bytes printed
+		}
+		run.printStats(s.out, printed, time.Since(start))
 	}
 	if len(o.Paths) == 0 && len(targets) == 1 && !targets[0].file && run.stats.FilesSearched == 0 &&
 		o.Mode != rgcli.ModeFiles && status == 0 && !run.matched && run.backend != "ripgrep" {
@@ -190,6 +194,23 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 		return 0
 	}
 	return 1
+}
+
+// summaryOnly reports the modes rg prints with its summary printer: a
+// count or a path per file (or nothing, with -q), never lines.
+func summaryOnly(o *rgcli.Options) bool {
+	switch o.Mode {
+	case rgcli.ModeFilesWithMatches, rgcli.ModeFilesWithoutMatch, rgcli.ModeCount, rgcli.ModeCountMatches:
+		return true
+	}
+	return o.Quiet && o.Mode != rgcli.ModeJSON
+}
+
+// statsSearchWhole reports a --stats run in a mode that would otherwise stop
+// a file at its first match or count lines only (-l, -c, -q): rg counts
+// every match of every file for its statistics.
+func statsSearchWhole(o *rgcli.Options) bool {
+	return o.Stats && !needsListing(o) && summaryOnly(o) && o.Mode != rgcli.ModeCountMatches
 }
 
 // describeSearchError words an engine error for the user.
@@ -355,6 +376,13 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 	}
 	if o.Quiet && o.Mode != rgcli.ModeJSON {
 		q.Mode = search.ModeFilesWithMatches
+	}
+	if statsSearchWhole(o) {
+		// rg reads every file to the end to count for --stats, even where
+		// -l or -q could stop at the first match: search in content mode
+		// and let the sink count (it prints only the summary).
+		q.Mode = search.ModeContent
+		q.Before, q.After = 0, 0
 	}
 	q.Sort = search.SortNone // rgRun orders files itself for --sort
 	return q, nil

@@ -198,9 +198,12 @@ func (s *rgSink) Line(l search.Line) error {
 		s.lines++
 		s.matches += int64(len(l.Submatches))
 		r.matched = true
-		if r.o.Quiet {
+		if r.o.Quiet && !r.o.Stats {
 			return errQuit
 		}
+	}
+	if statsSearchWhole(r.o) {
+		return nil // counted for --stats; -l, -c and -q print no lines
 	}
 	if st := s.t.stream; st != nil && r.std != nil {
 		s.binaryOff = st.binaryOff // known once the window holding the NUL is read
@@ -251,7 +254,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 			s.lines = 1
 		}
 		r.matched = r.matched || s.lines > 0
-		if r.o.Quiet && r.matched {
+		if r.o.Quiet && r.matched && !r.o.Stats {
 			return errQuit
 		}
 	}
@@ -393,7 +396,7 @@ func comparePaths(a, b string) int {
 // printStats writes rg's --stats block.
 func (r *rgRun) printStats(w io.Writer, printed int64, wall time.Duration) {
 	matches := r.matches
-	if r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeFilesWithMatches {
+	if (r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeFilesWithMatches) && !statsSearchWhole(r.o) {
 		matches = r.lines
 	}
 	fmt.Fprintf(w, "\n%d matches\n%d matched lines\n%d files contained matches\n%d files searched\n%d bytes printed\n%d bytes searched\n%.6f seconds spent searching\n%.6f seconds total\n",
