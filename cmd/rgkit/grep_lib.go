@@ -75,21 +75,8 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 	var targets []target
 	cleanup := func() {}
 	defer func() { cleanup() }()
-	addStdin := func() bool {
-		if !needsListing(o) {
-			targets = append(targets, target{root: cwdOrEmpty(), display: "<stdin>", file: true, stream: &streamSource{r: s.in}})
-			return true
-		}
-		t, done, err := spoolStdin(ctx, s.in)
-		if err != nil {
-			fmt.Fprintln(s.errOut, "rg: <stdin>:", err)
-			status = 2
-			return false
-		}
-		prev := cleanup
-		cleanup = func() { done(); prev() }
-		targets = append(targets, t)
-		return true
+	addStdin := func() {
+		targets = append(targets, target{root: cwdOrEmpty(), display: "<stdin>", file: true, stream: &streamSource{r: s.in}})
 	}
 	if len(o.Paths) == 0 {
 		if stdinReadable(s.in) {
@@ -108,7 +95,7 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 			addStdin()
 			continue
 		}
-		t, done, err := pathTarget(ctx, p, !needsListing(o))
+		t, done, err := pathTarget(p)
 		if err != nil {
 			if !o.NoMessages {
 				// rg words it differently when it sorts (it stats the path first).
@@ -139,7 +126,9 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 		tq := q
 		tq.Root, tq.Paths = t.root, t.paths
 		var res search.Result
-		if t.stream != nil {
+		if t.stream != nil && needsListing(o) {
+			res, err = run.streamListing(ctx, tq, t.stream, &rgSink{run: run, t: t})
+		} else if t.stream != nil {
 			res, err = searchStream(ctx, tq, t.stream, "stdin", run.sinkFor(t))
 		} else if needsListing(o) {
 			err = run.runListing(ctx, chain, q, t)
@@ -224,10 +213,10 @@ func describeSearchError(err error) string {
 
 // pathTarget makes a target of a PATH argument as the user wrote it. A
 // FIFO, socket or character device (`<(cmd)`, /dev/stdin on a pipe,
-// /dev/null) is read as a stream when streams is set, else spooled like
-// stdin; a link to a file is searched where it leads (rg follows links
-// named on its command line), printed as written.
-func pathTarget(ctx context.Context, p string, streams bool) (target, func(), error) {
+// /dev/null) is read as a stream; a link to a file is searched where it
+// leads (rg follows links named on its command line), printed as written.
+// done releases what the target holds.
+func pathTarget(p string) (t target, done func(), err error) {
 	fi, err := os.Stat(p)
 	if err != nil {
 		return target{}, nil, err
@@ -249,13 +238,7 @@ func pathTarget(ctx context.Context, p string, streams bool) (target, func(), er
 	if err != nil {
 		return target{}, nil, err
 	}
-	if streams {
-		return target{root: cwdOrEmpty(), display: p, file: true, stream: &streamSource{r: f}}, func() { f.Close() }, nil
-	}
-	defer f.Close()
-	t, done, err := spoolStdin(ctx, f)
-	t.display = p
-	return t, done, err
+	return target{root: cwdOrEmpty(), display: p, file: true, stream: &streamSource{r: f}}, func() { f.Close() }, nil
 }
 
 // cwdOrEmpty is the working directory, or "" (the library's default) when
@@ -263,34 +246,6 @@ func pathTarget(ctx context.Context, p string, streams bool) (target, func(), er
 func cwdOrEmpty() string {
 	wd, _ := os.Getwd()
 	return wd
-}
-
-// spoolStdin copies stdin to a private temporary file, which the engines
-// then search as a file named on the command line, printed as "<stdin>":
-// the listing modes (-v, --passthru, --files-without-match) search files,
-// not streams. The copy ends when ctx does.
-func spoolStdin(ctx context.Context, in io.Reader) (target, func(), error) {
-	dir, err := os.MkdirTemp("", "rgkit-stdin-")
-	if err != nil {
-		return target{}, nil, err
-	}
-	done := func() { os.RemoveAll(dir) }
-	f, err := os.OpenFile(filepath.Join(dir, "stdin"), os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
-	if err != nil {
-		done()
-		return target{}, nil, err
-	}
-	if in != nil {
-		_, err = copyUntil(ctx, f, in)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		done()
-		return target{}, nil, err
-	}
-	return target{root: dir, paths: []string{"stdin"}, display: "<stdin>", file: true}, done, nil
 }
 
 // readPatterns gathers -e, the positional pattern and -f files' lines

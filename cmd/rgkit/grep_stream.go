@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/rgkit/rgkit/internal/rgcli"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/native"
 )
@@ -21,6 +22,8 @@ import (
 // Multiline queries, and a stream that starts with a UTF-16 byte order mark,
 // are read whole first: a match may span any number of lines (rg holds the
 // whole input for multiline too), and UTF-16 cannot be cut at a '\n' byte.
+// -v, --passthru and --files-without-match go window by window as well
+// (streamListing). Nothing is ever copied to disk.
 
 // streamWindow is the first read's size, rg's own buffer size: a NUL byte
 // in it makes the stream binary before any of its lines is printed, as in
@@ -441,26 +444,97 @@ func (s *streamSearch) finish() error {
 	return s.sink.End(search.FileSummary{Path: s.name, MatchedLines: s.matched})
 }
 
-// copyUntil copies r to w until EOF or until ctx ends.
-func copyUntil(ctx context.Context, w io.Writer, r io.Reader) (int64, error) {
-	rd := newChunkReader(r)
-	var n int64
-	buf := make([]byte, 0, streamWindow)
-	for {
-		var err error
-		buf, err = rd.next(ctx, buf[:0])
-		if len(buf) > 0 {
-			m, werr := w.Write(buf)
-			n += int64(m)
-			if werr != nil {
-				return n, werr
+// streamListing prints a stream in a listing mode (-v, --passthru,
+// --files-without-match) window by window: the window's matching lines are
+// found with the native matcher, then every line is printed as
+// printAllLines prints a file's.
+func (r *rgRun) streamListing(ctx context.Context, q search.Query, st *streamSource, s *rgSink) (search.Result, error) {
+	res := search.Result{Backend: "native"}
+	q.Paths = nil
+	nq, err := search.Normalize(q)
+	if err != nil {
+		return res, err
+	}
+	m, err := native.Compile(native.MatchOptionsFor(nq))
+	if err != nil {
+		return res, err
+	}
+	// NULs are plain bytes here: lines are cut at '\n' alone, as the
+	// printer cuts them.
+	opts := native.SearchOptions{BinaryConvert: true, KeepNUL: true, Interrupt: ctx.Err}
+	st.binaryOff = -1
+	if err := s.Begin("stdin"); err != nil {
+		return res, err
+	}
+	all := allLines{r: r, s: s, n: 1}
+	rd := newChunkReader(st.r)
+	var buf []byte
+	anyMatch, eof := false, false
+	for !eof {
+		if buf, err = rd.next(ctx, buf); err != nil {
+			if !errors.Is(err, io.EOF) {
+				return res, err
+			}
+			eof = true
+		}
+		end := bytes.LastIndexByte(buf, '\n') + 1
+		if eof {
+			end = len(buf)
+		}
+		window := buf[:end]
+		if i := bytes.IndexByte(window, 0); i >= 0 && st.binaryOff < 0 {
+			st.binaryOff = st.bytes + int64(i)
+			if r.std != nil {
+				s.binaryOff = st.binaryOff // the lines are not printed, the note is
 			}
 		}
-		if errors.Is(err, io.EOF) {
-			return n, nil
+		st.bytes += int64(len(window))
+		res.Stats.BytesSearched = st.bytes
+		matched := map[int]search.Line{}
+		first := all.n
+		if _, err := m.Search(window, opts, func(l native.Line) error {
+			l.Number += first - 1
+			matched[l.Number] = native.SearchLine("stdin", l)
+			return nil
+		}); err != nil {
+			return res, err
 		}
-		if err != nil {
-			return n, err
+		anyMatch = anyMatch || len(matched) > 0
+		if r.o.Mode == rgcli.ModeFilesWithoutMatch {
+			if anyMatch {
+				break
+			}
+		} else {
+			for at := 0; at < len(window); {
+				size := bytes.IndexByte(window[at:], '\n') + 1
+				if size == 0 {
+					size = len(window) - at
+				}
+				done, err := all.line(window[at:at+size], matched)
+				if err != nil {
+					return res, err
+				}
+				if done {
+					eof = true
+					break
+				}
+				at += size
+			}
 		}
+		buf = buf[:copy(buf, buf[end:])]
 	}
+	res.Stats.FilesSearched = 1
+	if r.o.Mode == rgcli.ModeFilesWithoutMatch {
+		if !anyMatch {
+			r.matched = true
+			if err := s.std.PathLine(s.path); err != nil {
+				return res, err
+			}
+		}
+		return res, s.finishFile()
+	}
+	if err := all.finish(); err != nil {
+		return res, err
+	}
+	return res, s.finishFile()
 }

@@ -61,6 +61,11 @@ var streamArgs = [][]string{
 	{"-n", "-U", `foo\s+bar`},
 	{"-n", "-A3", "never_there"},
 	{"-q", "foo"},
+	{"-v", "foo"},
+	{"-n", "-v", "-m", "30", "e"},
+	{"-v", "-c", "o"},
+	{"--passthru", "-n", "error"},
+	{"--files-without-match", "never_there"},
 }
 
 // TestGrepStreamIsSearchedAsRg15SearchesIt pipes the same text into rg 15.2.0
@@ -113,7 +118,7 @@ func TestGrepStreamInTinyReadsIsTheSame(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range streamArgs {
-		if args[0] == "--json" || args[0] == "-l" || args[0] == "--vimgrep" {
+		if args[0] == "--json" || args[0] == "-l" || args[0] == "--vimgrep" || args[0] == "--files-without-match" {
 			continue // they print the path: the file's name, not <stdin>
 		}
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -137,18 +142,22 @@ func (endless) Read(p []byte) (int, error) {
 }
 
 // TestGrepStreamNeverTouchesTheDisk: `yes | rgkit grep -m1 y` answers at
-// once, as rg does, and nothing is copied to a temporary file (the old
-// spool filled the disk): TMPDIR points nowhere.
+// once, as rg does, in every mode, and nothing is copied to a temporary
+// file (the old spool filled the disk): TMPDIR points nowhere.
 func TestGrepStreamNeverTouchesTheDisk(t *testing.T) {
 	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	for _, args := range [][]string{{"-m1", "y"}, {"-l", "y"}, {"-q", "y"}} {
+	for _, args := range [][]string{{"-m1", "y"}, {"-l", "y"}, {"-q", "y"}, {"-v", "-m1", "n"}, {"--files-without-match", "y"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			code := run(ctx, append([]string{"grep", "--backend", "native"}, args...), endless{}, &out, &errOut)
-			want := map[string]string{"-m1": "y\n", "-l": "<stdin>\n", "-q": ""}[args[0]]
-			if out.String() != want || errOut.String() != "" || code != 0 {
+			want := map[string]string{"-m1": "y\n", "-l": "<stdin>\n", "-q": "", "-v": "y\n", "--files-without-match": ""}[args[0]]
+			wantCode := 0
+			if args[0] == "--files-without-match" {
+				wantCode = 1
+			}
+			if out.String() != want || errOut.String() != "" || code != wantCode {
 				t.Fatalf("got %q %q exit %d; want %q exit 0", out.String(), errOut.String(), code, want)
 			}
 		})

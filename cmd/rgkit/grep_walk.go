@@ -133,55 +133,94 @@ func (r *rgRun) printAllLines(s *rgSink, matched map[int]search.Line) error {
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
-	var off int64
-	var count int64
-	for n := 1; ; n++ {
+	all := allLines{r: r, s: s, n: 1}
+	for {
 		raw, err := br.ReadBytes('\n')
 		if len(raw) == 0 && err != nil {
 			break
 		}
-		text, term := raw, []byte(nil)
-		switch {
-		case bytes.HasSuffix(raw, []byte("\r\n")):
-			text, term = raw[:len(raw)-2], []byte("\r\n")
-		case bytes.HasSuffix(raw, []byte("\n")):
-			text, term = raw[:len(raw)-1], []byte("\n")
-		}
-		l, isMatch := matched[n]
-		var rl printer.RgLine
-		switch {
-		case r.o.Invert && isMatch:
-			off += int64(len(raw))
-			continue
-		case r.o.Invert:
-			count++
-			rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindMatch}}
-		case isMatch:
-			count++
-			rl = printer.RgLine{Line: l}
-		default:
-			rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindContext}}
-		}
-		rl.Path, rl.Term, rl.Offset = s.path, term, off
-		off += int64(len(raw))
-		if r.o.Invert && r.o.MaxCount != nil && count > int64(*r.o.MaxCount) {
+		if done, perr := all.line(raw, matched); perr != nil || done {
+			if perr != nil {
+				return perr
+			}
 			break
-		}
-		switch {
-		case r.o.Quiet:
-		case r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeFilesWithMatches:
-		default:
-			if r.replacer != nil && rl.Kind == search.KindMatch {
-				rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
-			}
-			if err := s.std.Line(rl); err != nil {
-				return err
-			}
 		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
 	}
+	return all.finish()
+}
+
+// allLines prints a file (or a stream) line by line for --passthru and -v,
+// given which lines match.
+type allLines struct {
+	r     *rgRun
+	s     *rgSink
+	n     int   // the next line's number
+	off   int64 // and its offset
+	count int64 // lines printed as matches
+}
+
+// line prints raw, line a.n with its terminator; done reports -v's -m limit
+// was passed.
+func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err error) {
+	r, s, n := a.r, a.s, a.n
+	a.n++
+	text, term := raw, []byte(nil)
+	switch {
+	case bytes.HasSuffix(raw, []byte("\r\n")):
+		text, term = raw[:len(raw)-2], []byte("\r\n")
+	case bytes.HasSuffix(raw, []byte("\n")):
+		text, term = raw[:len(raw)-1], []byte("\n")
+	}
+	l, isMatch := matched[n]
+	var rl printer.RgLine
+	switch {
+	case r.o.Invert && isMatch:
+		a.off += int64(len(raw))
+		return false, nil
+	case r.o.Invert:
+		a.count++
+		rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindMatch}}
+	case isMatch:
+		a.count++
+		rl = printer.RgLine{Line: l}
+	default:
+		rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindContext}}
+	}
+	rl.Path, rl.Term, rl.Offset = s.path, term, a.off
+	a.off += int64(len(raw))
+	if r.o.Invert && r.o.MaxCount != nil && a.count > int64(*r.o.MaxCount) {
+		return true, nil
+	}
+	switch {
+	case r.o.Quiet:
+	case r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeFilesWithMatches:
+	case s.binaryOff >= 0:
+		// A stream found binary: rg prints a note instead of its lines and
+		// stops at the first one it would print.
+		return a.count > 0, nil
+	default:
+		if r.replacer != nil && rl.Kind == search.KindMatch {
+			rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
+		}
+		if err := s.std.Line(rl); err != nil {
+			return true, err
+		}
+		if r.flushEach && !r.sorting() {
+			if err := r.w.Flush(); err != nil {
+				return true, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// finish counts the file and prints its count or name.
+func (a *allLines) finish() error {
+	r, s := a.r, a.s
+	count := a.count
 	if r.o.Invert && r.o.MaxCount != nil {
 		count = min(count, int64(*r.o.MaxCount))
 	}
@@ -196,6 +235,8 @@ func (r *rgRun) printAllLines(s *rgSink, matched map[int]search.Line) error {
 		return s.std.Count(s.path, count)
 	case r.o.Mode == rgcli.ModeFilesWithMatches:
 		return s.std.PathLine(s.path)
+	case s.binaryOff >= 0:
+		return s.std.Binary(s.path, s.binaryOff)
 	}
 	return nil
 }
