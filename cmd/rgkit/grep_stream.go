@@ -157,16 +157,23 @@ func (c *chunkReader) readAll(ctx context.Context, dst []byte) ([]byte, error) {
 	}
 }
 
+// streamMatcher normalises q for a stream (it has no paths) and compiles
+// the native matcher for it.
+func streamMatcher(q search.Query) (search.Query, *native.Matcher, error) {
+	q.Paths = nil
+	nq, err := search.Normalize(q)
+	if err != nil {
+		return nq, nil, err
+	}
+	m, err := native.Compile(native.MatchOptionsFor(nq))
+	return nq, m, err
+}
+
 // searchStream searches st for q (its paths are ignored) and reports the
 // stream to sink as the file name.
 func searchStream(ctx context.Context, q search.Query, st *streamSource, name string, sink search.Sink) (search.Result, error) {
 	res := search.Result{Backend: "native"}
-	q.Paths = nil
-	nq, err := search.Normalize(q)
-	if err != nil {
-		return res, err
-	}
-	m, err := native.Compile(native.MatchOptionsFor(nq))
+	nq, m, err := streamMatcher(q)
 	if err != nil {
 		return res, err
 	}
@@ -450,12 +457,7 @@ func (s *streamSearch) finish() error {
 // printAllLines prints a file's.
 func (r *rgRun) streamListing(ctx context.Context, q search.Query, st *streamSource, s *rgSink) (search.Result, error) {
 	res := search.Result{Backend: "native"}
-	q.Paths = nil
-	nq, err := search.Normalize(q)
-	if err != nil {
-		return res, err
-	}
-	m, err := native.Compile(native.MatchOptionsFor(nq))
+	nq, m, err := streamMatcher(q)
 	if err != nil {
 		return res, err
 	}
