@@ -457,7 +457,7 @@ func (s *streamSearch) finish() error {
 // printAllLines prints a file's.
 func (r *rgRun) streamListing(ctx context.Context, q search.Query, st *streamSource, s *rgSink) (search.Result, error) {
 	res := search.Result{Backend: "native"}
-	nq, m, err := streamMatcher(q)
+	_, m, err := streamMatcher(q)
 	if err != nil {
 		return res, err
 	}
