@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# grep-vs-rg.sh times `rgkit grep` as a user runs it against rg itself:
+# the same command line, output read through a pipe, interleaved pairs,
+# median wall time, ratio and peak RSS (GNU time's %M). `rgkit bench`
+# measures the library's engines; this measures the command.
+#
+#   scripts/grep-vs-rg.sh [--runs N] [--rg PATH] [--backend B] DIR [-- PATTERN-ARGS ...]
+#
+#   --runs N      interleaved pairs per query (default 5)
+#   --rg PATH     the rg to compare with (default: rg on PATH)
+#   --backend B   rgkit grep --backend B (default auto: with rg 15 on PATH that
+#                 is rg itself, run by rgkit; native measures the pure-Go engine)
+#   DIR           the tree to search
+#   after --      one query per argument, each a string of rg arguments
+#                 (default: the suite below)
+#
+# Prints a markdown table: query, rg median, rgkit median, ratio, peak RSS of
+# each, and whether both printed the same number of lines.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=5
+rg=rg
+backend=auto
+dir=
+queries=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) runs=$2; shift ;;
+    --rg) rg=$2; shift ;;
+    --backend) backend=$2; shift ;;
+    --) shift; queries=("$@"); break ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -*) echo "grep-vs-rg: unknown flag $1 (see --help)" >&2; exit 2 ;;
+    *) dir=$1 ;;
+  esac
+  shift
+done
+[ -n "$dir" ] || { echo "grep-vs-rg: give the DIR to search (see --help)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "grep-vs-rg: needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 2; }
+rgpath=$(command -v "$rg") || { echo "grep-vs-rg: no rg at $rg" >&2; exit 2; }
+export PATH="$(dirname "$rgpath"):$PATH"
+if [ ${#queries[@]} -eq 0 ]; then
+  queries=("static" "-i pm_resume" "PM_RESUME" "(ERR|WARN)_[A-Z]+" "-w [A-Z]+_SUSPEND" '\w{5}\s+\w{5}\s+\w{5}' "func" "-i http" '\w+\d\s*=\s*\d')
+fi
+
+bin=$(mktemp -d)/rgkit
+trap 'rm -rf "$(dirname "$bin")"' EXIT
+go build -o "$bin" ./cmd/rgkit
+
+# measure CMD...: prints "seconds peakKiB lines" for one run, output piped.
+measure() {
+  local t
+  t=$(mktemp)
+  local lines
+  lines=$( { /usr/bin/time -f '%e %M' -o "$t" "$@" 2>/dev/null || true; } | wc -l)
+  echo "$(cat "$t" | tail -n 1) $lines"
+  rm -f "$t"
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+echo "rg: $("$rgpath" --version | head -n 1); rgkit grep --backend $backend; $runs interleaved pairs; output to a pipe"
+echo
+echo "| query | rg | rgkit | ×rg | rg peak RSS | rgkit peak RSS | lines |"
+echo "|---|--:|--:|--:|--:|--:|---|"
+for q in "${queries[@]}"; do
+  read -r -a args <<<"$q"
+  # One warm-up each, so both read a warm page cache.
+  measure "$rgpath" "${args[@]}" "$dir" >/dev/null
+  measure "$bin" grep --backend "$backend" "${args[@]}" "$dir" >/dev/null
+  rt=(); kt=(); rm=(); km=(); same=yes
+  for _ in $(seq "$runs"); do
+    read -r a am al < <(measure "$rgpath" "${args[@]}" "$dir")
+    read -r b bm bl < <(measure "$bin" grep --backend "$backend" "${args[@]}" "$dir")
+    rt+=("$a"); kt+=("$b"); rm+=("$am"); km+=("$bm")
+    [ "$al" = "$bl" ] || same="no ($al vs $bl)"
+  done
+  r=$(printf '%s\n' "${rt[@]}" | median)
+  k=$(printf '%s\n' "${kt[@]}" | median)
+  rmem=$(printf '%s\n' "${rm[@]}" | sort -g | tail -n 1)
+  kmem=$(printf '%s\n' "${km[@]}" | sort -g | tail -n 1)
+  ratio=$(awk -v a="$k" -v b="$r" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+  printf '| `%s` | %ss | %ss | %s× | %d MiB | %d MiB | %s |\n' "${q//|/\\|}" "$r" "$k" "$ratio" $((rmem / 1024)) $((kmem / 1024)) "$same"
+done
