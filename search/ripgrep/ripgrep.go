@@ -390,7 +390,7 @@ func (run *rgRun) consume(r io.Reader) error {
 	case search.ModeCount:
 		err = run.consumeNull(r, true)
 	default:
-		err = decodeRgJSON(r, run.record)
+		err = decodeRgJSON(r, rgCapsFor(run.q), run.record)
 	}
 	if err != nil && run.sinkErr == nil && !errors.Is(err, search.ErrStop) {
 		return err
@@ -419,32 +419,32 @@ func (run *rgRun) sinkCall(err error) error {
 
 func (run *rgRun) record(rec *rgRecord) error {
 	switch rec.Type {
-	case "begin":
+	case typeBegin:
 		p, err := rec.Data.Path.raw()
 		if err != nil {
 			return err
 		}
-		run.open = run.rel(p)
+		run.open = run.rel(p.kept)
 		if run.q.Mode == search.ModeContent {
 			run.emitted = true
 			return run.sinkCall(run.sink.Begin(run.open))
 		}
-	case "match", "context":
+	case typeMatch, typeContext:
 		lines, err := rec.Data.Lines.raw()
 		if err != nil {
 			return err
 		}
 		kind := search.KindMatch
-		if rec.Type == "context" {
+		if rec.Type == typeContext {
 			kind = search.KindContext
 		}
-		_, err = splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, kind, func(l search.Line) error {
+		_, err = splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, rec.Data.MoreSubmatches, run.q.MaxColumns, kind, func(l search.Line) error {
 			return run.sinkCall(run.sink.Line(l))
 		})
 		return err
-	case "end":
+	case typeEnd:
 		st := rec.Data.Stats
-		if rec.Data.BinaryOffset != nil {
+		if rec.Data.HasBinaryOffset {
 			run.stats.Binary++
 		}
 		count := st.MatchedLines
@@ -464,7 +464,7 @@ func (run *rgRun) record(rec *rgRecord) error {
 			}
 		}
 		return run.sinkCall(run.sink.End(search.FileSummary{Path: run.open, MatchedLines: int(count)}))
-	case "summary":
+	case typeSummary:
 		st := rec.Data.Stats
 		run.stats.FilesSearched = st.Searches
 		run.stats.BytesSearched = st.BytesSearched
