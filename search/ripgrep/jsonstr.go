@@ -23,11 +23,18 @@ func (s *rgStr) write(p []byte, limit int) {
 		return
 	}
 	s.n += int64(len(p))
-	if room := limit - len(s.b); limit < 0 || room >= len(p) {
-		s.b = append(s.b, p...)
-	} else if room > 0 {
-		s.b = append(s.b, p[:room]...)
+	keep := p
+	if room := limit - len(s.b); limit >= 0 && room < len(p) {
+		keep = p[:max(room, 0)]
 	}
+	if len(s.b)+len(keep) > cap(s.b) {
+		// Doubling: append's gentler growth for large slices leaves about
+		// four times the final size as garbage behind a 50 MB line.
+		b := make([]byte, len(s.b), max(2*cap(s.b), len(s.b)+len(keep), 64))
+		copy(b, s.b)
+		s.b = b
+	}
+	s.b = append(s.b, keep...)
 	if len(p) >= 4 {
 		copy(s.tail[:], p[len(p)-4:])
 	} else {

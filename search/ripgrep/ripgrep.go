@@ -41,7 +41,12 @@ type Engine struct {
 	// XDG_CONFIG_HOME, which locate the global gitignore, and the few
 	// variables an OS needs are passed on); nil = os.Environ.
 	Environ func() []string
-	// MaxStdout caps the bytes read from rg; 0 = proc.DefaultMaxStdout.
+	// MaxStdout caps the bytes read from rg; 0 = proc.DefaultMaxStdout,
+	// except for rg --json in content mode, which is read through
+	// rgDecoder: its memory is bounded by the caps whatever rg prints, so
+	// by default nothing is capped there (a 50 MB line of "A" searched for
+	// "A" is 2.8 GB of JSON, and the search has an answer). The Chain's
+	// page, byte cap and timeout stop rg when the caller has enough.
 	MaxStdout int64
 	// Grace is the SIGTERM-to-SIGKILL delay on cancel; 0 = 2s.
 	Grace time.Duration
@@ -315,10 +320,14 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		if err != nil {
 			return search.Stats{}, err
 		}
+		maxStdout := orDefault(r.MaxStdout, proc.DefaultMaxStdout)
+		if q.Mode == search.ModeContent && r.MaxStdout == 0 {
+			maxStdout = 0 // see MaxStdout
+		}
 		res, err := proc.Run(ctx, proc.Spec{
 			Unavailable: search.ErrUnavailable,
 			Path:        info.Path, Args: args, Dir: q.Root, Env: r.env(),
-			MaxStdout: orDefault(r.MaxStdout, proc.DefaultMaxStdout), Grace: r.Grace,
+			MaxStdout: maxStdout, Grace: r.Grace,
 		}, run.consume)
 		run.stats.ProcessCPU += res.CPU
 		run.stats.ProcessPeakRSS = max(run.stats.ProcessPeakRSS, res.PeakRSS)
