@@ -154,7 +154,9 @@ type rgStats struct {
 // it, with Cut counting every byte not shown. Line texts alias data: the
 // sink copies what it keeps. It returns the number of submatches dropped.
 func splitRgLines(path string, first int, data rgText, subs []rgSubmatch, more, maxCols int, kind search.LineKind, emit func(search.Line) error) (dropped int, err error) {
-	valid := subs[:0:0]
+	// subs is the decoder's buffer, rewritten for each record: the valid
+	// ones are compacted in place.
+	valid := subs[:0]
 	for _, s := range subs {
 		if s.Start < 0 || s.End < s.Start || s.End > data.total {
 			dropped++

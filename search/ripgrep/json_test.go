@@ -2,6 +2,7 @@ package ripgrep
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -224,4 +225,28 @@ func goTreeStream(b *testing.B) []byte {
 		b.Fatal(err)
 	}
 	return out
+}
+
+// BenchmarkEngineGoTree runs the engine end to end (rg 15 --json, the
+// decoder, the records turned into Lines) for "func" on the Go tree, into
+// a sink that keeps nothing; compare with rg writing its own output
+// (rg func DIR > /dev/null).
+func BenchmarkEngineGoTree(b *testing.B) {
+	testtool.Need(b, "rg")
+	home, _ := os.UserHomeDir()
+	dirs, _ := filepath.Glob(filepath.Join(home, ".cache", "rgkit", "corpora", "go-*"))
+	if len(dirs) == 0 {
+		b.Skip("no Go tree corpus in ~/.cache/rgkit/corpora (scripts/bench-corpus.sh fetches it)")
+	}
+	q, err := search.Normalize(search.Query{Pattern: "func", Root: dirs[0]})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := New(nil)
+	for b.Loop() {
+		lines := 0
+		if _, err := e.Search(context.Background(), q, search.SinkFunc(func(search.Line) error { lines++; return nil })); err != nil || lines == 0 {
+			b.Fatal(err, lines)
+		}
+	}
 }
