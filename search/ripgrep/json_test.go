@@ -2,16 +2,13 @@ package ripgrep
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/searchtest"
-	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -187,66 +184,3 @@ func itoa(n int) string { return fmt.Sprint(n) }
 func spansString(s []search.Span) string { return fmt.Sprint(s) }
 
 func quote(b []byte) string { return fmt.Sprintf("%q", b) }
-
-// BenchmarkDecodeGoTree decodes rg 15's --json output for "func" over the
-// Go tree corpus (rgkit bench's ~/.cache/rgkit/corpora/go-*): a broad query
-// whose records are most of the work. The stream is written to a temp file
-// once, not committed.
-func BenchmarkDecodeGoTree(b *testing.B) {
-	out := goTreeStream(b)
-	b.SetBytes(int64(len(out)))
-	for b.Loop() {
-		if err := decodeRgJSON(bytes.NewReader(out), rgCaps{text: -1, subs: 1 << 14}, func(*rgRecord) error { return nil }); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func goTreeStream(b *testing.B) []byte {
-	rg := testtool.Need(b, "rg")
-	home, _ := os.UserHomeDir()
-	dirs, _ := filepath.Glob(filepath.Join(home, ".cache", "rgkit", "corpora", "go-*"))
-	if len(dirs) == 0 {
-		b.Skip("no Go tree corpus in ~/.cache/rgkit/corpora (scripts/bench-corpus.sh fetches it)")
-	}
-	tmp := filepath.Join(b.TempDir(), "func.jsonl")
-	f, err := os.Create(tmp)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command(rg, "--json", "--no-config", "func", dirs[0])
-	cmd.Stdout = f
-	if err := cmd.Run(); err != nil {
-		b.Fatal(err)
-	}
-	f.Close()
-	out, err := os.ReadFile(tmp)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return out
-}
-
-// BenchmarkEngineGoTree runs the engine end to end (rg 15 --json, the
-// decoder, the records turned into Lines) for "func" on the Go tree, into
-// a sink that keeps nothing; compare with rg writing its own output
-// (rg func DIR > /dev/null).
-func BenchmarkEngineGoTree(b *testing.B) {
-	testtool.Need(b, "rg")
-	home, _ := os.UserHomeDir()
-	dirs, _ := filepath.Glob(filepath.Join(home, ".cache", "rgkit", "corpora", "go-*"))
-	if len(dirs) == 0 {
-		b.Skip("no Go tree corpus in ~/.cache/rgkit/corpora (scripts/bench-corpus.sh fetches it)")
-	}
-	q, err := search.Normalize(search.Query{Pattern: "func", Root: dirs[0]})
-	if err != nil {
-		b.Fatal(err)
-	}
-	e := New(nil)
-	for b.Loop() {
-		lines := 0
-		if _, err := e.Search(context.Background(), q, search.SinkFunc(func(search.Line) error { lines++; return nil })); err != nil || lines == 0 {
-			b.Fatal(err, lines)
-		}
-	}
-}

@@ -3,6 +3,7 @@ package ripgrep
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -369,5 +370,35 @@ func TestDecodeCapsGiveTheUncappedAnswerCut(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPlain8IsEightPlainBytes checks the word-at-a-time scan against the
+// byte table: every byte value in every position, then random words.
+func TestPlain8IsEightPlainBytes(t *testing.T) {
+	t.Parallel()
+	check := func(b [8]byte) {
+		want := true
+		for _, c := range b {
+			want = want && strPlain[c]
+		}
+		if got := plain8(binary.LittleEndian.Uint64(b[:])); got != want {
+			t.Fatalf("plain8(%q) = %v, want %v", b, got, want)
+		}
+	}
+	for pos := range 8 {
+		for c := range 256 {
+			b := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
+			b[pos] = byte(c)
+			check(b)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 1_000_000 {
+		var b [8]byte
+		for i := range b {
+			b[i] = byte(0x18 + r.IntN(0x70)) // around the edges: controls, '"', '\\', 0x80
+		}
+		check(b)
 	}
 }

@@ -1,6 +1,7 @@
 package ripgrep
 
 import (
+	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -59,6 +60,16 @@ var base64Char = func() (t [256]bool) {
 	return t
 }()
 
+// plain8 reports whether the eight bytes of w are all strPlain: none is a
+// control character, '"', '\\' or a byte >= 0x80. (A borrow can only make
+// it answer false after a byte that is not plain, which the byte loop then
+// handles.)
+func plain8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
+	return (w|(w-0x20*ones)|zero(w^'"'*ones)|zero(w^'\\'*ones))&highs == 0
+}
+
 var replacement = []byte(string(utf8.RuneError))
 
 // str decodes a JSON string into dst (reset first), keeping at most limit
@@ -71,6 +82,9 @@ func (d *rgDecoder) str(dst *rgStr, limit int, b64 bool) error {
 	}
 	for {
 		start := d.i
+		for d.i+8 <= d.n && plain8(binary.LittleEndian.Uint64(d.buf[d.i:])) {
+			d.i += 8
+		}
 		for d.i < d.n && strPlain[d.buf[d.i]] {
 			d.i++
 		}
