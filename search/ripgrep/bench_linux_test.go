@@ -88,10 +88,17 @@ func BenchmarkEngineGoTree(b *testing.B) {
 		b.Fatal(err)
 	}
 	e := New(nil)
+	var rgCPU time.Duration
+	cpu := cpuTime()
 	for b.Loop() {
 		lines := 0
-		if _, err := e.Search(context.Background(), q, search.SinkFunc(func(search.Line) error { lines++; return nil })); err != nil || lines == 0 {
+		st, err := e.Search(context.Background(), q, search.SinkFunc(func(search.Line) error { lines++; return nil }))
+		if err != nil || lines == 0 {
 			b.Fatal(err, lines)
 		}
+		rgCPU += st.ProcessCPU
 	}
+	// The engine's own CPU (decoding, building Lines) and rg's.
+	b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "engine-cpu-s/op")
+	b.ReportMetric(rgCPU.Seconds()/float64(b.N), "rg-cpu-s/op")
 }
