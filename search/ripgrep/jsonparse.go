@@ -183,22 +183,17 @@ func (d *rgDecoder) null() (bool, error) {
 // Each record is one line: only spaces may follow it before the newline.
 func (d *rgDecoder) next() (bool, error) {
 	for {
-		for d.i < d.n {
-			switch d.buf[d.i] {
-			case ' ', '\t', '\n', '\r':
-				d.i++
-				continue
-			}
-			goto record
-		}
-		if !d.fill() {
+		if d.i == d.n && !d.fill() {
 			if d.rerr != nil && d.rerr != io.EOF {
 				return false, d.rerr
 			}
 			return false, nil
 		}
+		if c := d.buf[d.i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			break
+		}
+		d.i++
 	}
-record:
 	d.rec.reset()
 	if err := d.record(); err != nil {
 		return false, err
