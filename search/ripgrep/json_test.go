@@ -2,17 +2,13 @@ package ripgrep
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/searchtest"
-	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -24,7 +20,7 @@ func decodeInto(data []byte, q search.Query) (*searchtest.ResultLog, *rgRun, err
 		q.Root = "."
 	}
 	run := &rgRun{q: q, sink: log, countMatches: rgCountsMatches(q)}
-	err := decodeRgJSON(bytes.NewReader(data), run.record)
+	err := decodeRgJSON(bytes.NewReader(data), rgCapsFor(q), run.record)
 	return log, run, err
 }
 
@@ -102,7 +98,8 @@ func TestSplitRgLines(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var got []string
-			drop, err := splitRgLines("p", c.first, []byte(c.data), c.subs, search.KindMatch, func(l search.Line) error {
+			data := rgText{kept: []byte(c.data), total: len(c.data)}
+			drop, err := splitRgLines("p", c.first, data, c.subs, 0, 0, search.KindMatch, func(l search.Line) error {
 				got = append(got, strings.TrimSpace(strings.Join([]string{
 					itoa(l.Number), "col=" + itoa(l.Column), spansString(l.Submatches), quote(l.Text)}, " ")))
 				return nil
@@ -124,7 +121,7 @@ func TestDecodeRecordLongerThanTheReadBuffer(t *testing.T) {
 		`{"type":"end","data":{"path":{"text":"./big"},"binary_offset":null,"stats":{"matched_lines":1}}}`
 	var lines []search.Line
 	run := &rgRun{q: search.Query{Root: "."}, sink: search.SinkFunc(func(l search.Line) error { lines = append(lines, l); return nil })}
-	if err := decodeRgJSON(strings.NewReader(rec), run.record); err != nil {
+	if err := decodeRgJSON(strings.NewReader(rec), rgCapsFor(run.q), run.record); err != nil {
 		t.Fatal(err)
 	}
 	if len(lines) != 1 || len(lines[0].Text) != len(long) || lines[0].Column != 1<<20+1 {
@@ -158,7 +155,7 @@ func FuzzDecodeRgJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var lines []search.Line
 		run := &rgRun{q: search.Query{Root: ".", Multiline: true}, sink: search.SinkFunc(func(l search.Line) error { lines = append(lines, l); return nil })}
-		_ = decodeRgJSON(bytes.NewReader(data), run.record)
+		_ = decodeRgJSON(bytes.NewReader(data), rgCaps{text: 8, subs: 2}, run.record)
 		for _, l := range lines {
 			prev := 0
 			for _, s := range l.Submatches {
@@ -174,93 +171,12 @@ func FuzzDecodeRgJSON(f *testing.F) {
 	})
 }
 
-// FuzzParseRgRecord checks the hand-written record parser against
-// encoding/json: when both accept a record they decode the same fields.
-func FuzzParseRgRecord(f *testing.F) {
-	for _, name := range []string{"content.jsonl", "multiline.jsonl"} {
-		data, err := os.ReadFile(filepath.Join("testdata", "rg-json", name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, l := range bytes.Split(data, []byte("\n")) {
-			f.Add(l)
-		}
-	}
-	for _, s := range []string{
-		`null`, `{}`, `{"type":null,"data":null}`, `{"TYPE":"match","Data":{"Line_Number":7}}`,
-		`{"type":"match","data":{"lines":{"text":"a\u00e9\ud83d\ude00\ud800x\"\\\/\b\f\n\r\t"},"submatches":[null,{"start":1,"end":2,"match":{"text":"x"}}]}}`,
-		`{"type":"end","data":{"binary_offset":12,"stats":{"matched_lines":3,"elapsed":{"secs":0}}}}`,
-		`{"type":"x","type":"y","data":{"line_number":1.5}}`, `{"data":{"line_number":1e2}}`,
-		`{"data":{"submatches":[]}}`, `{"data":{"path":{"bytes":"Zm9v"}}} `, "{\"type\":\"\xff\"}",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var mine rgRecord
-		errMine := parseRgRecord(data, &mine)
-		var ref rgRecord
-		errRef := json.Unmarshal(data, &ref)
-		if errMine != nil || errRef != nil {
-			if errRef == nil && json.Valid(data) && !foldsSpecially(data) {
-				t.Fatalf("parser refused what encoding/json accepts: %v\n%q", errMine, data)
-			}
-			return
-		}
-		if foldsSpecially(data) {
-			return
-		}
-		if len(mine.Data.Submatches) == 0 && len(ref.Data.Submatches) == 0 {
-			mine.Data.Submatches, ref.Data.Submatches = nil, nil
-		}
-		if !reflect.DeepEqual(mine, ref) {
-			t.Fatalf("decoded differently\n mine %+v\n json %+v\ninput %q", mine, ref, data)
-		}
-	})
-}
-
 // foldsSpecially reports input where encoding/json's key matching (Unicode
 // simple folding: K = U+212A, s = U+017F) differs from the parser's ASCII
 // folding.
 func foldsSpecially(data []byte) bool {
 	return bytes.Contains(data, []byte("\u212a")) || bytes.Contains(data, []byte("\u017f")) ||
 		bytes.Contains(data, []byte(`\u212`)) || bytes.Contains(data, []byte(`\u017`))
-}
-
-// BenchmarkDecodeRgJSON decodes real rg output (every line of
-// $GOROOT/src/net matching "e") with the record parser and, for
-// comparison, with encoding/json.
-func BenchmarkDecodeRgJSON(b *testing.B) {
-	rg := testtool.Need(b, "rg")
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		b.Skip("no GOROOT")
-	}
-	out, err := exec.Command(rg, "--json", "--no-config", "e", filepath.Join(strings.TrimSpace(string(goroot)), "src", "net")).Output()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Run("parser", func(b *testing.B) {
-		b.SetBytes(int64(len(out)))
-		for b.Loop() {
-			if err := decodeRgJSON(bytes.NewReader(out), func(*rgRecord) error { return nil }); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("encoding-json", func(b *testing.B) {
-		b.SetBytes(int64(len(out)))
-		for b.Loop() {
-			for _, l := range bytes.Split(out, []byte("\n")) {
-				if len(l) == 0 {
-					continue
-				}
-				var v rgRecord
-				if err := json.Unmarshal(l, &v); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-	})
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }

@@ -1,531 +1,613 @@
 package ripgrep
 
 import (
-	"bytes"
 	"errors"
-	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+	"fmt"
+	"io"
 )
 
-// parseRgRecord decodes one rg --json record into rec. It is a small
-// recursive-descent JSON parser specialised to rg's record shape: the
-// fields rgkit uses are decoded in place, everything else is validated and
-// skipped. encoding/json's reflection made decoding three times slower than
-// the search itself when most lines match; FuzzParseRgRecord checks this
-// parser against encoding/json.
+// rgDecoder reads rg's --json stream token by token and decodes each record
+// into one reused rgRecord, never holding more of a record than the caps
+// allow: the "lines" text is kept up to rgCaps.text bytes and counted past
+// that, submatches are stored up to rgCaps.subs and counted past that, and
+// every other string (a submatch's "match" text, unknown fields) is
+// validated and dropped as it streams. A 50 MB line of "A" searched for
+// "A" is a 2.8 GB record (50 million submatch objects); it costs the
+// decoder its read buffer, the kept text and 16,384 spans.
 //
-// Like encoding/json: keys match case-insensitively (ASCII), the last of a
-// duplicated key wins, null leaves a field as it was, invalid UTF-8 in a
-// string becomes U+FFFD, and a number that is not an integer is an error
-// for an integer field.
-func parseRgRecord(b []byte, rec *rgRecord) error {
-	subs := rec.Data.Submatches[:0]
-	*rec = rgRecord{}
-	rec.Data.Submatches = subs
-	p := &jsonParser{b: b}
-	p.ws()
-	if p.peek() == 'n' {
-		if err := p.literal("null"); err != nil {
-			return err
-		}
-	} else if err := p.object(func(key []byte) error {
-		switch {
-		case keyIs(key, "type"):
-			return p.stringInto(&rec.Type)
-		case keyIs(key, "data"):
-			return p.nullOr(func() error { return p.object(func(k []byte) error { return p.dataField(k, rec) }) })
-		}
-		return p.skip()
-	}); err != nil {
-		return err
-	}
-	p.ws()
-	if p.i != len(p.b) {
-		return p.fail("data after the record")
-	}
-	return nil
+// Why a decoder and not rg's plain output (--null --line-number --column
+// --byte-offset), decided by measurement on the Go tree for "func" (45 MB
+// of JSON, 135k lines): rg 15 spends about the same CPU printing JSON as
+// printing plain lines (0.6 against 0.55 CPU-s), the plain form has no
+// spans (they would cost a second regex pass over every matching line in
+// process), and this decoder reads the stream at about 320 MB per CPU
+// second: 0.14 CPU-s, a quarter of what rg spends writing it
+// (BenchmarkDecodeGoTree, BenchmarkEngineGoTree).
+//
+// It reads through its own buffer (what bufio.Reader would do, with the
+// hot string loop running over the buffer's bytes in place) and allocates
+// nothing per record once its buffers have grown. Like encoding/json, which
+// FuzzDecodeAgainstEncodingJSON checks it against: keys match
+// case-insensitively, the last of a duplicated key wins, null leaves a
+// field as it was (and clears text/bytes), invalid UTF-8 in a string
+// becomes U+FFFD, a lone surrogate escape becomes U+FFFD, and a number that
+// is not an integer is an error for an integer field.
+type rgDecoder struct {
+	r    io.Reader
+	buf  []byte
+	i, n int
+	off  int64 // stream offset of buf[0]
+	rerr error // the reader's error once it has returned one
+
+	caps  rgCaps
+	rec   rgRecord
+	key   rgStr // the current object key (kept up to maxKey bytes)
+	drop  rgStr // strings that are validated and dropped
+	depth int
 }
 
-func (p *jsonParser) dataField(k []byte, rec *rgRecord) error {
-	d := &rec.Data
-	switch {
-	case keyIs(k, "path"):
-		return p.nullOr(func() error { return p.rgData(&d.Path) })
-	case keyIs(k, "lines"):
-		return p.nullOr(func() error { return p.rgData(&d.Lines) })
-	case keyIs(k, "line_number"):
-		return p.nullOr(func() error { return p.intInto(&d.LineNumber) })
-	case keyIs(k, "absolute_offset"):
-		return p.nullOr(func() error { return p.int64Into(&d.AbsoluteOffset) })
-	case keyIs(k, "submatches"):
-		return p.nullOrElse(func() error {
-			d.Submatches = d.Submatches[:0]
-			return p.array(func() error {
-				var s rgSubmatch
-				if err := p.nullOr(func() error {
-					return p.object(func(k []byte) error {
-						switch {
-						case keyIs(k, "start"):
-							return p.nullOr(func() error { return p.intInto(&s.Start) })
-						case keyIs(k, "end"):
-							return p.nullOr(func() error { return p.intInto(&s.End) })
-						}
-						return p.skip()
-					})
-				}); err != nil {
-					return err
-				}
-				d.Submatches = append(d.Submatches, s)
-				return nil
-			})
-		}, func() { d.Submatches = nil })
-	case keyIs(k, "binary_offset"):
-		return p.nullOrElse(func() error {
-			var v int64
-			if err := p.int64Into(&v); err != nil {
-				return err
+// rgCaps bounds what one record may hold.
+type rgCaps struct {
+	// text is the most bytes of a record's "lines" kept; < 0 = all.
+	text int
+	// subs is the most submatches of a record stored; the rest are counted.
+	subs int
+}
+
+const (
+	maxKey      = 32       // longer keys are no field rgkit reads
+	maxPath     = 64 << 10 // a path rg prints is bounded by the OS
+	maxDepth    = 10000    // encoding/json's nesting limit
+	readBufSize = 256 << 10
+)
+
+// errRgJSON marks output that is not rg's JSON format.
+var errRgJSON = errors.New("rg json: malformed record")
+
+func newRgDecoder(r io.Reader, caps rgCaps) *rgDecoder {
+	return &rgDecoder{r: r, buf: make([]byte, readBufSize), caps: caps}
+}
+
+// decodeRgJSON reads rg --json records from r, one per line, and passes each
+// to fn (the record is reused: fn must copy what it keeps). Output that is
+// not rg's JSON is an error wrapping errRgJSON; fn's error ends decoding and
+// is returned.
+func decodeRgJSON(r io.Reader, caps rgCaps, fn func(*rgRecord) error) error {
+	d := newRgDecoder(r, caps)
+	for {
+		ok, err := d.next()
+		if err != nil || !ok {
+			return err
+		}
+		if err := fn(&d.rec); err != nil {
+			return err
+		}
+	}
+}
+
+// fail builds a syntax error at the current position.
+func (d *rgDecoder) fail(format string, args ...any) error {
+	return fmt.Errorf("%w: %s at byte %d", errRgJSON, fmt.Sprintf(format, args...), d.off+int64(d.i))
+}
+
+// fill reads more input, keeping buf[i:n]; false at the end of input.
+func (d *rgDecoder) fill() bool {
+	if d.rerr != nil {
+		return false
+	}
+	if d.i > 0 {
+		d.off += int64(d.i)
+		d.n = copy(d.buf, d.buf[d.i:d.n])
+		d.i = 0
+	}
+	for d.n < len(d.buf) {
+		k, err := d.r.Read(d.buf[d.n:])
+		d.n += k
+		if err != nil {
+			d.rerr = err
+			return d.n > d.i
+		}
+		if k > 0 {
+			return true
+		}
+	}
+	return true
+}
+
+// ensure makes k bytes available if the input has them.
+func (d *rgDecoder) ensure(k int) bool {
+	for d.n-d.i < k {
+		if !d.fill() {
+			return false
+		}
+	}
+	return true
+}
+
+// eof is the error for input that ends inside a record: the reader's own
+// error, or a truncated record.
+func (d *rgDecoder) eof() error {
+	if d.rerr != nil && d.rerr != io.EOF {
+		return d.rerr
+	}
+	return d.fail("output ends inside a record")
+}
+
+// peek skips whitespace and returns the next byte without consuming it.
+func (d *rgDecoder) peek() (byte, error) {
+	for {
+		for d.i < d.n {
+			switch c := d.buf[d.i]; c {
+			case ' ', '\t', '\n', '\r':
+				d.i++
+			default:
+				return c, nil
 			}
-			d.BinaryOffset = &v
-			return nil
-		}, func() { d.BinaryOffset = nil })
-	case keyIs(k, "stats"):
-		return p.nullOr(func() error {
-			return p.object(func(k []byte) error {
-				st := &d.Stats
-				for _, f := range []struct {
-					name string
-					dst  *int64
-				}{{"searches", &st.Searches}, {"searches_with_match", &st.SearchesWithMatch},
-					{"bytes_searched", &st.BytesSearched}, {"matched_lines", &st.MatchedLines}, {"matches", &st.Matches}} {
-					if keyIs(k, f.name) {
-						return p.nullOr(func() error { return p.int64Into(f.dst) })
-					}
-				}
-				return p.skip()
-			})
-		})
-	}
-	return p.skip()
-}
-
-func (p *jsonParser) rgData(d *rgData) error {
-	return p.object(func(k []byte) error {
-		switch {
-		case keyIs(k, "text"):
-			return p.nullOrElse(func() error { return p.stringPtr(&d.Text) }, func() {})
-		case keyIs(k, "bytes"):
-			return p.nullOrElse(func() error { return p.stringPtr(&d.Bytes) }, func() {})
 		}
-		return p.skip()
-	})
-}
-
-// keyIs compares a decoded key with an ASCII name, ignoring ASCII case.
-func keyIs(key []byte, name string) bool {
-	return len(key) == len(name) && bytes.EqualFold(key, []byte(name))
-}
-
-// jsonParser is a cursor over one JSON text.
-type jsonParser struct {
-	b       []byte
-	i       int
-	scratch []byte
-}
-
-var errJSONSyntax = errors.New("rg json: syntax error")
-
-func (p *jsonParser) fail(what string) error {
-	return errors.Join(errJSONSyntax, errors.New(what+" at offset "+strconv.Itoa(p.i)))
-}
-
-func (p *jsonParser) ws() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
+		if !d.fill() {
+			return 0, d.eof()
 		}
 	}
 }
 
-func (p *jsonParser) peek() byte {
-	if p.i < len(p.b) {
-		return p.b[p.i]
-	}
-	return 0
-}
-
-func (p *jsonParser) expect(c byte) error {
-	p.ws()
-	if p.peek() != c {
-		return p.fail("expected " + strconv.QuoteRune(rune(c)))
-	}
-	p.i++
-	return nil
-}
-
-func (p *jsonParser) literal(s string) error {
-	if !bytes.HasPrefix(p.b[p.i:], []byte(s)) {
-		return p.fail("bad literal")
-	}
-	p.i += len(s)
-	return nil
-}
-
-// nullOr runs parse unless the value is null (which leaves the field alone).
-func (p *jsonParser) nullOr(parse func() error) error {
-	return p.nullOrElse(parse, func() {})
-}
-
-func (p *jsonParser) nullOrElse(parse func() error, onNull func()) error {
-	p.ws()
-	if p.peek() == 'n' {
-		if err := p.literal("null"); err != nil {
-			return err
-		}
-		onNull()
-		return nil
-	}
-	return parse()
-}
-
-// object parses {"key": value, ...}; field is called with the decoded key
-// and must consume the value.
-func (p *jsonParser) object(field func(key []byte) error) error {
-	if err := p.expect('{'); err != nil {
+func (d *rgDecoder) expect(c byte) error {
+	got, err := d.peek()
+	if err != nil {
 		return err
 	}
-	p.ws()
-	if p.peek() == '}' {
-		p.i++
-		return nil
+	if got != c {
+		return d.fail("expected %q, found %q", c, got)
+	}
+	d.i++
+	return nil
+}
+
+func (d *rgDecoder) literal(s string) error {
+	if !d.ensure(len(s)) || string(d.buf[d.i:d.i+len(s)]) != s {
+		return d.fail("invalid literal (expected %s)", s)
+	}
+	d.i += len(s)
+	return nil
+}
+
+// null consumes a null and reports whether there was one.
+func (d *rgDecoder) null() (bool, error) {
+	c, err := d.peek()
+	if err != nil || c != 'n' {
+		return false, err
+	}
+	return true, d.literal("null")
+}
+
+// next decodes the next record into d.rec; false at the end of the stream.
+// Each record is one line: only spaces may follow it before the newline.
+func (d *rgDecoder) next() (bool, error) {
+	for {
+		if d.i == d.n && !d.fill() {
+			if d.rerr != nil && d.rerr != io.EOF {
+				return false, d.rerr
+			}
+			return false, nil
+		}
+		if c := d.buf[d.i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			break
+		}
+		d.i++
+	}
+	d.rec.reset()
+	if err := d.record(); err != nil {
+		return false, err
 	}
 	for {
-		p.ws()
-		key, err := p.str()
-		if err != nil {
-			return err
+		for d.i < d.n {
+			switch d.buf[d.i] {
+			case ' ', '\t', '\r':
+				d.i++
+				continue
+			case '\n':
+				d.i++
+				return true, nil
+			}
+			return false, d.fail("data after the record")
 		}
-		// key may alias the scratch buffer: field compares it before it
-		// parses the value, so no copy is needed.
-		if err := p.expect(':'); err != nil {
-			return err
-		}
-		if err := field(key); err != nil {
-			return err
-		}
-		p.ws()
-		switch p.peek() {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			return nil
-		default:
-			return p.fail("expected ',' or '}'")
+		if !d.fill() {
+			if d.rerr != nil && d.rerr != io.EOF {
+				return false, d.rerr
+			}
+			return true, nil
 		}
 	}
 }
 
-func (p *jsonParser) array(elem func() error) error {
-	if err := p.expect('['); err != nil {
+// list reads open, elements separated by commas, and close; elem
+// consumes one element.
+func (d *rgDecoder) list(open, close byte, elem func() error) error {
+	if err := d.expect(open); err != nil {
 		return err
 	}
-	p.ws()
-	if p.peek() == ']' {
-		p.i++
+	c, err := d.peek()
+	if err != nil {
+		return err
+	}
+	if c == close {
+		d.i++
 		return nil
 	}
 	for {
 		if err := elem(); err != nil {
 			return err
 		}
-		p.ws()
-		switch p.peek() {
+		c, err := d.peek()
+		if err != nil {
+			return err
+		}
+		switch c {
 		case ',':
-			p.i++
-		case ']':
-			p.i++
+			d.i++
+		case close:
+			d.i++
 			return nil
 		default:
-			return p.fail("expected ',' or ']'")
+			return d.fail("expected ',' or %q, found %q", close, c)
 		}
 	}
 }
 
-func (p *jsonParser) stringInto(dst *string) error {
-	return p.nullOr(func() error {
-		s, err := p.str()
-		if err != nil {
+// object reads an object's members, calling field after each key (in
+// d.key) to consume its value.
+func (d *rgDecoder) object(field func() error) error {
+	return d.list('{', '}', func() error {
+		if err := d.str(&d.key, maxKey, false); err != nil {
 			return err
 		}
-		*dst = string(s)
+		if err := d.expect(':'); err != nil {
+			return err
+		}
+		return field()
+	})
+}
+
+// keyIs compares the current key with an ASCII field name, ignoring ASCII
+// case (a key longer than maxKey matches nothing).
+func (d *rgDecoder) keyIs(name string) bool {
+	k := d.key.b
+	if d.key.n != int64(len(k)) || len(k) != len(name) {
+		return false
+	}
+	for i := range len(k) {
+		a, b := k[i], name[i]
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if a != b {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *rgDecoder) record() error {
+	if isNull, err := d.null(); err != nil || isNull {
+		return err
+	}
+	return d.object(d.topField)
+}
+
+func (d *rgDecoder) topField() error {
+	switch {
+	case d.keyIs("type"):
+		if isNull, err := d.null(); err != nil || isNull {
+			return err
+		}
+		if err := d.str(&d.key, maxKey, false); err != nil {
+			return err
+		}
+		d.rec.Type = typeOf(&d.key)
+		return nil
+	case d.keyIs("data"):
+		if isNull, err := d.null(); err != nil || isNull {
+			return err
+		}
+		return d.object(d.dataField)
+	}
+	return d.skip()
+}
+
+// typeOf names a record type; rg's types are lower case and compared
+// exactly, as the engine did with encoding/json's string.
+func typeOf(s *rgStr) rgType {
+	if s.n != int64(len(s.b)) {
+		return typeOther
+	}
+	switch string(s.b) {
+	case "begin":
+		return typeBegin
+	case "match":
+		return typeMatch
+	case "context":
+		return typeContext
+	case "end":
+		return typeEnd
+	case "summary":
+		return typeSummary
+	}
+	return typeOther
+}
+
+func (d *rgDecoder) dataField() error {
+	data := &d.rec.Data
+	if isNull, err := d.null(); err != nil || isNull {
+		switch {
+		case err != nil:
+		case d.keyIs("submatches"):
+			data.Submatches, data.MoreSubmatches = data.Submatches[:0], 0
+		case d.keyIs("binary_offset"):
+			data.HasBinaryOffset = false
+		}
+		return err
+	}
+	switch {
+	case d.keyIs("path"):
+		return d.rgData(&data.Path, maxPath, true)
+	case d.keyIs("lines"):
+		limit := d.caps.text
+		return d.rgData(&data.Lines, limit, false)
+	case d.keyIs("line_number"):
+		return d.intIntoInt(&data.LineNumber)
+	case d.keyIs("absolute_offset"):
+		return d.intInto(&data.AbsoluteOffset)
+	case d.keyIs("binary_offset"):
+		v, err := d.int()
+		if err == nil {
+			data.BinaryOffset, data.HasBinaryOffset = v, true
+		}
+		return err
+	case d.keyIs("submatches"):
+		return d.submatches()
+	case d.keyIs("stats"):
+		return d.object(d.statsField)
+	}
+	return d.skip()
+}
+
+func (d *rgDecoder) statsField() error {
+	st := &d.rec.Data.Stats
+	var dst *int64
+	switch {
+	case d.keyIs("searches"):
+		dst = &st.Searches
+	case d.keyIs("searches_with_match"):
+		dst = &st.SearchesWithMatch
+	case d.keyIs("bytes_searched"):
+		dst = &st.BytesSearched
+	case d.keyIs("matched_lines"):
+		dst = &st.MatchedLines
+	case d.keyIs("matches"):
+		dst = &st.Matches
+	default:
+		return d.skip()
+	}
+	return d.intInto(dst)
+}
+
+// intInto reads an integer into *dst; null leaves it as it was.
+func (d *rgDecoder) intInto(dst *int64) error {
+	if isNull, err := d.null(); err != nil || isNull {
+		return err
+	}
+	v, err := d.int()
+	if err == nil {
+		*dst = v
+	}
+	return err
+}
+
+// intIntoInt is intInto for an int.
+func (d *rgDecoder) intIntoInt(dst *int) error {
+	v := int64(*dst)
+	if err := d.intInto(&v); err != nil {
+		return err
+	}
+	if *dst = int(v); int64(*dst) != v {
+		return d.fail("integer out of range")
+	}
+	return nil
+}
+
+// rgData reads {"text": ...} or {"bytes": ...} into dst. A string longer
+// than limit is kept up to limit (text) or the base64 that decodes to it
+// (bytes); strict refuses it instead (a path).
+func (d *rgDecoder) rgData(dst *rgData, limit int, strict bool) error {
+	return d.object(func() error {
+		var s *rgStr
+		switch {
+		case d.keyIs("text"):
+			s = &dst.Text
+		case d.keyIs("bytes"):
+			s = &dst.Bytes
+		default:
+			return d.skip()
+		}
+		if isNull, err := d.null(); err != nil || isNull {
+			s.set = false
+			return err
+		}
+		keep := limit
+		if s == &dst.Bytes && limit >= 0 {
+			keep = (limit+2)/3*4 + 4 // the base64 that decodes to limit bytes
+		}
+		if err := d.str(s, keep, s == &dst.Bytes); err != nil {
+			return err
+		}
+		if strict && s.n > int64(len(s.b)) {
+			return d.fail("a path longer than %d bytes", limit)
+		}
+		s.set = true
 		return nil
 	})
 }
 
-func (p *jsonParser) stringPtr(dst **string) error {
-	s, err := p.str()
+func (d *rgDecoder) submatches() error {
+	data := &d.rec.Data
+	data.Submatches, data.MoreSubmatches = data.Submatches[:0], 0
+	return d.list('[', ']', func() error {
+		var s rgSubmatch
+		isNull, err := d.null()
+		if err != nil {
+			return err
+		}
+		if !isNull {
+			if err := d.object(func() error {
+				var dst *int
+				switch {
+				case d.keyIs("start"):
+					dst = &s.Start
+				case d.keyIs("end"):
+					dst = &s.End
+				default:
+					return d.skip()
+				}
+				return d.intIntoInt(dst)
+			}); err != nil {
+				return err
+			}
+		}
+		if d.caps.subs < 0 || len(data.Submatches) < d.caps.subs {
+			data.Submatches = append(data.Submatches, s)
+		} else {
+			data.MoreSubmatches++
+		}
+		return nil
+	})
+}
+
+// skip validates and drops any JSON value.
+func (d *rgDecoder) skip() error {
+	c, err := d.peek()
 	if err != nil {
 		return err
 	}
-	v := string(s)
-	*dst = &v
-	return nil
+	switch c {
+	case '{', '[':
+		if d.depth++; d.depth > maxDepth {
+			return d.fail("nesting deeper than %d", maxDepth)
+		}
+		defer func() { d.depth-- }()
+		if c == '{' {
+			return d.object(d.skip)
+		}
+		return d.list('[', ']', d.skip)
+	case '"':
+		return d.str(&d.drop, 0, false)
+	case 't':
+		return d.literal("true")
+	case 'f':
+		return d.literal("false")
+	case 'n':
+		return d.literal("null")
+	}
+	_, _, err = d.number()
+	return err
 }
 
-// str decodes a JSON string. The result may alias the input or the
-// parser's scratch buffer: copy it before the next call.
-func (p *jsonParser) str() ([]byte, error) {
-	p.ws()
-	if p.peek() != '"' {
-		return nil, p.fail("expected a string")
-	}
-	p.i++
-	start := p.i
-	high := false
-	for p.i < len(p.b) {
-		c := p.b[p.i]
-		if strPlain[c] {
-			p.i++
-			continue
-		}
-		switch {
-		case c == '"':
-			s := p.b[start:p.i]
-			p.i++
-			if high && !utf8.Valid(s) {
-				return p.repairUTF8(s), nil
-			}
-			return s, nil
-		case c == '\\':
-			return p.strSlow(start)
-		case c < 0x20:
-			return nil, p.fail("control character in string")
-		}
-		high = true // a byte >= 0x80
-		p.i++
-	}
-	return nil, p.fail("unterminated string")
-}
-
-// strPlain marks the bytes str can pass over without a second look.
-var strPlain = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-func (p *jsonParser) repairUTF8(s []byte) []byte {
-	out := make([]byte, 0, len(s)+8)
-	for len(s) > 0 {
-		r, n := utf8.DecodeRune(s)
-		if r == utf8.RuneError && n == 1 {
-			out = utf8.AppendRune(out, utf8.RuneError)
-		} else {
-			out = append(out, s[:n]...)
-		}
-		s = s[n:]
-	}
-	return out
-}
-
-// strSlow decodes a string with escapes, from start (just after the quote).
-func (p *jsonParser) strSlow(start int) ([]byte, error) {
-	out := append(p.scratch[:0], p.b[start:p.i]...)
-	for p.i < len(p.b) {
-		c := p.b[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			p.scratch = out
-			if !utf8.Valid(out) {
-				return p.repairUTF8(out), nil
-			}
-			return out, nil
-		case c < 0x20:
-			return nil, p.fail("control character in string")
-		case c != '\\':
-			out = append(out, c)
-			p.i++
-			continue
-		}
-		if p.i+1 >= len(p.b) {
-			return nil, p.fail("unterminated escape")
-		}
-		e := p.b[p.i+1]
-		p.i += 2
-		switch e {
-		case '"', '\\', '/':
-			out = append(out, e)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return nil, p.fail("bad \\u escape")
-			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if bytes.HasPrefix(p.b[p.i:], []byte(`\u`)) {
-					save := p.i
-					p.i += 2
-					if v, ok := p.hex4(); ok {
-						r2 = v
-					} else {
-						p.i = save
-					}
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						out = utf8.AppendRune(out, dec)
-						continue
-					}
-					p.i = save
-				}
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return nil, p.fail("bad escape")
-		}
-	}
-	return nil, p.fail("unterminated string")
-}
-
-func (p *jsonParser) hex4() (rune, bool) {
-	if p.i+4 > len(p.b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range p.b[p.i : p.i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	p.i += 4
-	return r, true
-}
-
-// number returns the text of a JSON number and whether it is an integer.
-func (p *jsonParser) number() ([]byte, bool, error) {
-	p.ws()
-	start := p.i
-	if p.peek() == '-' {
-		p.i++
-	}
-	digits := func() int {
-		n := 0
-		for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
-			p.i++
-			n++
-		}
-		return n
-	}
+// int reads a JSON number that must be an integer fitting an int64.
+func (d *rgDecoder) int() (int64, error) {
+	v, kind, err := d.number()
 	switch {
-	case p.peek() == '0':
-		p.i++
-	case digits() == 0:
-		return nil, false, p.fail("bad number")
+	case err != nil:
+		return 0, err
+	case kind == numFraction:
+		return 0, d.fail("a number that is not an integer where rg prints one")
+	case kind == numOverflow:
+		return 0, d.fail("integer out of range")
+	}
+	return v, nil
+}
+
+type numKind int
+
+const (
+	numInt numKind = iota
+	numOverflow
+	numFraction
+)
+
+// number reads a JSON number; v is its value when it is an integer.
+func (d *rgDecoder) number() (v int64, kind numKind, err error) {
+	c, err := d.peek()
+	if err != nil {
+		return 0, 0, err
+	}
+	neg := c == '-'
+	if neg {
+		d.i++
+	}
+	var u uint64
+	overflow := false
+	digits := 0
+	for {
+		if d.i == d.n && !d.fill() {
+			break
+		}
+		c := d.buf[d.i]
+		if c < '0' || c > '9' {
+			break
+		}
+		if digits == 1 && u == 0 {
+			return 0, 0, d.fail("invalid number (leading zero)")
+		}
+		if u > (1<<63)/10 {
+			overflow = true
+		}
+		u = u*10 + uint64(c-'0')
+		digits++
+		d.i++
+	}
+	if digits == 0 {
+		return 0, 0, d.fail("invalid value")
 	}
 	integer := true
-	if p.peek() == '.' {
-		p.i++
+	more := func() (byte, bool) {
+		if d.i == d.n && !d.fill() {
+			return 0, false
+		}
+		return d.buf[d.i], true
+	}
+	fracDigits := func() error {
+		n := 0
+		for c, ok := more(); ok && c >= '0' && c <= '9'; c, ok = more() {
+			d.i++
+			n++
+		}
+		if n == 0 {
+			return d.fail("invalid number")
+		}
+		return nil
+	}
+	if c, ok := more(); ok && c == '.' {
+		d.i++
 		integer = false
-		if digits() == 0 {
-			return nil, false, p.fail("bad number")
+		if err := fracDigits(); err != nil {
+			return 0, 0, err
 		}
 	}
-	if c := p.peek(); c == 'e' || c == 'E' {
-		p.i++
+	if c, ok := more(); ok && (c == 'e' || c == 'E') {
+		d.i++
 		integer = false
-		if c := p.peek(); c == '+' || c == '-' {
-			p.i++
+		if c, ok := more(); ok && (c == '+' || c == '-') {
+			d.i++
 		}
-		if digits() == 0 {
-			return nil, false, p.fail("bad number")
+		if err := fracDigits(); err != nil {
+			return 0, 0, err
 		}
-	}
-	return p.b[start:p.i], integer, nil
-}
-
-func (p *jsonParser) int64Into(dst *int64) error {
-	text, integer, err := p.number()
-	if err != nil {
-		return err
-	}
-	if !integer {
-		return p.fail("not an integer")
-	}
-	neg := text[0] == '-'
-	if neg {
-		text = text[1:]
-	}
-	var v uint64
-	for _, c := range text {
-		if v > (1<<63)/10 {
-			return p.fail("integer out of range")
-		}
-		v = v*10 + uint64(c-'0')
 	}
 	switch {
-	case !neg && v > 1<<63-1, neg && v > 1<<63:
-		return p.fail("integer out of range")
+	case !integer:
+		return 0, numFraction, nil
+	case overflow || (!neg && u > 1<<63-1) || (neg && u > 1<<63):
+		return 0, numOverflow, nil
 	case neg:
-		*dst = -int64(v)
-	default:
-		*dst = int64(v)
+		return -int64(u), numInt, nil
 	}
-	return nil
-}
-
-func (p *jsonParser) intInto(dst *int) error {
-	var v int64
-	if err := p.int64Into(&v); err != nil {
-		return err
-	}
-	if int64(int(v)) != v {
-		return p.fail("integer out of range")
-	}
-	*dst = int(v)
-	return nil
-}
-
-// skip validates and skips any JSON value.
-func (p *jsonParser) skip() error {
-	p.ws()
-	switch c := p.peek(); {
-	case c == '{':
-		return p.object(func([]byte) error { return p.skip() })
-	case c == '[':
-		return p.array(p.skip)
-	case c == '"':
-		_, err := p.str()
-		return err
-	case c == 't':
-		return p.literal("true")
-	case c == 'f':
-		return p.literal("false")
-	case c == 'n':
-		return p.literal("null")
-	default:
-		_, _, err := p.number()
-		return err
-	}
+	return int64(u), numInt, nil
 }

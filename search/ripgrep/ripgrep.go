@@ -41,7 +41,12 @@ type Engine struct {
 	// XDG_CONFIG_HOME, which locate the global gitignore, and the few
 	// variables an OS needs are passed on); nil = os.Environ.
 	Environ func() []string
-	// MaxStdout caps the bytes read from rg; 0 = proc.DefaultMaxStdout.
+	// MaxStdout caps the bytes read from rg; 0 = proc.DefaultMaxStdout,
+	// except for rg --json in content mode, which is read through
+	// rgDecoder: its memory is bounded by the caps whatever rg prints, so
+	// by default nothing is capped there (a 50 MB line of "A" searched for
+	// "A" is 2.8 GB of JSON, and the search has an answer). The Chain's
+	// page, byte cap and timeout stop rg when the caller has enough.
 	MaxStdout int64
 	// Grace is the SIGTERM-to-SIGKILL delay on cancel; 0 = 2s.
 	Grace time.Duration
@@ -315,10 +320,14 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		if err != nil {
 			return search.Stats{}, err
 		}
+		maxStdout := orDefault(r.MaxStdout, proc.DefaultMaxStdout)
+		if q.Mode == search.ModeContent && r.MaxStdout == 0 {
+			maxStdout = 0 // see MaxStdout
+		}
 		res, err := proc.Run(ctx, proc.Spec{
 			Unavailable: search.ErrUnavailable,
 			Path:        info.Path, Args: args, Dir: q.Root, Env: r.env(),
-			MaxStdout: orDefault(r.MaxStdout, proc.DefaultMaxStdout), Grace: r.Grace,
+			MaxStdout: maxStdout, Grace: r.Grace,
 		}, run.consume)
 		run.stats.ProcessCPU += res.CPU
 		run.stats.ProcessPeakRSS = max(run.stats.ProcessPeakRSS, res.PeakRSS)
@@ -390,7 +399,7 @@ func (run *rgRun) consume(r io.Reader) error {
 	case search.ModeCount:
 		err = run.consumeNull(r, true)
 	default:
-		err = decodeRgJSON(r, run.record)
+		err = decodeRgJSON(r, rgCapsFor(run.q), run.record)
 	}
 	if err != nil && run.sinkErr == nil && !errors.Is(err, search.ErrStop) {
 		return err
@@ -419,32 +428,32 @@ func (run *rgRun) sinkCall(err error) error {
 
 func (run *rgRun) record(rec *rgRecord) error {
 	switch rec.Type {
-	case "begin":
+	case typeBegin:
 		p, err := rec.Data.Path.raw()
 		if err != nil {
 			return err
 		}
-		run.open = run.rel(p)
+		run.open = run.rel(p.kept)
 		if run.q.Mode == search.ModeContent {
 			run.emitted = true
 			return run.sinkCall(run.sink.Begin(run.open))
 		}
-	case "match", "context":
+	case typeMatch, typeContext:
 		lines, err := rec.Data.Lines.raw()
 		if err != nil {
 			return err
 		}
 		kind := search.KindMatch
-		if rec.Type == "context" {
+		if rec.Type == typeContext {
 			kind = search.KindContext
 		}
-		_, err = splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, kind, func(l search.Line) error {
+		_, err = splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, rec.Data.MoreSubmatches, run.q.MaxColumns, kind, func(l search.Line) error {
 			return run.sinkCall(run.sink.Line(l))
 		})
 		return err
-	case "end":
+	case typeEnd:
 		st := rec.Data.Stats
-		if rec.Data.BinaryOffset != nil {
+		if rec.Data.HasBinaryOffset {
 			run.stats.Binary++
 		}
 		count := st.MatchedLines
@@ -464,7 +473,7 @@ func (run *rgRun) record(rec *rgRecord) error {
 			}
 		}
 		return run.sinkCall(run.sink.End(search.FileSummary{Path: run.open, MatchedLines: int(count)}))
-	case "summary":
+	case typeSummary:
 		st := rec.Data.Stats
 		run.stats.FilesSearched = st.Searches
 		run.stats.BytesSearched = st.BytesSearched
