@@ -206,10 +206,16 @@ func (s *rgSink) Line(l search.Line) error {
 		return nil
 	}
 	rl := printer.RgLine{Line: l, Path: s.path}
-	if s.loc == nil {
-		s.loc = openLocator(s.abs)
+	if l.Located {
+		// The engine read the file and knows where the line is: no
+		// second pass over it.
+		rl.Offset, rl.Term = l.Offset, terminator(l.Term)
+	} else {
+		if s.loc == nil {
+			s.loc = openLocator(s.abs)
+		}
+		rl.Offset, rl.Term = s.loc.at(l.Number)
 	}
-	rl.Offset, rl.Term = s.loc.at(l.Number)
 	if r.replacer != nil && l.Kind == search.KindMatch {
 		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, l)
 	}
@@ -434,6 +440,24 @@ func firstNUL(path string) int64 {
 			return -1
 		}
 	}
+}
+
+// The terminators a line can have, shared so that printing one allocates
+// nothing.
+var (
+	termLF   = []byte("\n")
+	termCRLF = []byte("\r\n")
+)
+
+// terminator is a search.Line's Term as the printers take it.
+func terminator(t string) []byte {
+	switch t {
+	case "\n":
+		return termLF
+	case "\r\n":
+		return termCRLF
+	}
+	return nil
 }
 
 // lineLocator reads a file alongside the results to give each line its

@@ -38,7 +38,8 @@ type FileOut struct {
 // view is l as a search.Line pointing into l's own buffers (the sink copies
 // what it keeps), with its spans in a reused buffer.
 func (o *FileOut) view(l Line) search.Line {
-	out := search.Line{Path: o.path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More}
+	out := search.Line{Path: o.path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More,
+		Located: l.Located, Offset: int64(l.Offset), Term: l.Term}
 	if l.Context {
 		out.Kind = search.KindContext
 		return out

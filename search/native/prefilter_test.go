@@ -29,7 +29,9 @@ func TestPrefilterChoosesLiterals(t *testing.T) {
 		{pattern: `a+`, want: "[a]"},
 		{pattern: `a*`, want: ""},
 		{pattern: `\w+`, want: ""},
-		{pattern: `kelvin`, fold: true, want: "[V v]"}, // 'k' folds to the Kelvin sign: the spellings of one letter
+		{pattern: `kelvin`, fold: true, want: "[elvin/i]"},    // 'k' folds to the Kelvin sign: the rest stays one folded literal
+		{pattern: `pm_resume`, fold: true, want: "[pm_re/i]"}, // not a scan for every 'm' and 'M'
+		{pattern: `static`, fold: true, want: "[tatic/i]"},
 		{pattern: `ks|xyz`, fold: false, want: "[ks xyz]", exact: true},
 		{pattern: `caf\x{e9}`, fold: true, want: "[É é]"}, // non-ASCII letters fold beyond ASCII
 		{pattern: `кЛюЧ`, fold: true, want: "[Л л]"},

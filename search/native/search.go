@@ -44,6 +44,13 @@ type Line struct {
 	Submatches [][2]int // byte ranges of the matches within Text; nil for context lines
 	Context    bool     // a context line rather than a match
 	More       int      // submatches found but not stored (see MaxSubmatches)
+	// Located says Offset and Term describe the line in the file as read:
+	// its first byte's offset and the terminator after it ("\n", "\r\n"
+	// or "" at the end). Not set when the data searched is not the file's
+	// bytes (a BOM decoded, NULs converted) or in multiline mode.
+	Located bool
+	Offset  int
+	Term    string
 }
 
 // FileResult summarises one file search.
@@ -71,7 +78,9 @@ type FileResult struct {
 // the next match anywhere in the data, and only then is the line around it
 // located and numbered (line numbers are counted lazily with bytes.Count).
 func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (FileResult, error) {
+	raw := data
 	data, peek := decodeBOM(data)
+	located := peek > 0 // no BOM: data is the file's own bytes
 	var end int
 	var binary bool
 	if o.BinaryConvert && o.KeepNUL {
@@ -80,6 +89,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	} else if o.BinaryConvert {
 		data, binary = convertNUL(data)
 		end = len(data)
+		located = located && !binary
 	} else if m.multi {
 		end, binary = multilineBinaryCut(data)
 		data = data[:end]
@@ -88,6 +98,9 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 		data = data[:end]
 	}
 	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
+	if located {
+		s.raw = raw
+	}
 	defer s.release()
 	var err error
 	if m.multi {
@@ -113,6 +126,9 @@ type fileSearch struct {
 	data []byte
 	o    SearchOptions
 	emit func(Line) error
+	// raw is the whole file when data is its own bytes (perhaps cut at a
+	// NUL): lines are then located in it (see Line.Located); nil otherwise.
+	raw []byte
 
 	binary bool // multiline: a reported range held a NUL, so the search stopped there
 	count  int  // what rg -c counts: matching lines, or matches in multiline mode
@@ -372,7 +388,24 @@ func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
 	s.afterLeft = s.o.After
 	more := s.more
 	s.more = 0
-	return s.emit(Line{Number: n, Text: text, Submatches: spans, More: more})
+	return s.emit(s.locate(Line{Number: n, Text: text, Submatches: spans, More: more}, ls, le))
+}
+
+// locate sets l's offset and terminator, the line being [ls, le) of the
+// data, when the data is the file's own bytes.
+func (s *fileSearch) locate(l Line, ls, le int) Line {
+	raw := s.raw
+	switch {
+	case raw == nil:
+	case le >= len(raw):
+		l.Located, l.Offset = true, ls
+	case raw[le] == '\n':
+		l.Located, l.Offset, l.Term = true, ls, "\n"
+		if le > ls && raw[le-1] == '\r' {
+			l.Term = "\r\n"
+		}
+	}
+	return l
 }
 
 // trimCR returns the text of line [ls, le) without the '\r' of a "\r\n" end.
@@ -417,7 +450,7 @@ func (s *fileSearch) emitContext(ls, n int) error {
 		return errBinaryStop
 	}
 	s.doneEnd, s.doneLine = le+1, n
-	return s.emit(Line{Number: n, Text: trimCR(s.data, ls, le), Context: true})
+	return s.emit(s.locate(Line{Number: n, Text: trimCR(s.data, ls, le), Context: true}, ls, le))
 }
 
 // trailingContext emits the after-context of the last match. When the
