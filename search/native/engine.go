@@ -114,6 +114,8 @@ type FileSearcher struct {
 	// search.FileMatchCap); a file that reaches the cap is counted again.
 	recount bool
 
+	outs sync.Pool // *FileOut whose batch buffers the next file reuses
+
 	sinkMu  sync.Mutex
 	sink    search.Sink
 	sinkErr error // a sink error other than ErrStop, returned by Search
@@ -168,8 +170,8 @@ func (r *FileSearcher) File(f File) (err error) {
 // SearchData searches data, the contents of f, as File does, and streams
 // its lines to the sink (see FileOut).
 func (r *FileSearcher) SearchData(f File, data []byte) error {
-	out := r.Out(f.Path)
-	defer out.Abandon()
+	out := r.reuseOut(f.Path)
+	defer r.recycleOut(out)
 	count, err := r.SearchInto(out, f, data, 0)
 	if err != nil {
 		return err
@@ -302,20 +304,17 @@ func (fl *fileLines) addLine(l search.Line) {
 	fl.recs = append(fl.recs, rec)
 }
 
-// lines returns the collected lines as search.Lines of path.
-func (fl *fileLines) lines(path string) []search.Line {
-	out := make([]search.Line, len(fl.recs))
-	for i, rec := range fl.recs {
-		l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch, Cut: rec.cut, MoreSubmatches: rec.more, Column: rec.column,
-			Located: rec.located, Offset: rec.offset, Term: rec.term}
-		if rec.context {
-			l.Kind = search.KindContext
-		} else if rec.span1 > rec.span0 {
-			l.Submatches = fl.spans[rec.span0:rec.span1:rec.span1]
-		}
-		out[i] = l
+// line returns the i-th collected line as a search.Line of path.
+func (fl *fileLines) line(path string, i int) search.Line {
+	rec := &fl.recs[i]
+	l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch, Cut: rec.cut, MoreSubmatches: rec.more, Column: rec.column,
+		Located: rec.located, Offset: rec.offset, Term: rec.term}
+	if rec.context {
+		l.Kind = search.KindContext
+	} else if rec.span1 > rec.span0 {
+		l.Submatches = fl.spans[rec.span0:rec.span1:rec.span1]
 	}
-	return out
+	return l
 }
 
 // SearchLine copies a native line (its buffers are reused) into a

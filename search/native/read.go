@@ -24,7 +24,41 @@ type Reader struct {
 	// MaxPooled is the largest buffer kept for reuse; bigger ones are left to
 	// the garbage collector so one huge file does not pin memory. 0 = 4 MiB.
 	MaxPooled int
-	pool      sync.Pool
+	pool      bufferPool
+}
+
+// bufferPool keeps released buffers for the next reads. Unlike a
+// sync.Pool it is not emptied by every garbage collection, which with a
+// small heap comes every few megabytes read: each worker's buffer was
+// allocated, cleared and freed again many times a second. It holds at most
+// maxFree buffers, each at most MaxPooled bytes.
+type bufferPool struct {
+	mu   sync.Mutex
+	free []*[]byte
+}
+
+// maxFree bounds the buffers kept: a few per worker.
+const maxFree = 8
+
+func (p *bufferPool) Get() any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.free)
+	if n == 0 {
+		return nil
+	}
+	b := p.free[n-1]
+	p.free[n-1] = nil
+	p.free = p.free[:n-1]
+	return b
+}
+
+func (p *bufferPool) Put(b *[]byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.free) < maxFree {
+		p.free = append(p.free, b)
+	}
 }
 
 // Buffer holds one file's contents until Release.

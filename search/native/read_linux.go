@@ -63,7 +63,7 @@ func (s *sourceSys) read(rel string, buf []byte, size int64, mayMap bool) (data 
 	defer unix.Close(fd)
 	switch {
 	case mayMap && size >= mapMin:
-		m, ok, err := mapFile(fd, rel)
+		m, _, ok, err := mapFile(fd, rel)
 		if ok || err != nil {
 			return m, ok, true, err
 		}
@@ -79,9 +79,12 @@ func (s *sourceSys) read(rel string, buf []byte, size int64, mayMap bool) (data 
 		if len(buf) < cap(buf) {
 			return buf, false, true, nil // a short read: the end
 		}
-		m, ok, err := mapFile(fd, rel)
+		m, size, ok, err := mapFile(fd, rel)
 		if ok || err != nil {
 			return m, ok, true, err
+		}
+		if size >= int64(len(buf)) && size < mapMin {
+			buf = slices.Grow(buf, int(size)-len(buf)+1) // one read for the rest
 		}
 	}
 	buf, err = readFd(fd, rel, buf)
@@ -91,24 +94,24 @@ func (s *sourceSys) read(rel string, buf []byte, size int64, mayMap bool) (data 
 // mapFile maps the open file fd whole, read-only, when it is a regular file
 // of at least mapMin bytes; ok is false when it is smaller or cannot be
 // mapped (the caller then reads it), err set when it is not a regular file
-// (replaced by something else since it was listed).
-func mapFile(fd int, rel string) (m []byte, ok bool, err error) {
+// (replaced by something else since it was listed). size is the file's.
+func mapFile(fd int, rel string) (m []byte, size int64, ok bool, err error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return nil, false, &os.PathError{Op: "fstat", Path: rel, Err: err}
+		return nil, 0, false, &os.PathError{Op: "fstat", Path: rel, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, false, &os.PathError{Op: "read", Path: rel, Err: unix.EINVAL}
+		return nil, 0, false, &os.PathError{Op: "read", Path: rel, Err: unix.EINVAL}
 	}
 	if st.Size < mapMin || st.Size != int64(int(st.Size)) {
-		return nil, false, nil
+		return nil, st.Size, false, nil
 	}
 	m, err = unix.Mmap(fd, 0, int(st.Size), unix.PROT_READ, unix.MAP_PRIVATE)
 	if err != nil {
-		return nil, false, nil
+		return nil, st.Size, false, nil
 	}
 	_ = unix.Madvise(m, unix.MADV_SEQUENTIAL)
-	return m, true, nil
+	return m, st.Size, true, nil
 }
 
 // readIntr is read(2), retried when a signal interrupts it.
