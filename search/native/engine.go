@@ -164,15 +164,20 @@ func (r *FileSearcher) File(f File) (err error) {
 			}
 		}()
 	}
-	return r.SearchData(f, buf.Data)
+	return r.searchData(f, buf.Data, buf.releaser())
 }
 
 // SearchData searches data, the contents of f, as File does, and streams
 // its lines to the sink (see FileOut).
 func (r *FileSearcher) SearchData(f File, data []byte) error {
+	return r.searchData(f, data, nil)
+}
+
+// searchData is SearchData with SearchOptions.Release.
+func (r *FileSearcher) searchData(f File, data []byte, release func(int)) error {
 	out := r.reuseOut(f.Path)
 	defer r.recycleOut(out)
-	count, err := r.SearchInto(out, f, data, 0)
+	count, err := r.searchInto(out, f, data, 0, release)
 	if err != nil {
 		return err
 	}
@@ -185,7 +190,12 @@ func (r *FileSearcher) SearchData(f File, data []byte) error {
 // that passed them on from its tool's output, then found it cannot trust
 // the rest, finishes the file this way.
 func (r *FileSearcher) SearchInto(out *FileOut, f File, data []byte, skipThrough int) (count int, err error) {
+	return r.searchInto(out, f, data, skipThrough, nil)
+}
+
+func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough int, release func(int)) (count int, err error) {
 	opts := r.opts
+	opts.Release = release
 	if slices.Contains(r.explicit, f.Path) {
 		// rg searches past NULs in a file it was given by name.
 		opts.BinaryConvert = true

@@ -92,6 +92,26 @@ func (b *Buffer) Release() {
 	b.buf, b.Data = nil, nil
 }
 
+// releaser returns, for a mapped buffer, the SearchOptions.Release that
+// drops the pages of the mapping a search has moved past (they are read
+// back from the page cache if touched again); nil otherwise.
+func (b *Buffer) releaser() func(int) {
+	if !b.mapped {
+		return nil
+	}
+	data, done := b.Data, 0
+	return func(n int) {
+		n &^= pageSize - 1
+		if n < done {
+			done = 0 // a new pass over the data (the NUL check came first)
+		}
+		if n > done && n <= len(data) {
+			dropPages(data[done:n])
+			done = n
+		}
+	}
+}
+
 // mapMin is the smallest file mapped into memory instead of read (Linux,
 // Source.mapLarge): reading such a file into a pooled buffer grows the
 // pool's buffers to its size, and reading the largest ones would allocate,

@@ -124,6 +124,13 @@ func readIntr(fd int, p []byte) (int, error) {
 	}
 }
 
+// pageSize aligns what dropPages is given.
+var pageSize = unix.Getpagesize()
+
+// dropPages takes the pages of p, page-aligned within a mapping, out of
+// the process's memory; touching them again reads them back.
+func dropPages(p []byte) { _ = unix.Madvise(p, unix.MADV_DONTNEED) }
+
 // unmapData releases a mapping made by mapFile.
 func unmapData(m []byte) { _ = unix.Munmap(m) }
 

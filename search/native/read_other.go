@@ -17,3 +17,9 @@ func (s *sourceSys) read(rel string, buf []byte, size int64, mayMap bool) (data 
 
 // unmapData is never called here: nothing is mapped.
 func unmapData([]byte) {}
+
+// pageSize aligns what dropPages is given.
+var pageSize = os.Getpagesize()
+
+// dropPages is never called here: nothing is mapped.
+func dropPages([]byte) {}

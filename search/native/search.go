@@ -26,6 +26,12 @@ type SearchOptions struct {
 	// Interrupt, when set, is polled every few MB of the file; its error
 	// ends the search (a deadline or a cancellation inside a large file).
 	Interrupt func() error
+	// Release, when set, is told as a line-mode search moves on that it no
+	// longer needs the first n bytes of the data (never more than once per
+	// window of bytes): a mapped file's pages behind it can be dropped, so
+	// memory stays bounded whatever the file's size. Reading them again
+	// must still work (they are read back from the file).
+	Release func(n int)
 	// MaxColumns, when positive, is the column cap: submatches starting at or
 	// past it are counted in Line.More, not stored (no one can print them).
 	MaxColumns int
@@ -94,12 +100,18 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 		end, binary = multilineBinaryCut(data)
 		data = data[:end]
 	} else {
-		end, binary = binaryCut(data, peek)
+		if !located {
+			o.Release = nil // data is not the file's bytes: nothing to release
+		}
+		end, binary = binaryCut(data, peek, indexNUL(data, o.Release))
 		data = data[:end]
 	}
 	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
 	if located {
 		s.raw = raw
+	}
+	if m.multi || o.BinaryConvert {
+		s.o.Release = nil
 	}
 	defer s.release()
 	var err error
@@ -140,16 +152,17 @@ type fileSearch struct {
 	doneEnd, doneLine int
 	afterLeft         int // after-context lines still owed to the last match
 
-	spans   [][2]int  // reused submatch buffer
-	more    int       // submatches of the current line not stored in spans
-	kept    int       // submatches of the current line stored
-	checked int       // offset where Interrupt was last polled
-	stopErr error     // Interrupt's error: the search ends with it
-	rev     []byte    // reused buffer for reversed line prefixes
-	dc      *dfaCache // this search's DFA states, from the Matcher's pool
-	ml      [][2]int  // reused multiline match buffer
-	all     [][2]int  // multiline: the matches not yet consumed
-	allOK   bool      // all has been computed
+	spans    [][2]int  // reused submatch buffer
+	more     int       // submatches of the current line not stored in spans
+	kept     int       // submatches of the current line stored
+	checked  int       // offset where Interrupt was last polled
+	released int       // offset up to which SearchOptions.Release was told
+	stopErr  error     // Interrupt's error: the search ends with it
+	rev      []byte    // reused buffer for reversed line prefixes
+	dc       *dfaCache // this search's DFA states, from the Matcher's pool
+	ml       [][2]int  // reused multiline match buffer
+	all      [][2]int  // multiline: the matches not yet consumed
+	allOK    bool      // all has been computed
 }
 
 // nulIn reports, in multiline mode, a NUL in [from, to) plus its line
@@ -187,6 +200,9 @@ func (s *fileSearch) runLines() error {
 	var sc scanner
 	if s.m.pre != nil {
 		sc = s.m.pre.scanner(s.data)
+		if s.o.Release != nil && len(s.data) > 2*releaseWindow {
+			sc.window(releaseWindow, s.releaseTo)
+		}
 	}
 	pos := 0
 	for pos < len(s.data) && !s.limitReached() {
@@ -276,6 +292,9 @@ const interruptEvery = 4 << 20
 // interrupted polls SearchOptions.Interrupt once the search has moved
 // interruptEvery bytes past the last poll, and records its error.
 func (s *fileSearch) interrupted(pos int) bool {
+	if s.o.Release != nil && pos-s.released >= releaseWindow {
+		s.releaseTo(pos)
+	}
 	if s.o.Interrupt == nil || pos-s.checked < interruptEvery {
 		return s.stopErr != nil
 	}
@@ -330,6 +349,26 @@ func (s *fileSearch) dfaMatch(line []byte) (ok, decided bool) {
 // regexpMatch runs the full matcher (Go's regexp or the VM) on a line.
 func (s *fileSearch) regexpMatch(line []byte) bool {
 	return s.m.matchBytes(line)
+}
+
+// releaseWindow is how far a search moves between two calls of
+// SearchOptions.Release, and how much of the data a windowed scanner looks
+// at at once.
+const releaseWindow = 2 << 20
+
+// releaseTo tells SearchOptions.Release that the data before pos is done
+// with. Line numbering moves up to pos first, so it never reads back the
+// dropped bytes; a before-context may still read some back.
+func (s *fileSearch) releaseTo(pos int) {
+	if pos <= s.released || pos < s.numPos {
+		return
+	}
+	// Number up to the start of pos's line: a match found later starts
+	// there at the earliest.
+	ls := s.numPos + bytes.LastIndexByte(s.data[s.numPos:pos], '\n') + 1
+	s.lineNumber(ls)
+	s.released = pos
+	s.o.Release(ls)
 }
 
 // lineNumber returns the number of the line starting at off (off >= numPos).
