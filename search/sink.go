@@ -39,6 +39,15 @@ type Line struct {
 	// line (a 50 MB line of "A" searched for "A" has 50 million). They were
 	// counted, not kept, so memory stays bounded by what can be printed.
 	MoreSubmatches int
+	// Located says Offset and Term are set: the byte offset of the line's
+	// first byte in the file, and the terminator the file has after it
+	// ("\n", "\r\n", or "" for a last line without one). An engine that
+	// reads the file itself knows them for free; one that cannot tell
+	// leaves Located false, and a printer that needs them (rg's -b, or a
+	// CRLF line printed as the file has it) reads them from the file.
+	Located bool
+	Offset  int64
+	Term    string
 }
 
 // FileSummary closes one file's results.

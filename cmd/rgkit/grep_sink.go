@@ -213,7 +213,13 @@ func (s *rgSink) Line(l search.Line) error {
 	}
 	rl := printer.RgLine{Line: l, Path: s.path}
 	if st := s.t.stream; st != nil {
+		// A stream's window knows where its lines start in the stream (an
+		// engine's offsets would count from the window).
 		rl.Offset, rl.Term = st.loc.at(l.Number)
+	} else if l.Located {
+		// The engine read the file and knows where the line is: no
+		// second pass over it.
+		rl.Offset, rl.Term = l.Offset, terminator(l.Term)
 	} else {
 		if s.loc == nil {
 			s.loc = openLocator(s.abs)
@@ -453,6 +459,24 @@ func firstNUL(path string) int64 {
 			return -1
 		}
 	}
+}
+
+// The terminators a line can have, shared so that printing one allocates
+// nothing.
+var (
+	termLF   = []byte("\n")
+	termCRLF = []byte("\r\n")
+)
+
+// terminator is a search.Line's Term as the printers take it.
+func terminator(t string) []byte {
+	switch t {
+	case "\n":
+		return termLF
+	case "\r\n":
+		return termCRLF
+	}
+	return nil
 }
 
 // lineLocator reads a file alongside the results to give each line its

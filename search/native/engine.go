@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -69,8 +70,13 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		return search.Stats{}, err
 	}
 	defer src.Close()
+	src.mapLarge = true // File recovers from a mapped file truncated under it
 	run := NewFileSearcher(ctx, q, m, sink, src)
-	ws, err := Walk(ctx, WalkOptionsFor(q, typeGlobs, n.Workers), run.File)
+	wo := WalkOptionsFor(q, typeGlobs, n.Workers)
+	// The reader sizes a file by reading it (see Source.mapLarge): a stat
+	// per file would be a system call for nothing.
+	wo.NoStat = true
+	ws, err := Walk(ctx, wo, run.File)
 	st := run.Stats()
 	st.Unreadable += ws.Unreadable
 	st.TooLarge = ws.TooLarge
@@ -108,6 +114,8 @@ type FileSearcher struct {
 	// search.FileMatchCap); a file that reaches the cap is counted again.
 	recount bool
 
+	outs sync.Pool // *FileOut whose batch buffers the next file reuses
+
 	sinkMu  sync.Mutex
 	sink    search.Sink
 	sinkErr error // a sink error other than ErrStop, returned by Search
@@ -130,7 +138,7 @@ func (r *FileSearcher) Stats() search.Stats {
 // File searches one file; it runs concurrently on the walk's workers. It
 // returns ErrStopWalk once the sink has stopped or failed (see SinkErr), and
 // ctx's error when ctx ends, also in the middle of a large file.
-func (r *FileSearcher) File(f File) error {
+func (r *FileSearcher) File(f File) (err error) {
 	if err := r.ctx.Err(); err != nil {
 		return err
 	}
@@ -141,15 +149,35 @@ func (r *FileSearcher) File(f File) error {
 		return nil
 	}
 	defer buf.Release()
-	return r.SearchData(f, buf.Data)
+	if buf.mapped {
+		// A mapped file cut short by another process faults where its
+		// pages went missing: that file is unreadable, the search goes on.
+		old := debug.SetPanicOnFault(true)
+		defer func() {
+			debug.SetPanicOnFault(old)
+			if p := recover(); p != nil {
+				if _, fault := p.(interface{ Addr() uintptr }); !fault {
+					panic(p)
+				}
+				r.unreadable.Add(1)
+				err = nil
+			}
+		}()
+	}
+	return r.searchData(f, buf.Data, buf.releaser())
 }
 
 // SearchData searches data, the contents of f, as File does, and streams
 // its lines to the sink (see FileOut).
 func (r *FileSearcher) SearchData(f File, data []byte) error {
-	out := r.Out(f.Path)
-	defer out.Abandon()
-	count, err := r.SearchInto(out, f, data, 0)
+	return r.searchData(f, data, nil)
+}
+
+// searchData is SearchData with SearchOptions.Release.
+func (r *FileSearcher) searchData(f File, data []byte, release func(int)) error {
+	out := r.reuseOut(f.Path)
+	defer r.recycleOut(out)
+	count, err := r.searchInto(out, f, data, 0, release)
 	if err != nil {
 		return err
 	}
@@ -162,7 +190,12 @@ func (r *FileSearcher) SearchData(f File, data []byte) error {
 // that passed them on from its tool's output, then found it cannot trust
 // the rest, finishes the file this way.
 func (r *FileSearcher) SearchInto(out *FileOut, f File, data []byte, skipThrough int) (count int, err error) {
+	return r.searchInto(out, f, data, skipThrough, nil)
+}
+
+func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough int, release func(int)) (count int, err error) {
 	opts := r.opts
+	opts.Release = release
 	if slices.Contains(r.explicit, f.Path) {
 		// rg searches past NULs in a file it was given by name.
 		opts.BinaryConvert = true
@@ -251,10 +284,14 @@ type lineRec struct {
 	context      bool
 	cut, more    int // search.Line's Cut and MoreSubmatches
 	column       int // search.Line's Column (a cut line keeps its first match's)
+	located      bool
+	offset       int64
+	term         string
 }
 
 func (fl *fileLines) add(l Line) {
-	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context, more: l.More}
+	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context, more: l.More,
+		located: l.Located, offset: int64(l.Offset), term: l.Term}
 	if !l.Context && len(l.Submatches) > 0 {
 		rec.column = l.Submatches[0][0] + 1
 	}
@@ -269,26 +306,25 @@ func (fl *fileLines) add(l Line) {
 }
 
 func (fl *fileLines) addLine(l search.Line) {
-	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Kind == search.KindContext, cut: l.Cut, more: l.MoreSubmatches, column: l.Column}
+	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Kind == search.KindContext, cut: l.Cut, more: l.MoreSubmatches, column: l.Column,
+		located: l.Located, offset: l.Offset, term: l.Term}
 	fl.text = append(fl.text, l.Text...)
 	fl.spans = append(fl.spans, l.Submatches...)
 	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
 	fl.recs = append(fl.recs, rec)
 }
 
-// lines returns the collected lines as search.Lines of path.
-func (fl *fileLines) lines(path string) []search.Line {
-	out := make([]search.Line, len(fl.recs))
-	for i, rec := range fl.recs {
-		l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch, Cut: rec.cut, MoreSubmatches: rec.more, Column: rec.column}
-		if rec.context {
-			l.Kind = search.KindContext
-		} else if rec.span1 > rec.span0 {
-			l.Submatches = fl.spans[rec.span0:rec.span1:rec.span1]
-		}
-		out[i] = l
+// line returns the i-th collected line as a search.Line of path.
+func (fl *fileLines) line(path string, i int) search.Line {
+	rec := &fl.recs[i]
+	l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch, Cut: rec.cut, MoreSubmatches: rec.more, Column: rec.column,
+		Located: rec.located, Offset: rec.offset, Term: rec.term}
+	if rec.context {
+		l.Kind = search.KindContext
+	} else if rec.span1 > rec.span0 {
+		l.Submatches = fl.spans[rec.span0:rec.span1:rec.span1]
 	}
-	return out
+	return l
 }
 
 // SearchLine copies a native line (its buffers are reused) into a
@@ -301,7 +337,8 @@ func SearchLine(path string, l Line) search.Line {
 // ViewLine is SearchLine without copying the text: the search.Line's Text
 // is l.Text, which points into the data searched (the spans are copied).
 func ViewLine(path string, l Line) search.Line {
-	out := search.Line{Path: path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More}
+	out := search.Line{Path: path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More,
+		Located: l.Located, Offset: int64(l.Offset), Term: l.Term}
 	if l.Context {
 		out.Kind = search.KindContext
 		return out

@@ -116,8 +116,8 @@ func TestNativeReportsLinesAndStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []search.Line{
-		{Path: "dir/a.txt", Number: 2, Column: 3, Text: []byte("x two two"), Submatches: []search.Span{{Start: 2, End: 5}, {Start: 6, End: 9}}, Kind: search.KindMatch},
-		{Path: "dir/a.txt", Number: 3, Text: []byte("three"), Kind: search.KindContext},
+		{Path: "dir/a.txt", Number: 2, Column: 3, Text: []byte("x two two"), Submatches: []search.Span{{Start: 2, End: 5}, {Start: 6, End: 9}}, Kind: search.KindMatch, Located: true, Offset: 5, Term: "\r\n"},
+		{Path: "dir/a.txt", Number: 3, Text: []byte("three"), Kind: search.KindContext, Located: true, Offset: 16, Term: "\r\n"},
 	}
 	if !reflect.DeepEqual(s.lines, want) {
 		t.Errorf("lines\n got %+v\nwant %+v", s.lines, want)

@@ -41,6 +41,11 @@ type glob struct {
 	// pre and suf are literal text every match starts / ends with: a
 	// candidate without them is refused before doublestar or the regexp.
 	pre, suf string
+	// need is the longest literal of the glob outside any alternation
+	// (every match contains it): a candidate without it is refused before
+	// doublestar, which is what decides most paths against an ignore
+	// file's "**/*.o.*" or "*.tab.[ch]".
+	need string
 	// literalSep: '*' and '?' do not match '/' (true for ignore files and --glob).
 	literalSep bool
 }
@@ -141,6 +146,11 @@ func compileGlobWith(src string, literalSep, allowUnclosed bool) (*glob, error) 
 	}
 	if last := toks[len(toks)-1]; last.kind == tokLiteral {
 		g.suf = last.lit
+	}
+	for _, t := range toks {
+		if t.kind == tokLiteral && len(t.lit) > len(g.need) {
+			g.need = t.lit
+		}
 	}
 	if literalSep {
 		// Only there is doublestar's '*' (never '/') globset's.

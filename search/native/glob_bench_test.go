@@ -9,6 +9,8 @@ var globBenchPatterns = []string{
 	"**/*.go", "**/README.md", "src/main.go", "**/npm-debug.log*",
 	"report.[0-9]*.[0-9]*.json", "docs/**/*.tmp", "src/generated/**/*", "**/*.{ts,tsx,js}",
 	"**/a?c/**/x*y", "web/{app,lib}/**/*.css",
+	// The Linux tree's root .gitignore: most paths lack the literal inside.
+	"**/*.o.*", "**/*.c.[012]*.*", "**/*.tab.[ch]", "**/#*#",
 }
 
 var globBenchPaths = []string{

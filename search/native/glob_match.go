@@ -373,7 +373,7 @@ func (g *glob) match(s string) bool {
 	case fastSuffix:
 		return s == g.lit || (strings.HasSuffix(s, g.lit) && s[len(s)-len(g.lit)-1] == '/')
 	}
-	if !strings.HasPrefix(s, g.pre) || !strings.HasSuffix(s, g.suf) {
+	if !strings.HasPrefix(s, g.pre) || !strings.HasSuffix(s, g.suf) || !strings.Contains(s, g.need) {
 		return false
 	}
 	if g.ds != "" && (!g.dsBytewise || isASCIIString(s)) {

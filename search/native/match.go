@@ -68,6 +68,10 @@ type Matcher struct {
 	// exact means a prefilter hit is a match by itself, so the regexp only
 	// runs to report submatches.
 	exact bool
+	// lit, when set, is the one case-sensitive literal that is the whole
+	// pattern: a line's submatches are its occurrences, found with
+	// bytes.Index instead of the regexp.
+	lit []byte
 	// multi: rg -U with a pattern that can match '\n'. rg searches line by
 	// line when the pattern cannot, even with -U, and so do we.
 	multi bool
@@ -133,6 +137,9 @@ func Compile(o MatchOptions) (*Matcher, error) {
 			m.exact = false
 		} else if !m.exact {
 			m.split = buildSplit(tree, m.pre)
+		}
+		if m.exact && m.textVM == nil && len(m.pre.finders) == 1 && !m.pre.finders[0].fold && len(m.pre.finders[0].litB) > 0 {
+			m.lit = m.pre.finders[0].litB
 		}
 	}
 	return m, nil

@@ -1,5 +1,7 @@
 package native
 
+import "bytes"
+
 // Submatches of one line are stored up to MaxSubmatches and counted past
 // that: a 50 MB line of "A" searched for "A" has 50 million matches, and
 // storing their spans cost gigabytes (issue 11, item 1).
@@ -11,6 +13,23 @@ package native
 // may exist.
 func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep func(start int) bool) (out [][2]int, overflow bool) {
 	b, from := data[ls:le], 0
+	if m.lit != nil {
+		n := 0
+		for at := 0; ; {
+			i := bytes.Index(b[at:], m.lit)
+			if i < 0 {
+				return dst, false
+			}
+			if n++; n > MaxSubmatches {
+				return dst, true
+			}
+			s := at + i
+			if keep(s) {
+				dst = append(dst, [2]int{s, s + len(m.lit)})
+			}
+			at = s + len(m.lit)
+		}
+	}
 	v := m.vm
 	if m.textVM != nil && ls > 0 {
 		b, from, v = data[ls-1:le], 1, m.textVM
@@ -46,6 +65,9 @@ func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep fu
 // lineSpansCapped finds them, storing none.
 func (m *Matcher) countLineMatches(data []byte, ls, le int) int {
 	b, from := data[ls:le], 0
+	if m.lit != nil {
+		return bytes.Count(b, m.lit)
+	}
 	v := m.vm
 	if m.textVM != nil && ls > 0 {
 		b, from, v = data[ls-1:le], 1, m.textVM

@@ -2,6 +2,7 @@ package native
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 )
 
@@ -54,4 +55,43 @@ func TestSubmatchesPastTheCapsAreCounted(t *testing.T) {
 			t.Errorf("spans %v, want [[5 6]]", spans)
 		}
 	})
+}
+
+// TestLiteralSpansAreTheRegexpSpans: a pattern that is one case-sensitive
+// literal has its submatches found with bytes.Index (Matcher.lit); they
+// must be the regexp's leftmost, non-overlapping matches, whatever overlaps.
+func TestLiteralSpansAreTheRegexpSpans(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ pattern, line string }{
+		{"aa", "aaaaa"},
+		{"aba", "abababa xaba"},
+		{"static", "static int static_x = staticstatic;"},
+		{"é", "café é\xffé"},
+		{"a.b", "a.b axb a.ba.b"},
+	}
+	for _, c := range cases {
+		t.Run(c.pattern, func(t *testing.T) {
+			t.Parallel()
+			m, err := Compile(MatchOptions{Pattern: c.pattern, Fixed: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.lit == nil {
+				t.Fatal("the literal path is not taken")
+			}
+			data := []byte(c.line + "\n")
+			got, _ := m.lineSpansCapped(data, 0, len(c.line), nil, func(int) bool { return true })
+			lit := m.lit
+			m.lit = nil
+			want, _ := m.lineSpansCapped(data, 0, len(c.line), nil, func(int) bool { return true })
+			wantN := m.countLineMatches(data, 0, len(c.line))
+			m.lit = lit
+			if !slices.Equal(got, want) || len(want) == 0 {
+				t.Errorf("spans %v, regexp's %v", got, want)
+			}
+			if n := m.countLineMatches(data, 0, len(c.line)); n != wantN {
+				t.Errorf("count %d, regexp's %d", n, wantN)
+			}
+		})
+	}
 }

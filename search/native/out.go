@@ -38,7 +38,8 @@ type FileOut struct {
 // view is l as a search.Line pointing into l's own buffers (the sink copies
 // what it keeps), with its spans in a reused buffer.
 func (o *FileOut) view(l Line) search.Line {
-	out := search.Line{Path: o.path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More}
+	out := search.Line{Path: o.path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More,
+		Located: l.Located, Offset: int64(l.Offset), Term: l.Term}
 	if l.Context {
 		out.Kind = search.KindContext
 		return out
@@ -57,6 +58,27 @@ func (o *FileOut) view(l Line) search.Line {
 // Out opens the output of the file at path.
 func (r *FileSearcher) Out(path string) *FileOut {
 	return &FileOut{r: r, path: path}
+}
+
+// reuseOut is Out with the batch buffers of an earlier file, so that a
+// worker's batches are allocated once, not per file.
+func (r *FileSearcher) reuseOut(path string) *FileOut {
+	o, _ := r.outs.Get().(*FileOut)
+	if o == nil {
+		return r.Out(path)
+	}
+	o.path = path
+	return o
+}
+
+// recycleOut abandons o (see Abandon) and keeps its buffers for reuseOut.
+func (r *FileSearcher) recycleOut(o *FileOut) {
+	o.Abandon()
+	if cap(o.batch.text) > batchBytes {
+		return // a long line grew it: let it go
+	}
+	*o = FileOut{r: r, batch: fileLines{text: o.batch.text[:0], spans: o.batch.spans[:0], recs: o.batch.recs[:0]}, spans: o.spans[:0]}
+	r.outs.Put(o)
 }
 
 // Add passes on one native line; its buffers may be reused once Add
@@ -105,8 +127,8 @@ func (o *FileOut) spill() error {
 
 // flush passes the batch on; the sink is held.
 func (o *FileOut) flush() error {
-	for _, l := range o.batch.lines(o.path) {
-		if err := o.send(l); err != nil {
+	for i := range o.batch.recs {
+		if err := o.send(o.batch.line(o.path, i)); err != nil {
 			return err
 		}
 	}

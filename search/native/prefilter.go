@@ -70,6 +70,22 @@ type scanner struct {
 	p    *prefilter
 	data []byte
 	next [maxChoice]int // next occurrence at or after the cursor; -1 = none left; -2 = unknown
+	// all, when windowed, is the whole data, of which data is the part
+	// scanned so far (see window).
+	all     []byte
+	win     int
+	maxLen  int
+	release func(int)
+}
+
+// window makes the scanner look at size bytes at a time, telling release
+// where it has moved past, so a large mapped file is never paged in whole.
+func (s *scanner) window(size int, release func(int)) {
+	s.all, s.win, s.release = s.data, size, release
+	for _, f := range s.p.finders {
+		s.maxLen = max(s.maxLen, len(f.lit))
+	}
+	s.data = s.all[:min(len(s.all), size)]
 }
 
 func (p *prefilter) scanner(data []byte) scanner {
@@ -83,18 +99,34 @@ func (p *prefilter) scanner(data []byte) scanner {
 // find returns the start of the first literal occurrence at or after from,
 // or -1.
 func (s *scanner) find(from int) int {
-	best := -1
-	for i := range s.p.finders {
-		n := s.next[i]
-		if n == -2 || (n >= 0 && n < from) {
-			n = s.p.finders[i].index(s.data, from)
-			s.next[i] = n
+	for {
+		best := -1
+		for i := range s.p.finders {
+			n := s.next[i]
+			if n == -2 || (n >= 0 && n < from) {
+				n = s.p.finders[i].index(s.data, from)
+				s.next[i] = n
+			}
+			if n >= 0 && (best < 0 || n < best) {
+				best = n
+			}
 		}
-		if n >= 0 && (best < 0 || n < best) {
-			best = n
+		if len(s.data) == len(s.all) || s.all == nil {
+			return best
+		}
+		// Windowed: an occurrence is sure to be the first only when none
+		// can start before it and cross the window's end.
+		safe := len(s.data) - s.maxLen + 1
+		if best >= 0 && best < safe {
+			return best
+		}
+		from = max(from, safe)
+		s.release(from)
+		s.data = s.all[:min(len(s.all), len(s.data)+s.win)]
+		for i := range s.next {
+			s.next[i] = -2
 		}
 	}
-	return best
 }
 
 // index returns the first occurrence of f.lit in data starting at or after

@@ -81,9 +81,26 @@ func analyze(re *syntax.Regexp) litInfo {
 // fold (кЛюЧ, or k with its Kelvin sign) as the concatenation of each
 // rune's case orbit: -i кЛюЧ then gets a prefilter on the spellings of
 // one of its letters instead of none.
+//
+// Runes the ASCII finder can fold stay together as one folded literal
+// (-i pm_resume is "pm_re", the orbit of s, then "ume"): spelling every
+// letter's case out would multiply the spellings past maxExact and leave
+// only single letters to scan for, a candidate at every 'm'.
 func analyzeFolded(re *syntax.Regexp) litInfo {
 	subs := make([]*syntax.Regexp, 0, len(re.Rune))
+	var group []rune
+	flush := func() {
+		if len(group) > 0 {
+			subs = append(subs, &syntax.Regexp{Op: syntax.OpLiteral, Rune: group, Flags: re.Flags})
+			group = nil
+		}
+	}
 	for _, r := range re.Rune {
+		if _, ok := literalOf(&syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{r}, Flags: re.Flags}); ok {
+			group = append(group, r)
+			continue
+		}
+		flush()
 		orbit := []rune{r}
 		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 			orbit = append(orbit, f)
@@ -99,6 +116,7 @@ func analyzeFolded(re *syntax.Regexp) litInfo {
 		}
 		subs = append(subs, &syntax.Regexp{Op: syntax.OpCharClass, Rune: cls})
 	}
+	flush()
 	return analyzeConcat(subs)
 }
 

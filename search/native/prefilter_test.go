@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,7 +30,9 @@ func TestPrefilterChoosesLiterals(t *testing.T) {
 		{pattern: `a+`, want: "[a]"},
 		{pattern: `a*`, want: ""},
 		{pattern: `\w+`, want: ""},
-		{pattern: `kelvin`, fold: true, want: "[V v]"}, // 'k' folds to the Kelvin sign: the spellings of one letter
+		{pattern: `kelvin`, fold: true, want: "[elvin/i]"},    // 'k' folds to the Kelvin sign: the rest stays one folded literal
+		{pattern: `pm_resume`, fold: true, want: "[pm_re/i]"}, // not a scan for every 'm' and 'M'
+		{pattern: `static`, fold: true, want: "[tatic/i]"},
 		{pattern: `ks|xyz`, fold: false, want: "[ks xyz]", exact: true},
 		{pattern: `caf\x{e9}`, fold: true, want: "[É é]"}, // non-ASCII letters fold beyond ASCII
 		{pattern: `кЛюЧ`, fold: true, want: "[Л л]"},
@@ -183,4 +186,66 @@ func TestSpansAreRg14WordSemantics(t *testing.T) {
 			t.Errorf("WordSpans(%q) = %s, Spans %s", c.line, got, want)
 		}
 	}
+}
+
+// TestWindowedScannerFindsWhatTheWholeScanFinds: a scanner that looks at a
+// large file a window at a time (so its pages can be dropped behind it)
+// must report the same occurrences, in the same order, as one that sees
+// the whole data, also when a literal crosses a window's end and a longer
+// literal starts before a shorter one found in the window.
+func TestWindowedScannerFindsWhatTheWholeScanFinds(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(13, 3))
+	patterns := []MatchOptions{
+		{Pattern: "ab"},
+		{Pattern: "abcdefg|xy"},
+		{Pattern: "abcdefg|cd"}, // "cd" inside a crossing "abcdefg" is not the first hit
+		{Pattern: "foo|quxquux|zz"},
+		{Pattern: "http", CaseInsensitive: true},
+	}
+	alphabet := []byte("abcdefgxyzfoquHTPhtp\n")
+	for _, mo := range patterns {
+		m, err := Compile(mo)
+		if err != nil || m.pre == nil {
+			t.Fatalf("%s: %v (prefilter %v)", mo.Pattern, err, m.pre != nil)
+		}
+		for range 200 {
+			data := make([]byte, rng.IntN(300))
+			for i := range data {
+				data[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			if len(data) > 20 && rng.IntN(2) == 0 {
+				at := rng.IntN(len(data) - 10)
+				copy(data[at:], "abcdefgquxquux")
+			}
+			whole := m.pre.scanner(data)
+			want := allFinds(&whole, len(data))
+			size := 1 + rng.IntN(16)
+			sc := m.pre.scanner(data)
+			released := 0
+			sc.window(size, func(n int) {
+				if n < released {
+					t.Fatalf("%s: release went back from %d to %d", mo.Pattern, released, n)
+				}
+				released = n
+			})
+			if got := allFinds(&sc, len(data)); !slices.Equal(got, want) {
+				t.Fatalf("%s, window %d, data %q:\n got %v\nwant %v", mo.Pattern, size, data, got, want)
+			}
+		}
+	}
+}
+
+// allFinds walks a scanner as a search does, one hit after another.
+func allFinds(sc *scanner, n int) []int {
+	var out []int
+	for pos := 0; pos < n; {
+		c := sc.find(pos)
+		if c < 0 {
+			break
+		}
+		out = append(out, c)
+		pos = c + 1
+	}
+	return out
 }

@@ -24,7 +24,41 @@ type Reader struct {
 	// MaxPooled is the largest buffer kept for reuse; bigger ones are left to
 	// the garbage collector so one huge file does not pin memory. 0 = 4 MiB.
 	MaxPooled int
-	pool      sync.Pool
+	pool      bufferPool
+}
+
+// bufferPool keeps released buffers for the next reads. Unlike a
+// sync.Pool it is not emptied by every garbage collection, which with a
+// small heap comes every few megabytes read: each worker's buffer was
+// allocated, cleared and freed again many times a second. It holds at most
+// maxFree buffers, each at most MaxPooled bytes.
+type bufferPool struct {
+	mu   sync.Mutex
+	free []*[]byte
+}
+
+// maxFree bounds the buffers kept: a few per worker.
+const maxFree = 8
+
+func (p *bufferPool) Get() any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.free)
+	if n == 0 {
+		return nil
+	}
+	b := p.free[n-1]
+	p.free[n-1] = nil
+	p.free = p.free[:n-1]
+	return b
+}
+
+func (p *bufferPool) Put(b *[]byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.free) < maxFree {
+		p.free = append(p.free, b)
+	}
 }
 
 // Buffer holds one file's contents until Release.
@@ -32,10 +66,19 @@ type Buffer struct {
 	Data []byte
 	buf  *[]byte
 	r    *Reader
+	// mapped: Data is a mapping of the file (a large one, see mapMin),
+	// unmapped at Release; reading it faults if the file is truncated
+	// meanwhile (see FileSearcher.File).
+	mapped bool
 }
 
 // Release returns the buffer to the pool; Data must not be used afterwards.
 func (b *Buffer) Release() {
+	if b.mapped {
+		unmapData(b.Data)
+		b.mapped, b.Data = false, nil
+		return
+	}
 	if b.buf == nil {
 		return
 	}
@@ -48,6 +91,34 @@ func (b *Buffer) Release() {
 	}
 	b.buf, b.Data = nil, nil
 }
+
+// releaser returns, for a mapped buffer, the SearchOptions.Release that
+// drops the pages of the mapping a search has moved past (they are read
+// back from the page cache if touched again); nil otherwise.
+func (b *Buffer) releaser() func(int) {
+	if !b.mapped {
+		return nil
+	}
+	data, done := b.Data, 0
+	return func(n int) {
+		n &^= pageSize - 1
+		if n < done {
+			done = 0 // a new pass over the data (the NUL check came first)
+		}
+		if n > done && n <= len(data) {
+			dropPages(data[done:n])
+			done = n
+		}
+	}
+}
+
+// mapMin is the smallest file mapped into memory instead of read (Linux,
+// Source.mapLarge): reading such a file into a pooled buffer grows the
+// pool's buffers to its size, and reading the largest ones would allocate,
+// clear and then free tens of megabytes on the heap (a 24 MB header in the Linux tree held by each
+// worker, plus the garbage collector's headroom, tripled peak memory); a
+// mapping is paged in from the page cache and returned whole at Release.
+const mapMin = 1 << 20
 
 // unknownSizeBuffer is the first buffer size for a file of unknown size.
 const unknownSizeBuffer = 64 << 10
@@ -81,6 +152,10 @@ type Source struct {
 	r    *Reader
 	root *os.Root
 	sys  *sourceSys // the OS-specific fast path
+	// mapLarge: Read maps a large file instead of reading it (see mapMin);
+	// set only for a caller that survives the file being truncated while
+	// it is searched (FileSearcher.File turns the fault into an error).
+	mapLarge bool
 	// confined: opened beneath a caller's handle (OpenBeneath); files are
 	// never opened by their absolute path, even when Read is asked to follow.
 	confined bool
@@ -130,12 +205,22 @@ func (s *Source) Close() error {
 // file was named explicitly, which rg follows) the file is opened by its
 // absolute path instead, as rg would open it.
 func (s *Source) Read(f File, follow bool) (Buffer, error) {
-	bp := s.r.buffer(f.Size)
+	var bp *[]byte
+	if s.mapLarge && f.Size >= mapMin {
+		bp = new([]byte) // mapped, or read if that fails
+	} else {
+		bp = s.r.buffer(f.Size)
+	}
 	var err error
 	follow = follow && !s.confined
 	if !follow {
-		var handled bool
-		if *bp, handled, err = s.sys.read(f.Path, *bp); handled {
+		data, mapped, handled, err := s.sys.read(f.Path, *bp, f.Size, s.mapLarge)
+		if mapped {
+			s.r.pool.Put(bp)
+			return Buffer{Data: data, mapped: true}, nil
+		}
+		if handled {
+			*bp = data
 			return s.finish(bp, err)
 		}
 	}

@@ -5,6 +5,7 @@ package native
 import (
 	"errors"
 	"os"
+	"slices"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -33,12 +34,18 @@ func (s *sourceSys) close() {
 	}
 }
 
-// read reads the file at rel beneath the root into buf. handled is false
+// read reads the file at rel beneath the root into buf, or maps it when
+// size (the walk's stat, -1 unknown) says it is large: mapped is then set
+// and data is the mapping, to be released with unmapData. handled is false
 // when openat2 is not available here (kernel before 5.6, or a seccomp
 // filter), so the caller falls back to os.Root.
-func (s *sourceSys) read(rel string, buf []byte) ([]byte, bool, error) {
+//
+// With mayMap set and size unknown, the file is read into buf without a
+// stat first; only when that first read fills buf is it stat'ed, and mapped
+// if large, so most files cost one open and one read, as in rg.
+func (s *sourceSys) read(rel string, buf []byte, size int64, mayMap bool) (data []byte, mapped, handled bool, err error) {
 	if s.dirfd < 0 || s.off.Load() {
-		return buf, false, nil
+		return buf, false, false, nil
 	}
 	fd, err := unix.Openat2(s.dirfd, rel, &unix.OpenHow{
 		Flags: unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOCTTY | unix.O_NONBLOCK,
@@ -48,12 +55,87 @@ func (s *sourceSys) read(rel string, buf []byte) ([]byte, bool, error) {
 	})
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
 		s.off.Store(true)
-		return buf, false, nil
+		return buf, false, false, nil
 	}
 	if err != nil {
-		return buf, true, &os.PathError{Op: "openat2", Path: rel, Err: err}
+		return buf, false, true, &os.PathError{Op: "openat2", Path: rel, Err: err}
 	}
 	defer unix.Close(fd)
+	switch {
+	case mayMap && size >= mapMin:
+		m, _, ok, err := mapFile(fd, rel)
+		if ok || err != nil {
+			return m, ok, true, err
+		}
+	case mayMap && size < 0:
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, unknownSizeBuffer)
+		}
+		n, err := readIntr(fd, buf[len(buf):cap(buf)])
+		if err != nil {
+			return buf, false, true, &os.PathError{Op: "read", Path: rel, Err: err}
+		}
+		buf = buf[:len(buf)+n]
+		if len(buf) < cap(buf) {
+			return buf, false, true, nil // a short read: the end
+		}
+		m, size, ok, err := mapFile(fd, rel)
+		if ok || err != nil {
+			return m, ok, true, err
+		}
+		if size >= int64(len(buf)) && size < mapMin {
+			buf = slices.Grow(buf, int(size)-len(buf)+1) // one read for the rest
+		}
+	}
+	buf, err = readFd(fd, rel, buf)
+	return buf, false, true, err
+}
+
+// mapFile maps the open file fd whole, read-only, when it is a regular file
+// of at least mapMin bytes; ok is false when it is smaller or cannot be
+// mapped (the caller then reads it), err set when it is not a regular file
+// (replaced by something else since it was listed). size is the file's.
+func mapFile(fd int, rel string) (m []byte, size int64, ok bool, err error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, 0, false, &os.PathError{Op: "fstat", Path: rel, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, 0, false, &os.PathError{Op: "read", Path: rel, Err: unix.EINVAL}
+	}
+	if st.Size < mapMin || st.Size != int64(int(st.Size)) {
+		return nil, st.Size, false, nil
+	}
+	m, err = unix.Mmap(fd, 0, int(st.Size), unix.PROT_READ, unix.MAP_PRIVATE)
+	if err != nil {
+		return nil, st.Size, false, nil
+	}
+	_ = unix.Madvise(m, unix.MADV_SEQUENTIAL)
+	return m, st.Size, true, nil
+}
+
+// readIntr is read(2), retried when a signal interrupts it.
+func readIntr(fd int, p []byte) (int, error) {
+	for {
+		n, err := unix.Read(fd, p)
+		if !errors.Is(err, unix.EINTR) {
+			return n, err
+		}
+	}
+}
+
+// pageSize aligns what dropPages is given.
+var pageSize = unix.Getpagesize()
+
+// dropPages takes the pages of p, page-aligned within a mapping, out of
+// the process's memory; touching them again reads them back.
+func dropPages(p []byte) { _ = unix.Madvise(p, unix.MADV_DONTNEED) }
+
+// unmapData releases a mapping made by mapFile.
+func unmapData(m []byte) { _ = unix.Munmap(m) }
+
+// readFd reads the open file fd to its end, appending to buf.
+func readFd(fd int, rel string, buf []byte) ([]byte, error) {
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -64,13 +146,13 @@ func (s *sourceSys) read(rel string, buf []byte) ([]byte, bool, error) {
 			continue
 		}
 		if err != nil {
-			return buf, true, &os.PathError{Op: "read", Path: rel, Err: err}
+			return buf, &os.PathError{Op: "read", Path: rel, Err: err}
 		}
 		buf = buf[:len(buf)+n]
 		if n == 0 || n < want {
 			// A short read of a regular file is its end: this saves the
 			// extra read(2) that would return 0.
-			return buf, true, nil
+			return buf, nil
 		}
 	}
 }

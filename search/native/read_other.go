@@ -11,6 +11,15 @@ func newSourceSys(*os.Root) *sourceSys { return &sourceSys{} }
 
 func (s *sourceSys) close() {}
 
-func (s *sourceSys) read(rel string, buf []byte) ([]byte, bool, error) {
-	return buf, false, nil
+func (s *sourceSys) read(rel string, buf []byte, size int64, mayMap bool) (data []byte, mapped, handled bool, err error) {
+	return buf, false, false, nil
 }
+
+// unmapData is never called here: nothing is mapped.
+func unmapData([]byte) {}
+
+// pageSize aligns what dropPages is given.
+var pageSize = os.Getpagesize()
+
+// dropPages is never called here: nothing is mapped.
+func dropPages([]byte) {}

@@ -26,6 +26,12 @@ type SearchOptions struct {
 	// Interrupt, when set, is polled every few MB of the file; its error
 	// ends the search (a deadline or a cancellation inside a large file).
 	Interrupt func() error
+	// Release, when set, is told as a line-mode search moves on that it no
+	// longer needs the first n bytes of the data (never more than once per
+	// window of bytes): a mapped file's pages behind it can be dropped, so
+	// memory stays bounded whatever the file's size. Reading them again
+	// must still work (they are read back from the file).
+	Release func(n int)
 	// MaxColumns, when positive, is the column cap: submatches starting at or
 	// past it are counted in Line.More, not stored (no one can print them).
 	MaxColumns int
@@ -44,6 +50,13 @@ type Line struct {
 	Submatches [][2]int // byte ranges of the matches within Text; nil for context lines
 	Context    bool     // a context line rather than a match
 	More       int      // submatches found but not stored (see MaxSubmatches)
+	// Located says Offset and Term describe the line in the file as read:
+	// its first byte's offset and the terminator after it ("\n", "\r\n"
+	// or "" at the end). Not set when the data searched is not the file's
+	// bytes (a BOM decoded, NULs converted) or in multiline mode.
+	Located bool
+	Offset  int
+	Term    string
 }
 
 // FileResult summarises one file search.
@@ -71,7 +84,9 @@ type FileResult struct {
 // the next match anywhere in the data, and only then is the line around it
 // located and numbered (line numbers are counted lazily with bytes.Count).
 func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (FileResult, error) {
+	raw := data
 	data, peek := decodeBOM(data)
+	located := peek > 0 // no BOM: data is the file's own bytes
 	var end int
 	var binary bool
 	if o.BinaryConvert && o.KeepNUL {
@@ -80,14 +95,24 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	} else if o.BinaryConvert {
 		data, binary = convertNUL(data)
 		end = len(data)
+		located = located && !binary
 	} else if m.multi {
 		end, binary = multilineBinaryCut(data)
 		data = data[:end]
 	} else {
-		end, binary = binaryCut(data, peek)
+		if !located {
+			o.Release = nil // data is not the file's bytes: nothing to release
+		}
+		end, binary = binaryCut(data, peek, indexNUL(data, o.Release))
 		data = data[:end]
 	}
 	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
+	if located {
+		s.raw = raw
+	}
+	if m.multi || o.BinaryConvert {
+		s.o.Release = nil
+	}
 	defer s.release()
 	var err error
 	if m.multi {
@@ -113,6 +138,9 @@ type fileSearch struct {
 	data []byte
 	o    SearchOptions
 	emit func(Line) error
+	// raw is the whole file when data is its own bytes (perhaps cut at a
+	// NUL): lines are then located in it (see Line.Located); nil otherwise.
+	raw []byte
 
 	binary bool // multiline: a reported range held a NUL, so the search stopped there
 	count  int  // what rg -c counts: matching lines, or matches in multiline mode
@@ -124,16 +152,17 @@ type fileSearch struct {
 	doneEnd, doneLine int
 	afterLeft         int // after-context lines still owed to the last match
 
-	spans   [][2]int  // reused submatch buffer
-	more    int       // submatches of the current line not stored in spans
-	kept    int       // submatches of the current line stored
-	checked int       // offset where Interrupt was last polled
-	stopErr error     // Interrupt's error: the search ends with it
-	rev     []byte    // reused buffer for reversed line prefixes
-	dc      *dfaCache // this search's DFA states, from the Matcher's pool
-	ml      [][2]int  // reused multiline match buffer
-	all     [][2]int  // multiline: the matches not yet consumed
-	allOK   bool      // all has been computed
+	spans    [][2]int  // reused submatch buffer
+	more     int       // submatches of the current line not stored in spans
+	kept     int       // submatches of the current line stored
+	checked  int       // offset where Interrupt was last polled
+	released int       // offset up to which SearchOptions.Release was told
+	stopErr  error     // Interrupt's error: the search ends with it
+	rev      []byte    // reused buffer for reversed line prefixes
+	dc       *dfaCache // this search's DFA states, from the Matcher's pool
+	ml       [][2]int  // reused multiline match buffer
+	all      [][2]int  // multiline: the matches not yet consumed
+	allOK    bool      // all has been computed
 }
 
 // nulIn reports, in multiline mode, a NUL in [from, to) plus its line
@@ -171,6 +200,9 @@ func (s *fileSearch) runLines() error {
 	var sc scanner
 	if s.m.pre != nil {
 		sc = s.m.pre.scanner(s.data)
+		if s.o.Release != nil && len(s.data) > 2*releaseWindow {
+			sc.window(releaseWindow, s.releaseTo)
+		}
 	}
 	pos := 0
 	for pos < len(s.data) && !s.limitReached() {
@@ -260,6 +292,9 @@ const interruptEvery = 4 << 20
 // interrupted polls SearchOptions.Interrupt once the search has moved
 // interruptEvery bytes past the last poll, and records its error.
 func (s *fileSearch) interrupted(pos int) bool {
+	if s.o.Release != nil && pos-s.released >= releaseWindow {
+		s.releaseTo(pos)
+	}
 	if s.o.Interrupt == nil || pos-s.checked < interruptEvery {
 		return s.stopErr != nil
 	}
@@ -314,6 +349,26 @@ func (s *fileSearch) dfaMatch(line []byte) (ok, decided bool) {
 // regexpMatch runs the full matcher (Go's regexp or the VM) on a line.
 func (s *fileSearch) regexpMatch(line []byte) bool {
 	return s.m.matchBytes(line)
+}
+
+// releaseWindow is how far a search moves between two calls of
+// SearchOptions.Release, and how much of the data a windowed scanner looks
+// at at once.
+const releaseWindow = 2 << 20
+
+// releaseTo tells SearchOptions.Release that the data before pos is done
+// with. Line numbering moves up to pos first, so it never reads back the
+// dropped bytes; a before-context may still read some back.
+func (s *fileSearch) releaseTo(pos int) {
+	if pos <= s.released || pos < s.numPos {
+		return
+	}
+	// Number up to the start of pos's line: a match found later starts
+	// there at the earliest.
+	ls := s.numPos + bytes.LastIndexByte(s.data[s.numPos:pos], '\n') + 1
+	s.lineNumber(ls)
+	s.released = pos
+	s.o.Release(ls)
 }
 
 // lineNumber returns the number of the line starting at off (off >= numPos).
@@ -372,7 +427,24 @@ func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
 	s.afterLeft = s.o.After
 	more := s.more
 	s.more = 0
-	return s.emit(Line{Number: n, Text: text, Submatches: spans, More: more})
+	return s.emit(s.locate(Line{Number: n, Text: text, Submatches: spans, More: more}, ls, le))
+}
+
+// locate sets l's offset and terminator, the line being [ls, le) of the
+// data, when the data is the file's own bytes.
+func (s *fileSearch) locate(l Line, ls, le int) Line {
+	raw := s.raw
+	switch {
+	case raw == nil:
+	case le >= len(raw):
+		l.Located, l.Offset = true, ls
+	case raw[le] == '\n':
+		l.Located, l.Offset, l.Term = true, ls, "\n"
+		if le > ls && raw[le-1] == '\r' {
+			l.Term = "\r\n"
+		}
+	}
+	return l
 }
 
 // trimCR returns the text of line [ls, le) without the '\r' of a "\r\n" end.
@@ -417,7 +489,7 @@ func (s *fileSearch) emitContext(ls, n int) error {
 		return errBinaryStop
 	}
 	s.doneEnd, s.doneLine = le+1, n
-	return s.emit(Line{Number: n, Text: trimCR(s.data, ls, le), Context: true})
+	return s.emit(s.locate(Line{Number: n, Text: trimCR(s.data, ls, le), Context: true}, ls, le))
 }
 
 // trailingContext emits the after-context of the last match. When the

@@ -16,8 +16,7 @@ const rgBufferSize = 64 << 10
 // buffer that rolls the unfinished line to its front and grows (by twice
 // its size) when one line fills it. rg keeps -B context lines in the buffer
 // too; that shifts fills by a few lines and is not replayed.
-func binaryCut(data []byte, peek int) (int, bool) {
-	nul := bytes.IndexByte(data, 0)
+func binaryCut(data []byte, peek, nul int) (int, bool) {
 	if nul < 0 {
 		return len(data), false
 	}
@@ -70,4 +69,20 @@ func multilineBinaryCut(data []byte) (int, bool) {
 		return 0, true
 	}
 	return len(data), false
+}
+
+// indexNUL is the offset of data's first NUL, or -1; with release set it
+// looks at one window at a time and releases each it has looked at.
+func indexNUL(data []byte, release func(int)) int {
+	if release == nil || len(data) <= 2*releaseWindow {
+		return bytes.IndexByte(data, 0)
+	}
+	for at := 0; at < len(data); at += releaseWindow {
+		end := min(at+releaseWindow, len(data))
+		if i := bytes.IndexByte(data[at:end], 0); i >= 0 {
+			return at + i
+		}
+		release(end)
+	}
+	return -1
 }
