@@ -231,10 +231,16 @@ func randomRecord(r *rand.Rand) []byte {
 	return b.Bytes()
 }
 
+// TestDecodeAgreesWithEncodingJSONOnRandomRecords decodes random rg-shaped
+// records both ways: 20,000 by default, 200,000 under RGKIT_TEST_FULL=1
+// (CI), 5,000 with -short.
 func TestDecodeAgreesWithEncodingJSONOnRandomRecords(t *testing.T) {
 	t.Parallel()
-	n := 200_000
-	if testing.Short() {
+	n := 20_000
+	switch {
+	case os.Getenv("RGKIT_TEST_FULL") == "1":
+		n = 200_000
+	case testing.Short():
 		n = 5_000
 	}
 	r := rand.New(rand.NewPCG(11, 13))
