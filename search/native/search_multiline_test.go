@@ -23,11 +23,11 @@ func TestMultilineIteratorFindsWhatOnePassFinds(t *testing.T) {
 		"no end nl": []byte(strings.TrimSuffix(text.String(), "\n")),
 	}
 	patterns := []string{
-		`b\n`,        // no assertion: resumed anywhere
-		`^a|\n`,      // ^ only: resumed at line starts, else the VM
-		`\Aab|b\s`,   // \A: the VM
-		`\bab|\n\n`,  // Unicode \b: the VM from the start
-		`a?`,         // empty matches next to matches
+		`b\n`,       // no assertion: resumed anywhere
+		`^a|\n`,     // ^ only: resumed at line starts, else the VM
+		`\Aab|b\s`,  // \A: the VM
+		`\bab|\n\n`, // Unicode \b: the VM from the start
+		`a?`,        // empty matches next to matches
 		`(?-u:\b)b|\n`,
 		`$\n?|y`,
 		`\r?\n|é`,
