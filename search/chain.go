@@ -240,7 +240,17 @@ func (c *Chain) ByName(name string) (Engine, error) {
 }
 
 // order is the engine order for q under c.Policy.
+//
+// A confined query (Query.Confine) goes to the in-process engines first,
+// whatever the policy: an external process opens path strings and cannot be
+// held beneath a directory handle, so rg refuses such a query and git grep
+// and grep only pick candidate files whose lines are then re-read and
+// re-matched beneath the root. The in-process engine gives the same answer
+// from one pass over the bytes, without spawning anything.
 func (c *Chain) order(ctx context.Context, q Query) []Engine {
+	if q.Confine != nil {
+		return inProcessFirst(c.Engines)
+	}
 	if c.Policy != PolicyFastest {
 		return c.Engines
 	}
@@ -268,6 +278,23 @@ func (c *Chain) order(ctx context.Context, q Query) []Engine {
 	out = append(out, c.Engines[nativeAt])
 	out = append(out, c.Engines[:nativeAt]...)
 	return append(out, c.Engines[nativeAt+1:]...)
+}
+
+// inProcessFirst returns engines with the in-process ones (see InProcess)
+// moved to the front, each group in its own order.
+func inProcessFirst(engines []Engine) []Engine {
+	out := make([]Engine, 0, len(engines))
+	for _, b := range engines {
+		if ip, ok := b.(InProcess); ok && ip.InProcess() {
+			out = append(out, b)
+		}
+	}
+	for _, b := range engines {
+		if ip, ok := b.(InProcess); !ok || !ip.InProcess() {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // countFilesBounded counts regular files under q's paths, stopping as soon

@@ -4,17 +4,17 @@ package main
 
 import (
 	"bufio"
-	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // The MCP end-to-end tests run the real rgkit binary as a subprocess and
@@ -35,22 +35,32 @@ func buildRgkit(t *testing.T) string {
 	return bin
 }
 
-// mcpFixture is a workspace, a file beside it (outside), and a fake rg that
-// runs the real one except for a pattern containing SLOWSEARCH, where it
-// records its pid and sleeps: a search that cannot finish on its own, so
-// cancelling it is deterministic.
+// mcpFixture is a workspace, a file beside it (outside), and a search that
+// runs for minutes in the server's own process: the confined Grep of the
+// agent tools goes straight to the in-process engine, so no external
+// process can stand in for a slow search. The hidden directory .slow holds
+// slowLinks hard links to one 256 KB file (256 KB of disk) of lines that
+// hold the literal of slowPattern and need the matcher on every one without
+// matching (about 14 ms of CPU per file, some 5 minutes for all), so only a
+// cancellation ends that search within a test; the files are hidden, so the
+// other calls never walk them.
 type mcpFixture struct {
 	root, outside string
-	fakeRg        string // use as RGKIT_RG_PATH
-	mark          string // the sleeping fake writes its pid here
+	// slowProbe is one of the slow files: its access time is set in the
+	// past, and the first read by the server moves it (relatime updates
+	// an access time older than the modification time).
+	slowProbe string
+	slowSince time.Time // the access time set on slowProbe
 }
+
+// slowPattern is what the slow search looks for (in .slow).
+const slowPattern = `\bSLOWSEARCH\d`
+
+// slowLinks is the number of slow files.
+const slowLinks = 20000
 
 func newMCPFixture(t *testing.T) mcpFixture {
 	t.Helper()
-	realRg, err := exec.LookPath("rg")
-	if err != nil {
-		t.Skipf("rg not installed; the slow-search fixture wraps it: %v", err)
-	}
 	base := t.TempDir()
 	root := filepath.Join(base, "ws")
 	files := map[string]string{
@@ -74,71 +84,103 @@ func newMCPFixture(t *testing.T) mcpFixture {
 			t.Fatal(err)
 		}
 	}
-	bin := filepath.Join(base, "fakebin")
-	if err := os.Mkdir(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	f := mcpFixture{root: root, outside: filepath.Join(base, "outside.txt"),
-		fakeRg: filepath.Join(bin, "rg"), mark: filepath.Join(base, "slow.pid")}
-	// The engine passes rg a scrubbed environment, so the paths are
-	// written into the script.
-	script := "#!/bin/sh\nfor a in \"$@\"; do\n  case \"$a\" in *SLOWSEARCH*) echo $$ > '" + f.mark +
-		"'; exec sleep 600;; esac\ndone\nexec '" + realRg + "' \"$@\"\n"
-	if err := os.WriteFile(f.fakeRg, []byte(script), 0o755); err != nil {
+		slowSince: time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)}
+	f.slowProbe = writeSlowTree(t, filepath.Join(root, ".slow"))
+	if err := os.Chtimes(f.slowProbe, f.slowSince, mtime); err != nil {
 		t.Fatal(err)
 	}
-	// Grep confines its engines beneath the held root, which rg cannot
-	// be, so the default chain's Grep runs the system grep engine: the
-	// same slow fake stands in for grep, first on the server's PATH.
-	realGrep, err := exec.LookPath("grep")
-	if err != nil {
-		t.Skipf("grep not installed; the slow-search fixture wraps it: %v", err)
-	}
-	grepScript := strings.Replace(script, realRg, realGrep, 1)
-	if err := os.WriteFile(filepath.Join(bin, "grep"), []byte(grepScript), 0o755); err != nil {
-		t.Fatal(err)
+	if !readsAreSeen(t, base) {
+		t.Skip("this file system does not record reads (noatime): the slow search could not be seen starting")
 	}
 	return f
 }
 
-// env is the server's environment: the fake rg and grep are the ones it
-// must use.
-func (f mcpFixture) env() []string {
-	return append(os.Environ(), "RGKIT_RG_PATH="+f.fakeRg,
-		"PATH="+filepath.Dir(f.fakeRg)+string(os.PathListSeparator)+os.Getenv("PATH"))
+// writeSlowTree writes the slow files into dir and returns the first.
+func writeSlowTree(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := "\u00e9 SLOWSEARCH \u00e9 SLOWSEARCH\u00e9 x\n"
+	first := filepath.Join(dir, "f00000.txt")
+	if err := os.WriteFile(first, []byte(strings.Repeat(line, (256<<10)/len(line))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < slowLinks; i++ {
+		if err := os.Link(first, filepath.Join(dir, fmt.Sprintf("f%05d.txt", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return first
 }
 
-// slowPid waits until the sleeping fake rg has started and returns its
-// pid, or returns 0 if done reports that the call finished first.
-func (f mcpFixture) slowPid(t *testing.T, done <-chan struct{}) int {
+// readsAreSeen reports whether reading a file moves its access time here.
+func readsAreSeen(t *testing.T, dir string) bool {
 	t.Helper()
-	for {
+	p := filepath.Join(dir, "atime-probe")
+	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(p, past, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.ReadFile(p); err != nil {
+		t.Fatal(err)
+	}
+	return readTime(t, p).After(past)
+}
+
+// readTime is the file's last access time.
+func readTime(t *testing.T, p string) time.Time {
+	t.Helper()
+	var st unix.Stat_t
+	if err := unix.Stat(p, &st); err != nil {
+		t.Fatal(err)
+	}
+	sec, nsec := st.Atim.Unix()
+	return time.Unix(sec, nsec)
+}
+
+// slowArgs are the Grep arguments of the slow search.
+func slowArgs() map[string]any {
+	return map[string]any{"pattern": slowPattern, "path": ".slow"}
+}
+
+// env is the server's environment.
+func (f mcpFixture) env() []string {
+	return os.Environ()
+}
+
+// slowStarted waits until the server has read a slow file, so the slow
+// search is running, and reports true; false if done reports that the call
+// finished first.
+func (f mcpFixture) slowStarted(t *testing.T, done <-chan struct{}) bool {
+	t.Helper()
+	for !readTime(t, f.slowProbe).After(f.slowSince) {
 		select {
 		case <-done:
-			return 0
-		default:
+			return false
+		case <-time.After(5 * time.Millisecond):
 		}
-		if b, err := os.ReadFile(f.mark); err == nil && len(b) > 0 && b[len(b)-1] == '\n' {
-			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-			if err != nil {
-				t.Fatalf("bad pid file %q", b)
-			}
-			return pid
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
+	return true
 }
 
-// waitGone waits until process pid no longer exists: the search was not
-// only abandoned but its rg killed. (It was rgkit's child, reaped by it.)
-func waitGone(t *testing.T, pid int) {
+// noChildren checks that the server runs the search in its own process:
+// there is no external engine to leak or to kill on cancellation. (Linux
+// lists a process's children in /proc; elsewhere nothing is checked.)
+func noChildren(t *testing.T, pid int) {
 	t.Helper()
-	for {
-		err := syscall.Kill(pid, 0)
-		if errors.Is(err, syscall.ESRCH) {
-			return
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	if err != nil || len(tasks) == 0 {
+		return
+	}
+	for _, p := range tasks {
+		if b, err := os.ReadFile(p); err == nil && len(strings.TrimSpace(string(b))) > 0 {
+			t.Errorf("the server runs child processes %s during a confined search", b)
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

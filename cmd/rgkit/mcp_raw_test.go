@@ -127,15 +127,15 @@ func TestMCPRawSession(t *testing.T) {
 	}
 
 	// A slow search, then notifications/cancelled for it.
-	s.send("tools/call: a search that cannot finish", map[string]any{"id": 20, "method": "tools/call",
-		"params": map[string]any{"name": "Grep", "arguments": map[string]any{"pattern": "SLOWSEARCH"}}})
-	pid := f.slowPid(t, nil)
+	s.send("tools/call: a search that runs for minutes", map[string]any{"id": 20, "method": "tools/call",
+		"params": map[string]any{"name": "Grep", "arguments": slowArgs()}})
+	f.slowStarted(t, nil)
+	noChildren(t, cmd.Process.Pid)
 	s.send("cancel it", map[string]any{"method": "notifications/cancelled",
 		"params": map[string]any{"requestId": 20, "reason": "the user pressed Esc"}})
 	if log.waitFor("tool=Grep", "status=cancelled") == "" {
 		t.Fatalf("no cancellation logged:\n%s", log)
 	}
-	waitGone(t, pid)
 	// The next response on stdout may be the cancelled call's (the SDK
 	// answers it with an error) or the ping's; either way the server
 	// answers.
@@ -188,7 +188,7 @@ func transcript(root string, script []rawEntry, stderr string) string {
 	b.WriteString("# A real `rgkit mcp` session\n\n")
 	b.WriteString("Captured by `RGKIT_MCP_TRANSCRIPT=docs/mcp-session.md go test ./cmd/rgkit -run TestMCPRawSession`:\n")
 	fmt.Fprintf(&b, "`rgkit mcp --root %s --timeout 10m` as a subprocess, newline-delimited JSON-RPC on stdin/stdout.\n", root)
-	b.WriteString("`->` is client to server, `<-` server to client. The fake rg on the SLOWSEARCH call sleeps until killed.\n\n")
+	b.WriteString("`->` is client to server, `<-` server to client. The SLOWSEARCH call reads 20,000 files in the server's own process (minutes) until cancelled.\n\n")
 	for _, e := range script {
 		var pretty bytes.Buffer
 		_ = json.Indent(&pretty, e.msg, "", "  ")

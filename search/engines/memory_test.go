@@ -70,6 +70,23 @@ var memCases = []memCase{
 	{name: "one 50 MB line under a column cap", file: "long", pattern: "A",
 		q: func(q search.Query) search.Query { q.MaxColumns = 500; return q }, wantLines: 1,
 		engines: []string{"grep", "native"}},
+	// Multiline (rg -U): the native engine found a file's every match
+	// before the first line went out.
+	{name: "multiline page of 10 from 10M matches", file: "lines", pattern: `x\n`,
+		q:         func(q search.Query) search.Query { q.Multiline, q.Limit, q.Sort = true, 10, search.SortNone; return q },
+		wantLines: 10, engines: []string{"native"}},
+	{name: "multiline page of 10 from a block of 10M lines", file: "lines", pattern: `\nx`,
+		q:         func(q search.Query) search.Query { q.Multiline, q.Limit, q.Sort = true, 10, search.SortNone; return q },
+		wantLines: 10, engines: []string{"native"}},
+	{name: "multiline sorted page of 10 from a block of 10M lines", file: "lines", pattern: `\nx`,
+		q:         func(q search.Query) search.Query { q.Multiline, q.Limit = true, 10; return q },
+		wantLines: 10, engines: []string{"native"}},
+	{name: "multiline, all 10M matches streamed", file: "lines", pattern: `x\n`,
+		q:         func(q search.Query) search.Query { q.Multiline, q.Sort = true, search.SortNone; return q },
+		wantLines: 10_000_000, engines: []string{"native"}},
+	{name: "multiline, one 50 MB line, every byte a match", file: "long", pattern: `A|\n`,
+		q:         func(q search.Query) search.Query { q.Multiline, q.Sort = true, search.SortNone; return q },
+		wantLines: 1, engines: []string{"native"}},
 }
 
 func TestMemoryIsBoundedByTheCaps(t *testing.T) {

@@ -160,9 +160,7 @@ type fileSearch struct {
 	stopErr  error     // Interrupt's error: the search ends with it
 	rev      []byte    // reused buffer for reversed line prefixes
 	dc       *dfaCache // this search's DFA states, from the Matcher's pool
-	ml       [][2]int  // reused multiline match buffer
-	all      [][2]int  // multiline: the matches not yet consumed
-	allOK    bool      // all has been computed
+	ml       [][2]int  // multiline: the held matches (see mlBlocks)
 }
 
 // nulIn reports, in multiline mode, a NUL in [from, to) plus its line

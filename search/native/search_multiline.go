@@ -10,112 +10,247 @@ import "bytes"
 // mode), and MaxCount limits it as rg 15 does: after each block, so a block
 // is never cut (rg 13 and 14 also joined a match starting on the next line
 // and counted blocks).
+//
+// The matches are found one at a time (see mlIter) and each line goes out
+// as soon as no later match can touch it, so a file with millions of
+// matches costs its own bytes plus a constant, and a sink that stops after
+// ten lines stops the search there. Only the matches touching the lines not
+// yet emitted are held, at most MaxSubmatches starting on one line.
 func (s *fileSearch) runMultiline() error {
-	data := s.data
 	if s.m.pre != nil {
-		sc := s.m.pre.scanner(data)
-		if sc.find(0) < 0 {
+		if sc := s.m.pre.scanner(s.data); sc.find(0) < 0 {
 			return nil // a required literal is missing: no match anywhere
 		}
 	}
-	pos := 0
-	blockStart, blockEnd := -1, -1 // [start of first line, end of last line incl. '\n')
+	b := mlBlocks{s: s, it: newMLIter(s.m, s.data), lines: lineCache{data: s.data},
+		emitting: !s.o.CountOnly && !s.o.FilesOnly}
+	b.lastNUL = -1
+	if !s.o.BinaryConvert {
+		b.lastNUL = bytes.LastIndexByte(s.data, 0)
+	}
 	s.ml = s.ml[:0]
-	for pos <= len(data) && !s.limitReached() {
-		if s.interrupted(pos) {
-			return s.stopErr
-		}
-		ms, me, ok := s.nextMultiMatch(pos)
-		if !ok {
-			break
-		}
-		if ms == len(data) && (len(data) == 0 || data[len(data)-1] == '\n') {
-			break
-		}
-		first := bytes.LastIndexByte(data[:ms], '\n') + 1
-		last := ms
-		if me > ms {
-			last = me - 1
-		}
-		end := lineEnd(data, last) + 1
-		if blockStart >= 0 && first < blockEnd {
-			blockEnd = max(blockEnd, end)
-		} else {
-			if blockStart >= 0 {
-				if done, err := s.closeBlock(blockStart, blockEnd); done || err != nil {
-					return err
-				}
-			}
-			blockStart, blockEnd = first, end
-			s.ml = s.ml[:0]
-		}
-		s.ml = append(s.ml, [2]int{ms, me})
-		if me > ms {
-			pos = me
-		} else {
-			pos = me + 1
-		}
-	}
-	if blockStart >= 0 && !s.limitReached() {
-		if done, err := s.closeBlock(blockStart, blockEnd); done || err != nil {
-			return err
-		}
-	}
-	if s.o.CountOnly {
-		return nil
+	err := b.run()
+	if err != nil || s.o.CountOnly || s.o.FilesOnly || b.stopped {
+		return err
 	}
 	return s.trailingContext(s.limitReached())
 }
 
-// nextMultiMatch finds the next match at or after pos in the whole buffer.
-// All matches are found in one pass over the buffer, so ^, \A and \b see
-// the real text before pos (a search restarted on data[pos:] would take pos
-// for the start of the text).
-func (s *fileSearch) nextMultiMatch(pos int) (int, int, bool) {
-	if !s.allOK {
-		s.all, s.allOK = s.m.appendSpans(s.data, s.all[:0]), true
-	}
-	for len(s.all) > 0 && s.all[0][0] < pos {
-		s.all = s.all[1:]
-	}
-	if len(s.all) == 0 {
-		return 0, 0, false
-	}
-	m := s.all[0]
-	s.all = s.all[1:]
-	return m[0], m[1], true
+// mlBlocks groups a multiline search's matches into blocks and emits them.
+type mlBlocks struct {
+	s        *fileSearch
+	it       mlIter
+	lines    lineCache
+	emitting bool // content mode: lines go out (not -c or -l)
+	lastNUL  int  // the file's last NUL byte, -1 if none (or NULs are searched)
+	stopped  bool // the search ended for good (a NUL in a block, -l)
+
+	open       bool // a block is open: [bs, be) holds its lines so far
+	bs, be     int
+	matches    int // matches in the open block
+	next       int // start of the block's first line not yet emitted
+	capLine    int // start of the line the newest held match starts on
+	capKept    int // matches held that start on capLine
+	capDropped int // matches starting on capLine not held (counted in Line.More)
 }
 
-// closeBlock counts a finished block of lines [bs, be) holding the matches
-// in s.ml and emits it. done reports that the search should stop.
-func (s *fileSearch) closeBlock(bs, be int) (done bool, err error) {
-	if s.nulIn(bs, be-1) {
-		return true, nil
-	}
-	s.count += len(s.ml)
-	if s.o.FilesOnly {
-		return true, nil
-	}
-	if s.o.CountOnly {
-		return false, nil
-	}
-	n := s.lineNumber(bs)
-	if err := s.contextBefore(bs, n); err != nil {
-		return true, err
-	}
-	for ls := bs; ls < be && ls < len(s.data); n++ {
-		le := lineEnd(s.data, ls)
-		s.spans = s.spans[:0]
-		for _, mt := range s.ml {
-			a, b := max(mt[0], ls), min(mt[1], le)
-			if a < b || (mt[0] >= ls && mt[0] <= le) {
-				s.spans = append(s.spans, [2]int{a - ls, max(a, b) - ls})
+// run walks the matches until the end, the match limit, a stop or an error.
+func (b *mlBlocks) run() error {
+	s, data := b.s, b.s.data
+	for !s.limitReached() {
+		if s.interrupted(b.it.pos) {
+			return s.stopErr
+		}
+		ms, me, ok := b.it.next()
+		if !ok {
+			break
+		}
+		if ms == len(data) && (len(data) == 0 || data[len(data)-1] == '\n') {
+			break // an empty match past the last line is on no line
+		}
+		first, end := b.lines.bounds(ms, me)
+		if b.open && first < b.be {
+			if err := b.join(first, end, ms, me); err != nil {
+				return err
+			}
+			continue
+		}
+		if b.open {
+			if err := b.close(); err != nil || b.stopped {
+				return err
+			}
+			if s.limitReached() {
+				break
 			}
 		}
-		if err := s.emitLineMatch(ls, le, n, s.spans); err != nil {
-			return true, err
+		if err := b.start(first, end, ms, me); err != nil || b.stopped {
+			return err
+		}
+	}
+	if b.open {
+		return b.close()
+	}
+	return nil
+}
+
+// mlLast is the offset of the last byte a match [ms, me) touches (ms for
+// an empty match).
+func mlLast(ms, me int) int {
+	if me > ms {
+		return me - 1
+	}
+	return ms
+}
+
+// start opens a block with its first match. In content mode a block that
+// may hold a NUL is first measured (rg stops before such a block and prints
+// none of it), then the context owed before it goes out.
+func (b *mlBlocks) start(first, end, ms, me int) error {
+	s := b.s
+	b.open, b.bs, b.be, b.matches, b.next = true, first, end, 0, first
+	s.ml = s.ml[:0]
+	b.capLine, b.capKept, b.capDropped = first, 0, 0
+	if b.emitting {
+		if first <= b.lastNUL && s.nulIn(first, b.extent(first, end)-1) {
+			b.stopped = true
+			return nil
+		}
+		if err := s.contextBefore(first, s.lineNumber(first)); err != nil {
+			return err
+		}
+	}
+	b.hold(first, ms, me)
+	return nil
+}
+
+// extent is the end of the block that starts at first and whose first
+// match ends on the line ending at end: the matches are looked ahead on a
+// copy of the iterator, none of them kept.
+func (b *mlBlocks) extent(first, end int) int {
+	ahead, lines := b.it.clone(), lineCache{data: b.s.data}
+	for {
+		ms, me, ok := ahead.next()
+		if !ok || (ms == len(b.s.data) && (ms == 0 || b.s.data[ms-1] == '\n')) {
+			return end
+		}
+		f, e := lines.bounds(ms, me)
+		if f >= end {
+			return end
+		}
+		end = max(end, e)
+	}
+}
+
+// lineCache finds the lines a match touches for matches in increasing
+// order, each byte of the text scanned once: one 50 MB line of matches cost
+// a scan of the line per match.
+type lineCache struct {
+	data       []byte
+	startFrom  int // the line holding startFrom starts at start
+	start      int
+	endFrom    int // no '\n' in [endFrom, end)
+	end        int
+	endChecked bool
+}
+
+// bounds returns the start of the line a match [ms, me) starts on and the
+// end (past its '\n') of the line it ends on; ms does not decrease from one
+// call to the next.
+func (c *lineCache) bounds(ms, me int) (first, end int) {
+	if i := bytes.LastIndexByte(c.data[c.startFrom:ms], '\n'); i >= 0 {
+		c.start = c.startFrom + i + 1
+	}
+	c.startFrom = ms
+	last := mlLast(ms, me)
+	if !c.endChecked || last < c.endFrom || last > c.end {
+		c.endFrom, c.end, c.endChecked = last, lineEnd(c.data, last), true
+	}
+	return c.start, c.end + 1
+}
+
+// join adds a match starting on a line of the open block. Every line before
+// the one it starts on is final and goes out.
+func (b *mlBlocks) join(first, end, ms, me int) error {
+	if b.emitting && first > b.next {
+		if err := b.emitUpTo(first); err != nil {
+			return err
+		}
+	}
+	b.be = max(b.be, end)
+	b.hold(first, ms, me)
+	return nil
+}
+
+// hold counts a match of the open block and, in content mode, keeps its
+// span until its lines go out: at most MaxSubmatches starting on one line,
+// and past the column cap only the line's first (the rest are counted).
+func (b *mlBlocks) hold(first, ms, me int) {
+	b.matches++
+	if !b.emitting {
+		return
+	}
+	if first != b.capLine {
+		b.capLine, b.capKept, b.capDropped = first, 0, 0
+	}
+	cols := b.s.o.MaxColumns
+	if b.capKept >= MaxSubmatches || (b.capKept > 0 && cols > 0 && ms-first >= cols) {
+		b.capDropped++
+		return
+	}
+	b.capKept++
+	b.s.ml = append(b.s.ml, [2]int{ms, me})
+}
+
+// close ends the open block: its last lines go out (content mode), or it is
+// checked for a NUL (-c, -l), and its matches are counted.
+func (b *mlBlocks) close() error {
+	s := b.s
+	b.open = false
+	if !b.emitting {
+		if s.nulIn(b.bs, b.be-1) {
+			b.stopped = true
+			return nil
+		}
+		s.count += b.matches
+		if s.o.FilesOnly {
+			b.stopped = true
+		}
+		return nil
+	}
+	s.count += b.matches
+	return b.emitUpTo(b.be)
+}
+
+// emitUpTo emits the open block's lines before the line start upto, each
+// with the spans of the held matches touching it, then forgets the matches
+// that touch no later line.
+func (b *mlBlocks) emitUpTo(upto int) error {
+	s := b.s
+	for ls := b.next; ls < upto && ls < len(s.data); {
+		le := lineEnd(s.data, ls)
+		s.more, s.kept = 0, 0
+		s.spans = s.spans[:0]
+		for _, mt := range s.ml {
+			a, z := max(mt[0], ls), min(mt[1], le)
+			if (a < z || (mt[0] >= ls && mt[0] <= le)) && s.keepSpan(a-ls) {
+				s.spans = append(s.spans, [2]int{a - ls, max(a, z) - ls})
+			}
+		}
+		if ls == b.capLine {
+			s.more += b.capDropped
+		}
+		if err := s.emitLineMatch(ls, le, s.lineNumber(ls), s.spans); err != nil {
+			return err
 		}
 		ls = le + 1
+		b.next = ls
 	}
-	return false, nil
+	kept := s.ml[:0]
+	for _, mt := range s.ml {
+		if mlLast(mt[0], mt[1]) >= upto {
+			kept = append(kept, mt)
+		}
+	}
+	s.ml = kept
+	return nil
 }

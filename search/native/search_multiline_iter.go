@@ -1,0 +1,171 @@
+package native
+
+import (
+	"regexp"
+	"regexp/syntax"
+)
+
+// mlChunk is how many matches Go's regexp finds per call in a multiline
+// search: a file's matches were found in one call, so a 20 MB file of them
+// held hundreds of MB of spans before its first line went out.
+const mlChunk = 256
+
+// mlIter yields a whole buffer's matches in order, as Go's FindAllIndex
+// and rg's find_iter find them (an empty match right after a match is
+// skipped), holding at most mlChunk of them.
+//
+// Go's regexp finds them chunk by chunk, each call starting where the last
+// match ended. A call on data[pos:] takes pos for the start of the text,
+// which changes nothing for a pattern without ^, \A, \b or \B; with ^ alone
+// it is exact at a line start. Elsewhere the iterator goes on with the VM,
+// whose find sees the text before pos.
+type mlIter struct {
+	data    []byte
+	re      *regexp.Regexp // nil once the VM finds the matches
+	vm      *pikeVM
+	ahead   [][2]int // matches found by re, not yet yielded
+	pos     int      // where the next search starts
+	prevEnd int      // end of the last match found (-1: none)
+	done    bool     // re found the last match
+	restart mlRestart
+}
+
+// mlRestart says where Go's regexp may resume a search in the middle of the
+// text (decided from the pattern at the first resumption).
+type mlRestart int8
+
+const (
+	restartUnknown   mlRestart = iota
+	restartAnywhere            // no assertion looks before the match
+	restartLineStart           // ^ is the only one: exact after a '\n'
+	restartNever               // \A, \b or \B: only the VM sees the text before
+)
+
+func newMLIter(m *Matcher, data []byte) mlIter {
+	re := m.re
+	if re == nil && m.asciiRe != nil && isASCII(data) {
+		re = m.asciiRe
+	}
+	return mlIter{data: data, re: re, vm: m.vm, prevEnd: -1}
+}
+
+// clone is an iterator that goes on from the same point independently.
+func (it *mlIter) clone() mlIter {
+	c := *it
+	c.ahead = append([][2]int(nil), it.ahead...)
+	return c
+}
+
+// next returns the next match.
+func (it *mlIter) next() (int, int, bool) {
+	for {
+		if len(it.ahead) > 0 {
+			m := it.ahead[0]
+			it.ahead = it.ahead[1:]
+			return m[0], m[1], true
+		}
+		if it.re == nil {
+			return it.nextVM()
+		}
+		if it.done {
+			return 0, 0, false
+		}
+		if it.pos > 0 && !it.resumable() {
+			if it.vm == nil {
+				it.vm = vmFor(it.re)
+			}
+			if it.vm != nil {
+				it.re = nil
+				continue
+			}
+		}
+		it.findChunk()
+	}
+}
+
+// findChunk finds up to mlChunk matches with Go's regexp from it.pos.
+func (it *mlIter) findChunk() {
+	base := it.pos
+	locs := it.re.FindAllIndex(it.data[base:], mlChunk)
+	it.done = len(locs) < mlChunk
+	it.ahead = it.ahead[:0]
+	for _, l := range locs {
+		s, e := base+l[0], base+l[1]
+		if s == e && s == it.prevEnd {
+			continue // an empty match right after the previous one
+		}
+		it.ahead = append(it.ahead, [2]int{s, e})
+		it.prevEnd = e
+	}
+	// mlChunk >= 2: at most the first is skipped, so the search moves on.
+	it.pos = it.prevEnd
+}
+
+// resumable reports whether Go's regexp gives the right matches from it.pos.
+func (it *mlIter) resumable() bool {
+	if it.restart == restartUnknown {
+		it.restart = restartKind(it.re)
+	}
+	switch it.restart {
+	case restartAnywhere:
+		return true
+	case restartLineStart:
+		return it.data[it.pos-1] == '\n'
+	}
+	return false
+}
+
+// restartKind reads which assertions look before a match in re.
+func restartKind(re *regexp.Regexp) mlRestart {
+	tree, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return restartNever
+	}
+	switch {
+	case hasOp(tree, syntax.OpBeginText), hasOp(tree, syntax.OpWordBoundary), hasOp(tree, syntax.OpNoWordBoundary):
+		return restartNever
+	case hasOp(tree, syntax.OpBeginLine):
+		return restartLineStart
+	}
+	return restartAnywhere
+}
+
+// vmFor compiles re for the VM (nil if that fails: re then goes on from
+// where it is, which is what it did before the VM existed).
+func vmFor(re *regexp.Regexp) *pikeVM {
+	tree, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	prog, err := compileProg(tree.Simplify())
+	if err != nil {
+		return nil
+	}
+	return newPikeVM(prog)
+}
+
+// nextVM finds the next match with the VM, as pikeVM.eachMatch does.
+func (it *mlIter) nextVM() (int, int, bool) {
+	for it.pos <= len(it.data) {
+		s, e, ok := it.vm.find(it.data, it.pos, false)
+		if !ok {
+			it.pos = len(it.data) + 1
+			return 0, 0, false
+		}
+		accept := e != s || s != it.prevEnd
+		if e == s {
+			if _, w := decodeAt(it.data, e); w > 0 {
+				it.pos = e + w
+			} else {
+				it.pos = e + 1
+			}
+		} else {
+			it.pos = e
+		}
+		it.prevEnd = e
+		if accept {
+			return s, e, true
+		}
+	}
+	return 0, 0, false
+}
