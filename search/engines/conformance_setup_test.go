@@ -20,28 +20,12 @@ import (
 // this package reads the same answers. TestConformance fills the memo; a
 // test run alone (-run) fills what it needs itself.
 
-// TestMain removes the shared corpus after the tests.
+// TestMain removes the shared corpus (conformance.Shared) after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if corpusDir != "" {
-		os.RemoveAll(corpusDir)
-	}
+	conformance.RemoveShared()
 	os.Exit(code)
 }
-
-// corpusDir is the shared corpus's directory, once built.
-var corpusDir string
-
-// sharedCorpus builds the corpus once per test binary. No test writes to
-// it.
-var sharedCorpus = sync.OnceValues(func() (conformance.Corpus, error) {
-	dir, err := os.MkdirTemp("", "rgkit-conformance-")
-	if err != nil {
-		return conformance.Corpus{}, err
-	}
-	corpusDir = dir
-	return conformance.Build(dir)
-})
 
 // runEngine runs one engine directly on a normalised query.
 func runEngine(t *testing.T, b search.Engine, q search.Query, firstPath string) outcome {
@@ -111,7 +95,7 @@ func conformanceSetup(t *testing.T) (conformance.Corpus, []engineUnderTest, stri
 	t.Helper()
 	testtool.Need(t, "git")
 	refPath := testtool.ReferenceRg(t)
-	c, err := sharedCorpus()
+	c, err := conformance.Shared()
 	if err != nil {
 		t.Fatal(err)
 	}
