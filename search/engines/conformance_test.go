@@ -309,7 +309,10 @@ func TestConformanceFallbackChain(t *testing.T) {
 		switch {
 		case e.b.Name() == ref:
 			refEngine = e.b
-		case e.b.Name() != referenceEngine:
+		case e.b.Name() != "ripgrep":
+			// The ripgrep engine answers every case itself, so with it first
+			// the Chain would never fall back (it did, before: the test
+			// compared the ripgrep engine with the reference once more).
 			chain.Engines = append(chain.Engines, e.b)
 		}
 	}
