@@ -171,7 +171,7 @@ func TestVersion(t *testing.T) {
 // TestGrepInstalledAsRg runs rgkit under the name rg on a PATH with no
 // other rg: it must answer as rg does and never execute itself again.
 func TestGrepInstalledAsRg(t *testing.T) {
-	bin := buildRgkit(t)
+	bin := rgkitBin(t)
 	dir := diffTree(t)
 	data, err := os.ReadFile(bin)
 	if err != nil {
@@ -208,7 +208,7 @@ func TestGrepInstalledAsRg(t *testing.T) {
 // TestGrepClosedStdoutExitsZero is `rgkit grep … | head -1` under
 // pipefail: rg exits 0 when its reader goes away, and so must rgkit.
 func TestGrepClosedStdoutExitsZero(t *testing.T) {
-	bin := buildRgkit(t)
+	bin := rgkitBin(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "big.txt"), bytes.Repeat([]byte("foo line\n"), 200000), 0o644); err != nil {
 		t.Fatal(err)

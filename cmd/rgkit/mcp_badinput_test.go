@@ -74,7 +74,7 @@ func (s *rawSession) writeLine(line string) {
 // answer at all) and the pending request was never answered.
 func TestMCPMalformedLinesGetErrorsAndServerStaysUp(t *testing.T) {
 	f := newMCPFixture(t)
-	s, log := startRaw(t, buildRgkit(t), f.env(), "--root", f.root)
+	s, log := startRaw(t, rgkitBin(t), f.env(), "--root", f.root)
 	deep := `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"a":` + strings.Repeat("[", 10001) +
 		strings.Repeat("]", 10001) + "}}"
 	cases := []struct {

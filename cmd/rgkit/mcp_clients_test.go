@@ -92,7 +92,7 @@ func TestMCPClientSnippets(t *testing.T) {
 		}
 	}
 	f := newMCPFixture(t)
-	bin := buildRgkit(t)
+	bin := rgkitBin(t)
 	for _, s := range snippets {
 		t.Run(s.doc+"/"+s.client, func(t *testing.T) {
 			e := s.entry(t)

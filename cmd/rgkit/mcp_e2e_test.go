@@ -28,7 +28,7 @@ func toolText(res *mcp.CallToolResult) string {
 // invalid pattern, and a slow search cancelled by the client.
 func TestMCPGoClient(t *testing.T) {
 	f := newMCPFixture(t)
-	bin := buildRgkit(t)
+	bin := rgkitBin(t)
 	// A long timeout: only the client's cancellation can end the slow search.
 	cmd := exec.Command(bin, "mcp", "--root", f.root, "--timeout", "10m")
 	cmd.Env = f.env()

@@ -17,7 +17,7 @@ import (
 // same. Before, the flag did not exist (cobra refused it).
 func TestMCPStructuredFalseSendsTextOnly(t *testing.T) {
 	f := newMCPFixture(t)
-	bin := buildRgkit(t)
+	bin := rgkitBin(t)
 	args := map[string]any{"name": "Read", "arguments": map[string]any{"file_path": "notes/a.txt"}}
 	texts := map[bool]string{}
 	for _, structured := range []bool{true, false} {
@@ -55,7 +55,7 @@ func TestMCPStructuredFalseSendsTextOnly(t *testing.T) {
 // with the commit when the build recorded one; before, it was a fixed "dev".
 func TestMCPServerInfoVersionIsTheBuildVersion(t *testing.T) {
 	f := newMCPFixture(t)
-	bin := buildRgkit(t)
+	bin := rgkitBin(t)
 	out, err := exec.Command("go", "version", "-m", bin).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go version -m: %v\n%s", err, out)

@@ -89,7 +89,7 @@ func resultText(res map[string]any) string {
 // transcript in the tools README notes comes from here).
 func TestMCPRawSession(t *testing.T) {
 	f := newMCPFixture(t)
-	bin := buildRgkit(t)
+	bin := rgkitBin(t)
 	s, cmd, log := startRawProcess(t, bin, f.env(), "--root", f.root, "--timeout", "10m")
 	init := s.initialize()
 	if info, _ := init["serverInfo"].(map[string]any); info["name"] != "rgkit" {

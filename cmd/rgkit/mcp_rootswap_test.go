@@ -33,7 +33,7 @@ func TestMCPRootReplacedBySymlinkShowsNothingOutside(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, log := startRaw(t, buildRgkit(t), os.Environ(), "--root", root)
+	s, log := startRaw(t, rgkitBin(t), os.Environ(), "--root", root)
 	id := 10
 	callTool := func(name string, args map[string]any) (string, bool) {
 		id++

@@ -58,7 +58,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		t.Skipf("the TypeScript MCP SDK is not installed; run `cd tools/testdata/tsclient && npm ci` (%v)", err)
 	}
 	f := newMCPFixture(t)
-	bin := buildRgkit(t)
+	bin := rgkitBin(t)
 	cmd := exec.Command(node, "client.mjs")
 	cmd.Dir = dir
 	cmd.Env = append(f.env(), "RGKIT_BIN="+bin, "RGKIT_ROOT="+f.root, "RGKIT_SLOW_PROBE="+f.slowProbe, "RGKIT_SLOW_PATTERN="+slowPattern)

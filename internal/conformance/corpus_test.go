@@ -35,12 +35,31 @@ func buildCorpus(t *testing.T) Corpus {
 	return c
 }
 
+// TestMain removes the shared corpus after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	RemoveShared()
+	os.Exit(code)
+}
+
+// sharedCorpus is the corpus built once per test binary (Shared), for
+// tests that only read it.
+func sharedCorpus(t *testing.T) Corpus {
+	t.Helper()
+	testtool.Need(t, "git")
+	c, err := Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // TestCorpusMatchesRipgrep is the corpus's specification: for every case
 // with WantFiles, the real rg reports exactly those files. If rg changes or
 // the corpus drifts, this fails before any engine is blamed.
 func TestCorpusMatchesRipgrep(t *testing.T) {
 	rg := testtool.ReferenceRg(t)
-	c := buildCorpus(t)
+	c := sharedCorpus(t)
 	for _, f := range []string{"NonUTF8Names", "NewlineNames", "FIFO", "Symlinks", "UnreadableEnforced"} {
 		if why, ok := c.Features.Skipped[f]; ok {
 			t.Logf("corpus feature %s: %s", f, why)
@@ -52,6 +71,7 @@ func TestCorpusMatchesRipgrep(t *testing.T) {
 			continue
 		}
 		t.Run(cs.Name, func(t *testing.T) {
+			t.Parallel()
 			got := rawRgFiles(t, rg, c.Query(cs))
 			if !(len(got) == 0 && len(want) == 0) && !reflect.DeepEqual(got, want) {
 				t.Errorf("rg's files differ from the case's (- case, + rg):\n%s", strings.Join(Diff(want, got), "\n"))
@@ -63,7 +83,7 @@ func TestCorpusMatchesRipgrep(t *testing.T) {
 // TestCorpusIsAGitRepoWithTheRightStatus checks the git facts the cases rely
 // on: what is tracked, untracked, and tracked although ignored.
 func TestCorpusIsAGitRepoWithTheRightStatus(t *testing.T) {
-	c := buildCorpus(t)
+	c := sharedCorpus(t)
 	byPath := map[string]Entry{}
 	for _, e := range c.Entries {
 		byPath[e.Path] = e
@@ -95,9 +115,10 @@ func TestCorpusIsAGitRepoWithTheRightStatus(t *testing.T) {
 	}
 }
 
-// TestBuildIsDeterministic builds twice and compares every regular file.
+// TestBuildIsDeterministic builds again and compares every regular file
+// with the shared build.
 func TestBuildIsDeterministic(t *testing.T) {
-	a, b := buildCorpus(t), buildCorpus(t)
+	a, b := sharedCorpus(t), buildCorpus(t)
 	if len(a.Entries) != len(b.Entries) {
 		t.Fatalf("entries: %d vs %d", len(a.Entries), len(b.Entries))
 	}

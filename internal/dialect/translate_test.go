@@ -229,38 +229,41 @@ func TestTranslationsSelectWhatGoSelects(t *testing.T) {
 				continue
 			}
 			name := fmt.Sprintf("%s/%v/%q/w=%v/f=%v/i=%v", filepath.Base(tl.bin), tl.d, q.Pattern, q.Word, q.Fixed, q.Case)
-			tr, err := Translate(q, tl.d)
-			if errors.Is(err, search.ErrUnsupported) {
-				continue
-			}
-			if err != nil {
-				t.Errorf("%s: %v", name, err)
-				continue
-			}
-			cmd := exec.Command(tl.bin, tl.cmd(tr)...)
-			cmd.Env = append(os.Environ(), tl.env...)
-			cmd.Dir = dir
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() != 1 || err != nil && !errors.As(err, &ee) {
-				t.Errorf("%s: %v: %s (pattern %q)", name, err, stderr.String(), tr.Pattern)
-				continue
-			}
-			var got []int
-			for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-				if n, _, ok := strings.Cut(l, ":"); ok {
-					v, _ := strconv.Atoi(n)
-					got = append(got, v)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				tr, err := Translate(q, tl.d)
+				if errors.Is(err, search.ErrUnsupported) {
+					return
 				}
-			}
-			if wider(q) {
-				if missing := slices.DeleteFunc(slices.Clone(want), func(n int) bool { return slices.Contains(got, n) }); len(missing) > 0 {
-					t.Errorf("%s: tool missed lines %v the native matcher selects (translated %q)", name, missing, tr.Pattern)
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					return
 				}
-			} else if !slices.Equal(got, want) {
-				t.Errorf("%s: tool selected lines %v, the native matcher selects %v (translated %q)", name, got, want, tr.Pattern)
-			}
+				cmd := exec.Command(tl.bin, tl.cmd(tr)...)
+				cmd.Env = append(os.Environ(), tl.env...)
+				cmd.Dir = dir
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				out, err := cmd.Output()
+				if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() != 1 || err != nil && !errors.As(err, &ee) {
+					t.Errorf("%s: %v: %s (pattern %q)", name, err, stderr.String(), tr.Pattern)
+					return
+				}
+				var got []int
+				for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+					if n, _, ok := strings.Cut(l, ":"); ok {
+						v, _ := strconv.Atoi(n)
+						got = append(got, v)
+					}
+				}
+				if wider(q) {
+					if missing := slices.DeleteFunc(slices.Clone(want), func(n int) bool { return slices.Contains(got, n) }); len(missing) > 0 {
+						t.Errorf("%s: tool missed lines %v the native matcher selects (translated %q)", name, missing, tr.Pattern)
+					}
+				} else if !slices.Equal(got, want) {
+					t.Errorf("%s: tool selected lines %v, the native matcher selects %v (translated %q)", name, got, want, tr.Pattern)
+				}
+			})
 		}
 	}
 }

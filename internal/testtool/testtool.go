@@ -36,6 +36,15 @@ func Missing(t testing.TB, why string) {
 // Required reports whether RGKIT_REQUIRE_TOOLS=1 is set.
 func Required() bool { return os.Getenv("RGKIT_REQUIRE_TOOLS") == "1" }
 
+// FullEnv names the variable that runs the long differential suites at
+// their full size. By default they run a smaller sample (each says which in
+// its doc comment) so that go test ./... stays quick on a small machine; CI
+// runs them once more with RGKIT_TEST_FULL=1.
+const FullEnv = "RGKIT_TEST_FULL"
+
+// Full reports whether RGKIT_TEST_FULL=1 is set.
+func Full() bool { return os.Getenv(FullEnv) == "1" }
+
 var goroot = sync.OnceValues(func() (string, error) {
 	gocmd, err := exec.LookPath("go")
 	if err != nil {

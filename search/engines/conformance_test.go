@@ -35,7 +35,10 @@ import (
 //	PATH=/opt/rg14:$PATH RGKIT_REFERENCE_RG=/opt/rg15/rg go test ./search/engines
 //
 // A difference is a bug or a documented exception (conformance.Exceptions,
-// with its recorded diff under testdata/conformance/exceptions).
+// with its recorded diff under testdata/conformance/exceptions). The
+// system-grep column is how grep is held to rg (an earlier test compared
+// grep with the native engine case by case; both are now compared with the
+// reference here, and grep may never report a case unavailable).
 
 var updateExceptions = flag.Bool("update-exceptions", false, "rewrite testdata/conformance/exceptions/*.diff from the engines' current output")
 
@@ -71,62 +74,6 @@ type outcome struct {
 	violate []string
 }
 
-// runEngine runs one engine directly on a normalised query.
-func runEngine(t *testing.T, b search.Engine, q search.Query, firstPath string) outcome {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	col := &conformance.Collector{Mode: q.Mode}
-	_, err := b.Search(ctx, q, col)
-	o := outcome{err: err, render: col.Render(), files: col.Files(), violate: col.Violations()}
-	if firstPath != "" {
-		o.lines = col.MatchLines(firstPath)
-	}
-	switch {
-	case errors.Is(err, search.ErrUnavailable) && len(o.render) == 0:
-		// Allowed: e.g. git grep outside a git work tree. The Chain moves on.
-		o.status = "unavailable"
-	case errors.Is(err, search.ErrUnsupported):
-		o.status = "unsupported"
-		if len(o.render) > 0 {
-			o.status = "ERR"
-			o.err = fmt.Errorf("returned ErrUnsupported after emitting %d records: %w", len(o.render), err)
-		}
-	case err != nil:
-		o.status = "ERR"
-	default:
-		o.status = "ok"
-	}
-	return o
-}
-
-// conformanceSetup builds the corpus and finds the available engines and
-// the reference rg; without one the test is skipped with the reason (failed
-// under RGKIT_REQUIRE_TOOLS=1).
-func conformanceSetup(t *testing.T) (conformance.Corpus, []engineUnderTest, string) {
-	t.Helper()
-	testtool.Need(t, "git")
-	refPath := testtool.ReferenceRg(t)
-	c, err := conformance.Build(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var engines []engineUnderTest
-	for _, e := range conformanceEngines(refPath) {
-		info, err := e.b.Available(context.Background())
-		if err != nil {
-			t.Logf("engine %s unavailable: %v", e.b.Name(), err)
-			continue
-		}
-		t.Logf("engine %s: %s %s %s", e.b.Name(), info.Path, info.Version, info.Flavor)
-		engines = append(engines, e)
-	}
-	for f, why := range c.Features.Skipped {
-		t.Logf("corpus: %s: %s", f, why)
-	}
-	return c, engines, referenceEngine
-}
-
 func TestConformance(t *testing.T) {
 	c, engines, ref := conformanceSetup(t)
 	cases := conformance.Queries()
@@ -158,24 +105,21 @@ func TestConformance(t *testing.T) {
 	for _, cs := range cases {
 		t.Run(cs.Name, func(t *testing.T) {
 			t.Parallel()
-			q, err := search.Normalize(c.Query(cs))
 			if cs.Invalid {
+				_, err := search.Normalize(c.Query(cs))
 				var ipe *search.InvalidPatternError
 				if !errors.As(err, &ipe) {
 					t.Errorf("Normalize(%q) = %v, want *InvalidPatternError", cs.Query.Pattern, err)
 				}
 				return
 			}
-			if err != nil {
-				t.Fatalf("Normalize: %v", err)
-			}
-			first := ""
-			if len(cs.Query.Paths) == 1 {
-				first = q.Paths[0]
-			}
 			row := map[string]outcome{}
 			for _, e := range engines {
-				row[e.b.Name()] = runEngine(t, e.b, q, first)
+				o, err := runCase(c, e.b, cs)
+				if err != nil {
+					t.Fatalf("Normalize: %v", err)
+				}
+				row[e.b.Name()] = o
 			}
 			refOut := row[ref]
 			if refOut.status != "ok" {
@@ -206,6 +150,12 @@ func TestConformance(t *testing.T) {
 				}
 				checkSpec(t, c, cs, name, ref, o)
 				switch o.status {
+				case "unavailable":
+					// Only git grep may be unavailable for a case (outside a
+					// work tree); the other engines can always run.
+					if name != "gitgrep" {
+						t.Errorf("%s: unavailable: %v", name, o.err)
+					}
 				case "DIFF":
 					t.Errorf("%s differs from %s (- %s, + %s):\n%s", name, ref, ref, name, head(o.diff, 40))
 				case "ERR":
@@ -296,23 +246,27 @@ func logMatrix(t *testing.T, cases []conformance.Case, engines []engineUnderTest
 
 // TestConformanceThroughChain runs every case through a one-engine Chain
 // and requires the Chain's output to be the engine's own (sorted by path
-// and line), and an unsupported query to surface as ErrUnsupported.
+// and line), and an unsupported query to surface as ErrUnsupported. The
+// engine's own answer is the one TestConformance judged (runCase runs each
+// engine once per case), so only the Chain runs here. By default only a
+// sample of the cases the engine answers goes through the Chain (every
+// refusal does; see chainSampleEvery); RGKIT_TEST_FULL=1 runs every case.
 func TestConformanceThroughChain(t *testing.T) {
 	c, engines, _ := conformanceSetup(t)
-	for _, e := range engines {
+	for ei, e := range engines {
 		if e.b.Name() == "rg-raw" {
 			continue
 		}
 		chain := &search.Chain{Engines: []search.Engine{e.b}}
-		for _, cs := range conformance.SearchCases(conformance.Queries()) {
+		for i, cs := range conformance.SearchCases(conformance.Queries()) {
 			t.Run(e.b.Name()+"/"+cs.Name, func(t *testing.T) {
 				t.Parallel()
 				q := c.Query(cs)
-				nq, err := search.Normalize(q)
+				direct, err := runCase(c, e.b, cs)
 				if err != nil {
 					t.Fatal(err)
 				}
-				direct := runEngine(t, e.b, nq, "")
+				inChainSample(t, i, ei, direct)
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
 				col := &conformance.Collector{Mode: q.Mode}
@@ -344,7 +298,9 @@ func TestConformanceThroughChain(t *testing.T) {
 // engines other than the reference, in the default order (git grep, system
 // grep, native): whichever engine the Chain settles on (git grep is
 // unavailable outside a work tree; git grep and grep refuse multiline), the
-// answer must be the reference engine's.
+// answer must be the reference engine's. By default the cases git grep
+// answers itself are sampled (chainSampleEvery) and every case where the
+// Chain falls back runs; RGKIT_TEST_FULL=1 runs every case.
 func TestConformanceFallbackChain(t *testing.T) {
 	c, engines, ref := conformanceSetup(t)
 	var chain search.Chain
@@ -353,7 +309,10 @@ func TestConformanceFallbackChain(t *testing.T) {
 		switch {
 		case e.b.Name() == ref:
 			refEngine = e.b
-		case e.b.Name() != referenceEngine:
+		case e.b.Name() != "ripgrep":
+			// The ripgrep engine answers every case itself, so with it first
+			// the Chain would never fall back (it did, before: the test
+			// compared the ripgrep engine with the reference once more).
 			chain.Engines = append(chain.Engines, e.b)
 		}
 	}
@@ -363,15 +322,19 @@ func TestConformanceFallbackChain(t *testing.T) {
 	var mu sync.Mutex
 	ran := map[string]int{}
 	t.Cleanup(func() { t.Logf("fallback chain: cases answered per engine: %v", ran) })
-	for _, cs := range conformance.SearchCases(conformance.Queries()) {
+	for i, cs := range conformance.SearchCases(conformance.Queries()) {
 		t.Run(cs.Name, func(t *testing.T) {
 			t.Parallel()
 			q := c.Query(cs)
-			nq, err := search.Normalize(q)
+			first, err := runCase(c, chain.Engines[0], cs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := runEngine(t, refEngine, nq, "")
+			inChainSample(t, i, 0, first)
+			want, err := runCase(c, refEngine, cs)
+			if err != nil {
+				t.Fatal(err)
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			col := &conformance.Collector{Mode: q.Mode}
@@ -424,11 +387,14 @@ func TestConformanceExceptions(t *testing.T) {
 			if !ok {
 				t.Skipf("engine %s unavailable here", exc.Engine)
 			}
-			q, err := search.Normalize(c.Query(cs))
+			refOut, err := runCase(c, byName[exceptionEngine(ref)], cs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			refOut, got := runEngine(t, byName[exceptionEngine(ref)], q, ""), runEngine(t, b, q, "")
+			got, err := runCase(c, b, cs)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if got.status != "ok" {
 				t.Fatalf("%s: %s %v", exc.Engine, got.status, got.err)
 			}
@@ -693,18 +659,25 @@ func byName(engines []engineUnderTest, name string) search.Engine {
 // requires the reference's answer. Zero-width spans inside a multi-byte
 // character (the documented dialect/empty-pattern exception) are left out
 // of the comparison. A failure names the case; copy it into
-// conformance.Queries() with what it proves.
+// conformance.Queries() with what it proves. By default it runs the first
+// 25 queries of seed 1 (each query a parallel subtest);
+// RGKIT_TEST_FULL=1 runs 100 per seed, as RGKIT_CONFORMANCE_SEEDS=N does
+// for N seeds.
 func TestConformanceRandomQueries(t *testing.T) {
 	c, engines, ref := conformanceSetup(t)
 	var mu sync.Mutex
 	invalid, compared := 0, 0
-	// One seed of 100 queries by default, none under -short; a deeper run:
+	// One seed of 25 queries by default (100 under RGKIT_TEST_FULL=1),
+	// none under -short; a deeper run:
 	// RGKIT_CONFORMANCE_SEEDS=50 go test ./search/engines -run RandomQueries
-	seeds := uint64(1)
+	seeds, perSeed := uint64(1), 25
 	if n, err := strconv.ParseUint(os.Getenv("RGKIT_CONFORMANCE_SEEDS"), 10, 64); err == nil && n > 0 {
-		seeds = n
+		seeds, perSeed = n, 100
 	} else if testing.Short() {
 		t.Skip("randomised differential test skipped in -short mode (RGKIT_CONFORMANCE_SEEDS=N runs it)")
+	}
+	if testtool.Full() {
+		perSeed = 100
 	}
 	t.Cleanup(func() {
 		t.Logf("random queries: %d engine runs compared, %d patterns refused by Normalize", compared, invalid)
@@ -712,52 +685,55 @@ func TestConformanceRandomQueries(t *testing.T) {
 	for seed := uint64(1); seed <= seeds; seed++ {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			t.Parallel()
-			for _, cs := range conformance.RandomCases(seed, 100) {
-				q, err := search.Normalize(c.Query(cs))
-				if err != nil {
-					var ipe *search.InvalidPatternError
-					if !errors.As(err, &ipe) {
-						t.Errorf("%s (%s): Normalize: %v", cs.Name, cs.Why, err)
-					}
-					mu.Lock()
-					invalid++
-					mu.Unlock()
-					continue
-				}
-				render := func(b search.Engine) outcome {
-					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-					defer cancel()
-					col := &conformance.Collector{Mode: q.Mode, DropMidRuneEmptySpans: true}
-					_, err := b.Search(ctx, q, col)
-					return outcome{err: err, render: col.Render(), violate: col.Violations()}
-				}
-				want := render(byName(engines, ref))
-				if want.err != nil {
-					t.Errorf("%s (%s): %s: %v", cs.Name, cs.Why, ref, want.err)
-					continue
-				}
-				for _, e := range engines {
-					if e.b.Name() == ref {
-						continue
-					}
-					got := render(e.b)
-					switch {
-					case errors.Is(got.err, search.ErrUnsupported), errors.Is(got.err, search.ErrUnavailable):
-						continue
-					case got.err != nil:
-						t.Errorf("%s (%s): %s: %v", cs.Name, cs.Why, e.b.Name(), got.err)
-					default:
+			for _, cs := range conformance.RandomCases(seed, perSeed) {
+				t.Run(cs.Name, func(t *testing.T) {
+					t.Parallel()
+					q, err := search.Normalize(c.Query(cs))
+					if err != nil {
+						var ipe *search.InvalidPatternError
+						if !errors.As(err, &ipe) {
+							t.Errorf("%s (%s): Normalize: %v", cs.Name, cs.Why, err)
+						}
 						mu.Lock()
-						compared++
+						invalid++
 						mu.Unlock()
-						if d := conformance.Diff(want.render, got.render); len(d) > 0 {
-							t.Errorf("%s (%s): %s differs from %s (- %s, + %s):\n%s", cs.Name, cs.Why, e.b.Name(), ref, ref, e.b.Name(), head(d, 12))
+						return
+					}
+					render := func(b search.Engine) outcome {
+						ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+						defer cancel()
+						col := &conformance.Collector{Mode: q.Mode, DropMidRuneEmptySpans: true}
+						_, err := b.Search(ctx, q, col)
+						return outcome{err: err, render: col.Render(), violate: col.Violations()}
+					}
+					want := render(byName(engines, ref))
+					if want.err != nil {
+						t.Errorf("%s (%s): %s: %v", cs.Name, cs.Why, ref, want.err)
+						return
+					}
+					for _, e := range engines {
+						if e.b.Name() == ref {
+							continue
 						}
-						if len(got.violate) > 0 {
-							t.Errorf("%s (%s): %s breaks the Sink contract:\n%s", cs.Name, cs.Why, e.b.Name(), head(got.violate, 5))
+						got := render(e.b)
+						switch {
+						case errors.Is(got.err, search.ErrUnsupported), errors.Is(got.err, search.ErrUnavailable):
+							continue
+						case got.err != nil:
+							t.Errorf("%s (%s): %s: %v", cs.Name, cs.Why, e.b.Name(), got.err)
+						default:
+							mu.Lock()
+							compared++
+							mu.Unlock()
+							if d := conformance.Diff(want.render, got.render); len(d) > 0 {
+								t.Errorf("%s (%s): %s differs from %s (- %s, + %s):\n%s", cs.Name, cs.Why, e.b.Name(), ref, ref, e.b.Name(), head(d, 12))
+							}
+							if len(got.violate) > 0 {
+								t.Errorf("%s (%s): %s breaks the Sink contract:\n%s", cs.Name, cs.Why, e.b.Name(), head(got.violate, 5))
+							}
 						}
 					}
-				}
+				})
 			}
 		})
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -33,6 +34,20 @@ const memPeakLimit = 200 << 20
 // memKillAt is where a child stops itself: well past the limit, well before
 // the machine suffers.
 const memKillAt = 1 << 30
+
+// memLines and memLongBytes size the two files: 10M lines and one 50 MB
+// line under RGKIT_TEST_FULL=1 (the sizes the case names give), 4M lines
+// and 25 MB by default, where an engine that kept every Line (over 100
+// bytes each) or every span of the long line (16 bytes each) would still
+// pass memPeakLimit twice over.
+var memLines, memLongBytes = memSizes()
+
+func memSizes() (int, int) {
+	if testtool.Full() {
+		return 10_000_000, 50_000_000
+	}
+	return 4_000_000, 25_000_000
+}
 
 // memCase is one search a child runs.
 type memCase struct {
@@ -55,7 +70,7 @@ var memCases = []memCase{
 		q: func(q search.Query) search.Query { q.Limit = 10; q.Sort = search.SortNone; return q }, wantLines: 10,
 		engines: []string{"ripgrep", "gitgrep", "grep", "native"}},
 	{name: "all 10M matching lines streamed", file: "lines", pattern: "x",
-		q: func(q search.Query) search.Query { q.Sort = search.SortNone; return q }, wantLines: 10_000_000,
+		q: func(q search.Query) search.Query { q.Sort = search.SortNone; return q }, wantLines: memLines,
 		engines: []string{"grep", "native"}},
 	{name: "all 10M matching lines sorted (a 16 MB byte cap holds)", file: "lines", pattern: "x",
 		q: func(q search.Query) search.Query { return q }, wantLines: -1, maxOutput: 16 << 20,
@@ -97,8 +112,8 @@ func TestMemoryIsBoundedByTheCaps(t *testing.T) {
 		t.Skip("needs /proc/self/status (Linux) to measure the peak")
 	}
 	dirs := map[string]string{
-		"lines": memTree(t, "a", bytes.Repeat([]byte("x\n"), 10_000_000)),
-		"long":  memTree(t, "l", bytes.Repeat([]byte("A"), 50_000_000)),
+		"lines": memTree(t, "a", bytes.Repeat([]byte("x\n"), memLines)),
+		"long":  memTree(t, "l", bytes.Repeat([]byte("A"), memLongBytes)),
 	}
 	available := map[string]bool{}
 	for _, b := range realEngines(t, dirs["lines"]) {
@@ -107,6 +122,7 @@ func TestMemoryIsBoundedByTheCaps(t *testing.T) {
 	for _, c := range memCases {
 		for _, name := range c.engines {
 			t.Run(c.name+"/"+name, func(t *testing.T) {
+				t.Parallel() // each child measures its own peak
 				if !available[name] {
 					t.Skipf("%s is not available here", name)
 				}

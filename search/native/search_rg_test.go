@@ -276,6 +276,7 @@ func checkAgainstRg(t *testing.T, cases []rgCase) {
 	rg := searchRg(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			dir := writeSearchFiles(t, c.files)
 			want, got := runRg(t, rg, dir, c), runNative(t, dir, c)
 			if !reflect.DeepEqual(want, got) {
