@@ -247,8 +247,9 @@ func cutRgLine(path string, number int, data rgText, subs []rgSubmatch, more, ma
 			}
 			l.Submatches = append(l.Submatches, search.Span{Start: s.Start, End: min(s.End, len(text))})
 		}
-		if len(l.Submatches) > 0 {
-			l.Column = l.Submatches[0].Start + 1
+		if len(subs) > 0 {
+			// The first match's column, even when it starts past the cut.
+			l.Column = subs[0].Start + 1
 		}
 		l.MoreSubmatches = more
 	}
