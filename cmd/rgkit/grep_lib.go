@@ -76,7 +76,7 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 	cleanup := func() {}
 	defer func() { cleanup() }()
 	addStdin := func() {
-		targets = append(targets, target{root: cwdOrEmpty(), display: "<stdin>", file: true, stream: &streamSource{r: s.in}})
+		targets = append(targets, target{display: "<stdin>", file: true, stream: &streamSource{r: s.in}})
 	}
 	if len(o.Paths) == 0 {
 		if stdinReadable(s.in) {
@@ -238,14 +238,7 @@ func pathTarget(p string) (t target, done func(), err error) {
 	if err != nil {
 		return target{}, nil, err
 	}
-	return target{root: cwdOrEmpty(), display: p, file: true, stream: &streamSource{r: f}}, func() { f.Close() }, nil
-}
-
-// cwdOrEmpty is the working directory, or "" (the library's default) when
-// it cannot be read.
-func cwdOrEmpty() string {
-	wd, _ := os.Getwd()
-	return wd
+	return target{display: p, file: true, stream: &streamSource{r: f}}, func() { f.Close() }, nil
 }
 
 // readPatterns gathers -e, the positional pattern and -f files' lines

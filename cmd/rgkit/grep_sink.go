@@ -469,6 +469,21 @@ var (
 )
 
 // terminator is a search.Line's Term as the printers take it.
+// splitLine cuts one raw line into its text and the terminator rg prints
+// ("\r\n", "\n", or none: a last line without one, or a stream's line
+// that a NUL ended, which rg turns into a line break of its own).
+func splitLine(raw []byte) (text, term []byte) {
+	switch {
+	case bytes.HasSuffix(raw, termCRLF):
+		return raw[:len(raw)-2], termCRLF
+	case bytes.HasSuffix(raw, termLF):
+		return raw[:len(raw)-1], termLF
+	case bytes.HasSuffix(raw, []byte{0}):
+		return raw[:len(raw)-1], nil
+	}
+	return raw, nil
+}
+
 func terminator(t string) []byte {
 	switch t {
 	case "\n":
@@ -527,11 +542,9 @@ func (l *lineLocator) at(n int) (int64, []byte) {
 	}
 	l.off += size
 	l.line++
-	switch {
-	case bytes.HasSuffix(text, []byte("\r\n")):
-		return start, []byte("\r\n")
-	case bytes.HasSuffix(text, []byte("\n")):
-		return start, []byte("\n")
+	if bytes.HasSuffix(text, termLF) { // a NUL ends no line in a file
+		_, term := splitLine(text)
+		return start, term
 	}
 	return start, nil
 }

@@ -64,15 +64,8 @@ func (l *windowLocator) at(n int) (int64, []byte) {
 	if l.line != n || l.pos >= len(l.data) {
 		return 0, nil
 	}
-	rest := l.data[l.pos:]
-	end := lineLen(rest)
-	switch {
-	case end >= 2 && rest[end-1] == '\n' && rest[end-2] == '\r':
-		return l.base + int64(l.pos), []byte("\r\n")
-	case end >= 1 && rest[end-1] == '\n':
-		return l.base + int64(l.pos), []byte("\n")
-	}
-	return l.base + int64(l.pos), nil
+	_, term := splitLine(l.data[l.pos : l.pos+lineLen(l.data[l.pos:])])
+	return l.base + int64(l.pos), term
 }
 
 // lineLen is the length of the first line of b with its terminator.
@@ -243,10 +236,7 @@ func (s *streamSearch) trailingContext(buf []byte, first int) (bool, error) {
 		if n <= s.lastSent {
 			continue
 		}
-		text := bytes.TrimSuffix(bytes.TrimSuffix(bytes.TrimSuffix(line, []byte{0}), []byte("\n")), []byte("\r"))
-		if len(line) > 0 && line[len(line)-1] != '\n' {
-			text = bytes.TrimSuffix(line, []byte{0})
-		}
+		text, _ := splitLine(line)
 		var found *native.Line
 		_, err := s.m.Search(text, native.SearchOptions{MaxCount: 1, MaxColumns: s.opts.MaxColumns}, func(l native.Line) error {
 			found = &l

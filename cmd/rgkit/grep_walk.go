@@ -168,11 +168,8 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 	r, s, n := a.r, a.s, a.n
 	a.n++
 	text, term := raw, []byte(nil)
-	switch {
-	case bytes.HasSuffix(raw, []byte("\r\n")):
-		text, term = raw[:len(raw)-2], []byte("\r\n")
-	case bytes.HasSuffix(raw, []byte("\n")):
-		text, term = raw[:len(raw)-1], []byte("\n")
+	if bytes.HasSuffix(raw, termLF) { // lines here are cut at '\n' alone
+		text, term = splitLine(raw)
 	}
 	l, isMatch := matched[n]
 	var rl printer.RgLine
