@@ -143,21 +143,31 @@ func (p *parser) assertion(start int, r rune) (escape, error) {
 	return escape{node: assertNode(WordBoundary)}, nil
 }
 
+// braced reads {...} at the parser's position and returns what is inside;
+// unclosed is the error (at start) when no '}' follows.
+func (p *parser) braced(start int, unclosed string) (string, error) {
+	p.next()
+	at := p.pos
+	for !p.eof() && p.peek() != '}' {
+		p.next()
+	}
+	if p.eof() {
+		return "", p.err(start, KindSyntax, unclosed)
+	}
+	s := p.src[at:p.pos]
+	p.next()
+	return s, nil
+}
+
 // hex reads \xHH \x{H..} \uHHHH \u{H..} \UHHHHHHHH \U{H..}.
 func (p *parser) hex(start int, kind rune) (escape, error) {
 	digits := map[rune]int{'x': 2, 'u': 4, 'U': 8}[kind]
 	var s string
 	if p.peek() == '{' {
-		p.next()
-		at := p.pos
-		for !p.eof() && p.peek() != '}' {
-			p.next()
+		var err error
+		if s, err = p.braced(start, "unclosed hexadecimal literal (missing closing brace)"); err != nil {
+			return escape{}, err
 		}
-		if p.eof() {
-			return escape{}, p.err(start, KindSyntax, "unclosed hexadecimal literal (missing closing brace)")
-		}
-		s = p.src[at:p.pos]
-		p.next()
 		if s == "" {
 			return escape{}, p.err(start, KindSyntax, "hexadecimal literal empty")
 		}
@@ -196,16 +206,10 @@ func (p *parser) unicodeClass(start int, neg bool) (escape, error) {
 	}
 	var name string
 	if p.peek() == '{' {
-		p.next()
-		at := p.pos
-		for !p.eof() && p.peek() != '}' {
-			p.next()
+		var err error
+		if name, err = p.braced(start, "unclosed Unicode class (missing closing brace)"); err != nil {
+			return escape{}, err
 		}
-		if p.eof() {
-			return escape{}, p.err(start, KindSyntax, "unclosed Unicode class (missing closing brace)")
-		}
-		name = p.src[at:p.pos]
-		p.next()
 		if k, v, ok := strings.Cut(name, "!="); ok {
 			name, neg = k+"="+v, !neg
 		}
