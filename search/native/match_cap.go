@@ -1,6 +1,9 @@
 package native
 
-import "bytes"
+import (
+	"bytes"
+	"regexp"
+)
 
 // Submatches of one line are stored up to MaxSubmatches and counted past
 // that: a 50 MB line of "A" searched for "A" has 50 million matches, and
@@ -12,8 +15,8 @@ import "bytes"
 // MaxSubmatches+1 matches; overflow reports that it stopped there, so more
 // may exist.
 func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep func(start int) bool) (out [][2]int, overflow bool) {
-	b, from := data[ls:le], 0
 	if m.lit != nil {
+		b := data[ls:le]
 		n := 0
 		for at := 0; ; {
 			i := bytes.Index(b[at:], m.lit)
@@ -30,14 +33,8 @@ func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep fu
 			at = s + len(m.lit)
 		}
 	}
-	v := m.vm
-	if m.textVM != nil && ls > 0 {
-		b, from, v = data[ls-1:le], 1, m.textVM
-	} else if m.re != nil || (m.asciiRe != nil && isASCII(b)) {
-		re := m.re
-		if re == nil {
-			re = m.asciiRe
-		}
+	b, from, v, re := m.lineEngine(data, ls, le)
+	if re != nil {
 		for i, loc := range re.FindAllIndex(b, MaxSubmatches+1) {
 			if i == MaxSubmatches {
 				return dst, true
@@ -61,21 +58,30 @@ func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep fu
 	return dst, overflow
 }
 
+// lineEngine chooses how the line data[ls:le] is searched: with a Go
+// regexp (re set) when one answers for it, else with a Pike VM v over b
+// from from (the text VM sees the byte before the line).
+func (m *Matcher) lineEngine(data []byte, ls, le int) (b []byte, from int, v *pikeVM, re *regexp.Regexp) {
+	b, v = data[ls:le], m.vm
+	switch {
+	case m.textVM != nil && ls > 0:
+		return data[ls-1 : le], 1, m.textVM, nil
+	case m.re != nil:
+		return b, 0, v, m.re
+	case m.asciiRe != nil && isASCII(b):
+		return b, 0, v, m.asciiRe
+	}
+	return b, 0, v, nil
+}
+
 // countLineMatches counts the matches of the line data[ls:le] as
 // lineSpansCapped finds them, storing none.
 func (m *Matcher) countLineMatches(data []byte, ls, le int) int {
-	b, from := data[ls:le], 0
 	if m.lit != nil {
-		return bytes.Count(b, m.lit)
+		return bytes.Count(data[ls:le], m.lit)
 	}
-	v := m.vm
-	if m.textVM != nil && ls > 0 {
-		b, from, v = data[ls-1:le], 1, m.textVM
-	} else if m.re != nil || (m.asciiRe != nil && isASCII(b)) {
-		re := m.re
-		if re == nil {
-			re = m.asciiRe
-		}
+	b, from, v, re := m.lineEngine(data, ls, le)
+	if re != nil {
 		// ReplaceAllFunc walks every match with one reused buffer, where
 		// FindAllIndex allocates each.
 		n := 0
