@@ -354,6 +354,9 @@ func (e *testEnv) resolver() *Resolver {
 		sleep:      e.sleeps.sleep,
 		Log:        e.log,
 		jitter:     func() float64 { return 0.5 },
+		// The memo of rg versions lives in the test's home, not the
+		// user's cache directory.
+		versionMemo: &versionMemo{path: filepath.Join(e.home, ".cache", "rgkit", "rg-versions")},
 	}
 }
 

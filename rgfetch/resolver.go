@@ -135,6 +135,7 @@ type Resolver struct {
 	stallWindow    time.Duration                                    // throughput window, 30 s
 	minRate        int64                                            // bytes/s over the window, 1000
 	versionTimeout time.Duration                                    // each rg --version, 5 s
+	versionMemo    *versionMemo                                     // the user cache's memo; tests point it elsewhere
 	failureTTL     time.Duration                                    // in-memory failure, 30 s; negative: off
 	postInstall    func(ctx context.Context, path string) error     // platforms.PostInstall
 	// checkpoint is called at named install steps; tests kill the process

@@ -42,6 +42,7 @@ type settings struct {
 	minRate          int64
 	timeout          time.Duration
 	versionTimeout   time.Duration
+	versionMemo      versionMemo
 	failureTTL       time.Duration
 	failureMemory    time.Duration
 	postInstall      func(context.Context, string) error
@@ -161,6 +162,11 @@ func (r *Resolver) settings() settings {
 	}
 	if s.versionTimeout <= 0 {
 		s.versionTimeout = 5 * time.Second
+	}
+	if r.versionMemo != nil {
+		s.versionMemo = *r.versionMemo
+	} else {
+		s.versionMemo = defaultVersionMemo(s.app)
 	}
 	if s.failureTTL == 0 {
 		s.failureTTL = 30 * time.Second

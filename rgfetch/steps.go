@@ -65,7 +65,7 @@ func (r *Resolver) checkOverride(ctx context.Context, s settings) (Resolved, err
 	if err := checkExecutable(path); err != nil {
 		return Resolved{}, fmt.Errorf("%s_RG_PATH=%s: %w", s.envPrefix, s.override, err)
 	}
-	v, err := rgVersion(ctx, path, s.versionTimeout, s.sleep)
+	v, err := s.knownVersion(ctx, path)
 	if err != nil {
 		return Resolved{}, fmt.Errorf("%s_RG_PATH=%s: %w", s.envPrefix, s.override, err)
 	}
@@ -100,7 +100,7 @@ func (r *Resolver) trySystem(ctx context.Context, s settings, tr *Trace) (Resolv
 	if guardsWorkDir(s.workDir, s.home) && inside(path, s.workDir) {
 		return reject(VerdictRejected, path, "", fmt.Sprintf("lives inside the working directory %s; refused (PATH hijack guard)", s.workDir))
 	}
-	v, err := rgVersion(ctx, path, s.versionTimeout, s.sleep)
+	v, err := s.knownVersion(ctx, path)
 	if err != nil {
 		return reject(VerdictRejected, path, "", err.Error())
 	}
@@ -193,6 +193,15 @@ func checkExecutable(path string) error {
 		return fmt.Errorf("%s is not executable (mode %s)", path, fi.Mode().Perm())
 	}
 	return nil
+}
+
+// knownVersion is the version of an rg found on the machine (the system
+// rg, the override): remembered across processes while the file stays
+// the same (see versionMemo).
+func (s settings) knownVersion(ctx context.Context, path string) (string, error) {
+	return s.versionMemo.version(ctx, path, func(ctx context.Context, path string) (string, error) {
+		return rgVersion(ctx, path, s.versionTimeout, s.sleep)
+	})
 }
 
 // rgVersion runs `path --version` under a timeout and parses the version.
