@@ -71,14 +71,22 @@ func isSelf(path string) bool {
 }
 
 // execRg runs rg with args, its streams connected straight to ours, and
-// returns its exit status: rg's bytes at rg's speed.
+// returns its exit status: rg's bytes at rg's speed. When the streams are
+// the process's own, rgkit becomes rg (execve on Unix): no second process
+// to wait for, and rg receives the terminal's signals itself.
 func execRg(ctx context.Context, s streams, rg string, args []string) int {
+	env := append(os.Environ(), nestedEnv+"=1")
+	if s.in == os.Stdin && s.out == os.Stdout && s.errOut == os.Stderr {
+		// Returns only when the exec failed; the child below then tries
+		// (and reports) the same.
+		_ = becomeProgram(rg, args, env)
+	}
 	cmd := exec.CommandContext(ctx, rg, args...)
 	if s.in != nil {
 		cmd.Stdin = s.in
 	}
 	cmd.Stdout, cmd.Stderr = s.out, s.errOut
-	cmd.Env = append(os.Environ(), nestedEnv+"=1")
+	cmd.Env = env
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
