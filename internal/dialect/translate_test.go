@@ -15,6 +15,7 @@ import (
 
 	"github.com/rgkit/rgkit/internal/rgregex"
 	"github.com/rgkit/rgkit/internal/searchtest"
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/native"
 )
@@ -164,7 +165,8 @@ func referenceLines(t *testing.T, q search.Query, data []byte) []int {
 // TestTranslationsSelectWhatGoSelects runs each Translation through the real
 // tool and compares the selected lines with the native matcher's: the same
 // lines, or (for a pattern with an assertion Go's syntax lacks, such as
-// Unicode \b) at least those lines.
+// Unicode \b) at least those lines. Every other (pattern, tool) cell runs
+// by default, all of them under RGKIT_TEST_FULL=1.
 func TestTranslationsSelectWhatGoSelects(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "corpus.txt")
@@ -220,9 +222,15 @@ func TestTranslationsSelectWhatGoSelects(t *testing.T) {
 	if len(tools) == 0 {
 		t.Skip("none of rg, git, grep installed")
 	}
-	for _, q := range translationPatterns {
+	for qi, q := range translationPatterns {
 		want := referenceLines(t, q, data)
-		for _, tl := range tools {
+		for ti, tl := range tools {
+			if !testtool.Full() && (qi+ti)%2 == 1 {
+				// By default every other (pattern, tool) cell runs, so each
+				// pattern meets half the tools and each tool half the
+				// patterns; RGKIT_TEST_FULL=1 (CI) runs them all.
+				continue
+			}
 			if (q.Pattern == "^$" || q.Pattern == `\B^`) && tl.d == ERE && strings.HasSuffix(tl.bin, "git") {
 				// git grep -E reports a phantom empty line after the final
 				// '\n'; the engine filters it (TestGitGrepPhantomEmptyLastLine).

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -232,16 +233,16 @@ func randomRecord(r *rand.Rand) []byte {
 }
 
 // TestDecodeAgreesWithEncodingJSONOnRandomRecords decodes random rg-shaped
-// records both ways: 20,000 by default, 200,000 under RGKIT_TEST_FULL=1
-// (CI), 5,000 with -short.
+// records both ways: 5,000 by default, 200,000 under RGKIT_TEST_FULL=1
+// (CI), 1,000 with -short.
 func TestDecodeAgreesWithEncodingJSONOnRandomRecords(t *testing.T) {
 	t.Parallel()
-	n := 20_000
+	n := 5_000
 	switch {
-	case os.Getenv("RGKIT_TEST_FULL") == "1":
+	case testtool.Full():
 		n = 200_000
 	case testing.Short():
-		n = 5_000
+		n = 1_000
 	}
 	r := rand.New(rand.NewPCG(11, 13))
 	for range n {
