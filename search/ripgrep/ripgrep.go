@@ -63,10 +63,11 @@ type Engine struct {
 
 // DefaultMaxMemory is the ripgrep engine's memory cap when
 // Engine.MaxMemory is 0. A search normally costs rg 10 to 100 MB (more with
-// --multiline, which holds a whole file); what passes a gigabyte is a line
-// of millions of matches, whose --json record rg builds whole before
-// printing it (6.4 GB and 4 minutes for one 50 MB line of "A" searched for
-// "A", where the native engine streams it in a few MB).
+// --multiline, which holds a whole file); what passes a gigabyte is a file
+// of millions of matches, whose --json output rg builds whole before
+// printing it: 2.1 GB for ten million matching lines, 6.4 GB and 4 minutes
+// for one 50 MB line of "A" searched for "A". Past the cap the Chain's next
+// engine streams such a file within its own caps instead.
 const DefaultMaxMemory int64 = 1 << 30
 
 // rgMinVersion is the oldest rg the engine runs: rgkit is tested with
@@ -376,7 +377,7 @@ func (r *Engine) memoryCapError(q search.Query) error {
 	default:
 		where = fmt.Sprintf("%d paths under %s", len(q.Paths), q.Root)
 	}
-	return &memoryCapError{fmt.Sprintf("rg needed more than %s of memory searching %s (a line with very many matches makes rg build a huge --json record)",
+	return &memoryCapError{fmt.Sprintf("rg needed more than %s of memory searching %s (rg builds each file's --json output whole before printing it, and a file there has millions of matches)",
 		proc.FormatBytes(r.maxMemory()), where)}
 }
 
