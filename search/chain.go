@@ -71,6 +71,12 @@ type Chain struct {
 //     ErrUnsupported before it emitted anything; when every engine is passed
 //     over, the error is a *NoEngineError (errors.Is ErrUnavailable) with
 //     each reason;
+//   - an engine whose process passed its memory cap (ErrMemoryCap) is
+//     passed over too when nothing it found had reached sink yet (always so
+//     with SortPath and SortModified, which hold results until the engine
+//     is done): what it found is dropped, the next engine answers, and
+//     Result.Warnings says so. When some of it had been streamed to sink
+//     (SortNone), the error is returned with Partial set, as below;
 //   - q.Timeout (or a deadline on ctx) running out is not an error: the
 //     results found so far are delivered and Result.Partial is set;
 //   - cancellation of ctx delivers the results found so far, sets Partial and
@@ -89,6 +95,7 @@ func (c *Chain) Search(ctx context.Context, q Query, sink Sink) (Result, error) 
 		ctx, cancel = context.WithTimeout(ctx, nq.Timeout)
 		defer cancel()
 	}
+	var memoryCapped []error // engines stopped for memory, their results dropped
 	for _, b := range c.order(ctx, nq) {
 		info, err := b.Available(ctx)
 		if err == nil && nq.MaxCountSet && nq.MaxCountPerFile == 0 {
@@ -101,6 +108,9 @@ func (c *Chain) Search(ctx context.Context, q Query, sink Sink) (Result, error) 
 			var done bool
 			done, err = c.run(ctx, b, info, nq, sink, &res)
 			if done {
+				for _, e := range memoryCapped {
+					res.Warnings = append(res.Warnings, fmt.Sprintf("%v; searched with %s instead", e, b.Name()))
+				}
 				res.Stats.Elapsed = time.Since(start)
 				return res, err
 			}
@@ -109,7 +119,9 @@ func (c *Chain) Search(ctx context.Context, q Query, sink Sink) (Result, error) 
 			res.Stats.Elapsed = time.Since(start)
 			return res, interrupted(ctx, &res, nq)
 		}
-		if !skippable(err) {
+		if errors.Is(err, ErrMemoryCap) {
+			memoryCapped = append(memoryCapped, err)
+		} else if !skippable(err) {
 			res.Stats.Elapsed = time.Since(start)
 			return res, fmt.Errorf("%s: %w", b.Name(), err)
 		}
@@ -124,17 +136,26 @@ func (c *Chain) Search(ctx context.Context, q Query, sink Sink) (Result, error) 
 
 // run searches with one available engine. done is false only when the
 // engine refused q (err wraps ErrUnavailable or ErrUnsupported) before
-// emitting anything, so the Chain may try the next one.
+// emitting anything, or was stopped for memory (ErrMemoryCap) before any
+// of its results reached sink, so the Chain may try the next one.
 func (c *Chain) run(ctx context.Context, b Engine, info Info, q Query, sink Sink, res *Result) (done bool, err error) {
 	col := newCollector(q, sink, c.maxOutputBytes())
 	stats, err := b.Search(ctx, q, col)
 	if err != nil && skippable(err) && !col.outcome().received {
 		return false, err
 	}
+	if errors.Is(err, ErrMemoryCap) && !col.outcome().passedOn && ctx.Err() == nil {
+		// col, and what it held, is dropped; what the process cost is kept.
+		res.Stats.ProcessCPU += stats.ProcessCPU
+		res.Stats.ProcessPeakRSS = max(res.Stats.ProcessPeakRSS, stats.ProcessPeakRSS)
+		return false, err
+	}
 	res.Backend = b.Name()
 	res.Info = info
 	flushErr := col.finish()
 	out := col.outcome()
+	stats.ProcessCPU += res.Stats.ProcessCPU // engines dropped for memory before it
+	stats.ProcessPeakRSS = max(stats.ProcessPeakRSS, res.Stats.ProcessPeakRSS)
 	res.Stats = col.mergeStats(stats)
 	if out.stopped {
 		res.Stats.MatchedLinesAtLeast = true // the engine was stopped before it had counted everything
@@ -155,6 +176,10 @@ func (c *Chain) run(ctx context.Context, b Engine, info Info, q Query, sink Sink
 		// Also when the engine, stopped by a cap, reports the deadline
 		// that passed before it noticed: that is a timeout, not a failure.
 		return true, interrupted(ctx, res, q)
+	}
+	if errors.Is(err, ErrMemoryCap) {
+		res.Partial = true
+		return true, fmt.Errorf("%s: %w; what it found before was streamed, so results are partial", b.Name(), err)
 	}
 	if err != nil && !errors.Is(err, ErrStop) {
 		res.Partial = true

@@ -80,6 +80,7 @@ type collector struct {
 	skipped, emitted int // entries skipped by Offset, passed on
 	trunc            Truncation
 	received         bool  // the engine emitted anything
+	passedOn         bool  // something reached out: the engine's answer can no longer be dropped
 	outDone          bool  // the caller's Sink returned an error (ErrStop included): call it no more
 	stopped          bool  // the engine was told ErrStop
 	sinkErr          error // a Sink error other than ErrStop
@@ -498,8 +499,11 @@ func (c *collector) emit(f *fileBuf, l Line) error {
 	return c.pass(c.out.Line(l))
 }
 
-// pass records a Sink error so the Chain can return it as the caller's own.
+// pass takes the result of a call to the caller's Sink: it records that
+// something was passed on and a Sink error, so the Chain can return it as
+// the caller's own.
 func (c *collector) pass(err error) error {
+	c.passedOn = true // every call to c.out comes through here
 	if err == nil {
 		return nil
 	}
@@ -555,6 +559,7 @@ func (c *collector) stopOn(err error) error {
 // outcome is what the collector saw of a search.
 type outcome struct {
 	received bool       // the engine emitted anything
+	passedOn bool       // something reached the caller's Sink
 	stopped  bool       // the engine was told to stop (limit, byte cap, Sink)
 	sinkErr  error      // the caller's Sink failed with this (not ErrStop)
 	trunc    Truncation // which cap cut the results
@@ -563,7 +568,7 @@ type outcome struct {
 func (c *collector) outcome() outcome {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return outcome{received: c.received, stopped: c.stopped, sinkErr: c.sinkErr, trunc: c.trunc}
+	return outcome{received: c.received, passedOn: c.passedOn, stopped: c.stopped, sinkErr: c.sinkErr, trunc: c.trunc}
 }
 
 // mergeStats completes an engine's Stats with what the collector counted,

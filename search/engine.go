@@ -71,7 +71,7 @@ const (
 // Skip records why the Chain passed over an engine.
 type Skip struct {
 	Backend string
-	Reason  error // wraps ErrUnavailable or ErrUnsupported
+	Reason  error // wraps ErrUnavailable, ErrUnsupported or ErrMemoryCap
 }
 
 // Result is the outcome of a search through a Chain.

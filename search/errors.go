@@ -13,6 +13,15 @@ var ErrUnavailable = errors.New("backend unavailable")
 // returned before anything is emitted, and the Chain moves on.
 var ErrUnsupported = errors.New("backend cannot honour this query exactly")
 
+// ErrMemoryCap means an external engine's process needed more memory than
+// its cap (the ripgrep engine's MaxMemory) and was stopped: rg builds a
+// line's whole --json record before printing it, so one line of millions of
+// matches takes gigabytes. The engine's error says which engine, which cap
+// and what it searched. When nothing the engine found had reached the
+// caller's Sink yet, the Chain searches again with the next engine (and says
+// so in Result.Warnings); otherwise the answer is partial.
+var ErrMemoryCap = errors.New("engine passed its memory cap")
+
 // InvalidPatternError is a pattern rg 15 refuses without -P (a syntax
 // error, look-around, a back-reference, a NUL byte), or one rg accepts
 // but rgkit cannot give rg's meaning (a Unicode property Go has no table

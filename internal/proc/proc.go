@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,16 @@ type Spec struct {
 	// Unavailable is the sentinel a start failure wraps; nil = ErrUnavailable.
 	// Search engines pass search.ErrUnavailable so the Chain falls through.
 	Unavailable error
+	// MaxMemory caps the child's resident anonymous memory (heap and stacks,
+	// not the file pages it maps), in bytes; <= 0 = no cap. On Linux the
+	// group is killed with SIGKILL once a sample of /proc/PID/status (every
+	// 5 ms) shows more, and RLIMIT_DATA is set a few times higher as a
+	// backstop (see limitData for the measurement behind both). Run then
+	// reports Result.MemoryCapped and an error wrapping ErrMemoryCap.
+	// Elsewhere (macOS, the BSDs, Windows) nothing enforces it: there is no
+	// /proc to sample, and the rlimits there either count file mappings or
+	// do not exist.
+	MaxMemory int64
 }
 
 // Result is what Run observed.
@@ -47,6 +58,11 @@ type Result struct {
 	Killed       bool          // Run signalled the process group (cancel, timeout, cap, reader gave up)
 	CPU          time.Duration // user+system CPU time of the process (not of grandchildren it left behind)
 	PeakRSS      int64         // peak resident set in bytes, where the OS reports it (0 otherwise)
+	// MemoryCapped says the child was stopped for passing Spec.MaxMemory:
+	// killed by Run when its memory passed the cap, or killed by a signal
+	// after it had reserved at least half of its RLIMIT_DATA backstop (an
+	// allocation refused there aborts a Rust program). A crash says false.
+	MemoryCapped bool
 }
 
 const (
@@ -62,6 +78,10 @@ const DefaultMaxStdout = 1 << 30
 // started at all (missing, not executable, relative path), unless
 // Spec.Unavailable names another sentinel to wrap.
 var ErrUnavailable = errors.New("program unavailable")
+
+// ErrMemoryCap is wrapped by Run's error when the child was stopped for
+// passing Spec.MaxMemory (Result.MemoryCapped).
+var ErrMemoryCap = errors.New("memory cap passed")
 
 // errReaderDone closes the stdout pipe once the callback has returned, so the
 // copying goroutine of os/exec stops instead of blocking.
@@ -144,7 +164,17 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 		return res, fmt.Errorf("start %s: %w", spec.Path, err)
 	}
 	pgid := cmd.Process.Pid
-	stopRSS := watchPeakRSS(cmd.Process.Pid)
+	var dataLimit int64
+	if spec.MaxMemory > 0 {
+		dataLimit = limitData(pgid, spec.MaxMemory)
+	}
+	var memKilled atomic.Bool
+	stopWatch := watchMemory(pgid, spec.MaxMemory, func() {
+		// SIGKILL at once: a runaway can grow by gigabytes in a grace period.
+		memKilled.Store(true)
+		killed.Store(true)
+		_ = signalGroup(cmd.Process, true)
+	})
 
 	cbDone := make(chan error, 1)
 	go func() {
@@ -159,7 +189,7 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 	}()
 
 	waitErr := cmd.Wait()
-	sampledRSS, sampled := stopRSS()
+	mem := stopWatch()
 	// Whatever is left of the group (a grandchild holding a pipe, a child
 	// that ignored SIGTERM) goes now; ESRCH when nothing is left.
 	killLeftovers(pgid)
@@ -178,15 +208,21 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 		res.ExitCode = ps.ExitCode()
 		res.CPU = ps.UserTime() + ps.SystemTime()
 		res.PeakRSS = peakRSS(ps)
-		if sampled {
-			res.PeakRSS = sampledRSS
+		if mem.sampled {
+			res.PeakRSS = mem.peak
 		}
+		res.MemoryCapped = memKilled.Load() ||
+			(dataLimit > 0 && !res.Killed && signaled(ps) && mem.peakData >= dataLimit/2)
 	}
 	switch {
 	case ctx.Err() != nil:
 		// First: output cut by the kill may not parse, and that is not
 		// the reason the run ended.
 		return res, fmt.Errorf("%s stopped: %w", filepath.Base(spec.Path), context.Cause(ctx))
+	case res.MemoryCapped:
+		// Before the callback's error, which is only the cut output's.
+		return res, fmt.Errorf("%s needed more than %s of memory and was stopped: %w",
+			filepath.Base(spec.Path), FormatBytes(spec.MaxMemory), ErrMemoryCap)
 	case cbErr != nil && !errors.Is(cbErr, errReaderDone):
 		return res, cbErr
 	}
@@ -196,6 +232,26 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 		return res, fmt.Errorf("wait %s: %w", spec.Path, waitErr)
 	}
 	return res, nil
+}
+
+// signaled reports whether the process was ended by a signal.
+func signaled(ps *os.ProcessState) bool {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled()
+}
+
+// FormatBytes writes n for a person: "1 GiB", "512 MiB", "1536 KiB",
+// "100 bytes" (the largest unit that divides it, so caps read as set).
+func FormatBytes(n int64) string {
+	for _, u := range []struct {
+		size int64
+		name string
+	}{{1 << 40, "TiB"}, {1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // eofReader records whether its reader reached io.EOF.

@@ -8,31 +8,63 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// rssSampleEvery is how often a running child's peak resident set is read.
+// rssSampleEvery is how often a running child's memory is read.
 const rssSampleEvery = 5 * time.Millisecond
 
-// watchPeakRSS samples the peak resident set (VmHWM) of process pid until the
-// returned stop is called, and stop returns the largest value seen, in bytes.
+// memSample is what one read of /proc/PID/status says, in bytes.
+type memSample struct {
+	hwm  int64 // VmHWM: peak resident set
+	anon int64 // RssAnon: resident anonymous memory (heap, stacks), not file pages
+	data int64 // VmData: private writable mappings, what RLIMIT_DATA limits
+}
+
+// memWatch is what watchMemory saw once stopped.
+type memWatch struct {
+	peak     int64 // largest VmHWM, in bytes
+	peakData int64 // largest VmData, in bytes
+	capped   bool  // RssAnon passed the cap and the group was killed
+	sampled  bool  // peak is the child's own (see watchMemory)
+}
+
+// watchMemory samples process pid's memory until the returned stop is
+// called. When maxAnon > 0 and the resident anonymous memory passes it,
+// onCap is called once (it kills the process group).
 //
-// The child's rusage cannot be used on Linux: Go starts children with
+// The peak is VmHWM, not the child's rusage: Go starts children with
 // vfork, so until exec the child shares the parent's memory and ru_maxrss
 // keeps the parent's resident set (a 200 MiB parent makes `rg --version`
 // report 202 MiB). VmHWM belongs to the address space exec created, so it is
 // the child's own. It is sampled, so growth in the last few milliseconds
 // before exit can be missed; that bounds the error, it does not inflate it.
-func watchPeakRSS(pid int) (stop func() (peak int64, ok bool)) {
+//
+// The cap is checked against RssAnon, not VmHWM: the file pages rg maps to
+// search a large file are resident too, but the kernel can drop them at any
+// time, so they are no threat to the host and no sign of a runaway.
+func watchMemory(pid int, maxAnon int64, onCap func()) (stop func() memWatch) {
 	path := "/proc/" + strconv.Itoa(pid) + "/status"
 	var (
-		mu   sync.Mutex
-		peak int64
+		mu sync.Mutex
+		w  = memWatch{sampled: true}
 	)
 	sample := func() {
-		if v := readVmHWM(path); v > 0 {
-			mu.Lock()
-			peak = max(peak, v)
-			mu.Unlock()
+		s, ok := readMemSample(path)
+		if !ok {
+			return
+		}
+		mu.Lock()
+		w.peak = max(w.peak, s.hwm)
+		w.peakData = max(w.peakData, s.data)
+		fire := maxAnon > 0 && s.anon > maxAnon && !w.capped
+		if fire {
+			w.capped = true
+		}
+		mu.Unlock()
+		if fire {
+			onCap()
 		}
 	}
 	sample()
@@ -51,22 +83,29 @@ func watchPeakRSS(pid int) (stop func() (peak int64, ok bool)) {
 			}
 		}
 	}()
-	return func() (int64, bool) {
+	return func() memWatch {
 		close(done)
 		<-finished
 		mu.Lock()
 		defer mu.Unlock()
-		return peak, true
+		return w
 	}
 }
 
-// readVmHWM returns the "VmHWM:" line of a /proc status file in bytes, or 0.
-func readVmHWM(path string) int64 {
+// readMemSample reads the memory lines of a /proc status file.
+func readMemSample(path string) (memSample, bool) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0
+		return memSample{}, false
 	}
-	_, rest, ok := bytes.Cut(b, []byte("VmHWM:"))
+	s := memSample{hwm: statusKB(b, "VmHWM:"), anon: statusKB(b, "RssAnon:"), data: statusKB(b, "VmData:")}
+	return s, s.hwm > 0
+}
+
+// statusKB returns the value of a "Name:   123 kB" line of a /proc status
+// file in bytes, or 0.
+func statusKB(b []byte, name string) int64 {
+	_, rest, ok := bytes.Cut(b, []byte(name))
 	if !ok {
 		return 0
 	}
@@ -76,4 +115,43 @@ func readVmHWM(path string) int64 {
 		return 0
 	}
 	return kb * 1024
+}
+
+// dataLimitFactor sets the RLIMIT_DATA backstop of a capped child to this
+// many times Spec.MaxMemory (see limitData).
+const dataLimitFactor = 8
+
+// limitData sets the RLIMIT_DATA backstop of the running child pid for a
+// memory cap of maxMemory and returns it, or 0 when it could not be set.
+//
+// Why the sampler enforces the cap and the rlimit is only a backstop,
+// measured with rg 15.2.0 on one 20 MB line of "A" searched for "A" (rg
+// --json builds the whole 1.1 GB record before it prints it):
+//   - RLIMIT_DATA counts address space reserved for the heap, and rg's
+//     growing buffers leave 2.5 to 4 times their resident size reserved
+//     (VmData 3028 MB at RssAnon 766 MB). A 1 GiB RLIMIT_DATA stopped rg at
+//     322 MB resident, a quarter of the cap it claims; and rg then aborts
+//     itself ("memory allocation of N bytes failed", SIGABRT), which looks
+//     like any crash.
+//   - The sampler kills the group when RssAnon, the memory that really
+//     weighs on the host, passes the cap, 5 ms of growth late at worst, and
+//     knows that it did.
+//
+// The rlimit catches what the sampler cannot: a goroutine starved for long
+// enough that the child races far past the cap. RLIMIT_DATA rather than
+// RLIMIT_AS: it leaves file mappings (rg maps large files) and glibc's
+// PROT_NONE arena reservations (one per thread) alone. It is set with
+// prlimit just after the child started, so the child runs unlimited for the
+// moment between exec and the call (exec itself, before any search); the
+// sampler watches it from the first sample on.
+func limitData(pid int, maxMemory int64) int64 {
+	lim := maxMemory * dataLimitFactor
+	if lim/dataLimitFactor != maxMemory {
+		return 0 // overflow: no useful backstop
+	}
+	r := unix.Rlimit{Cur: uint64(lim), Max: uint64(lim)}
+	if err := unix.Prlimit(pid, unix.RLIMIT_DATA, &r, nil); err != nil {
+		return 0
+	}
+	return lim
 }

@@ -2,7 +2,19 @@
 
 package proc
 
-// watchPeakRSS has nothing to sample here: the child's rusage says it.
-func watchPeakRSS(pid int) (stop func() (peak int64, ok bool)) {
-	return func() (int64, bool) { return 0, false }
+// memWatch is what watchMemory saw once stopped.
+type memWatch struct {
+	peak     int64
+	peakData int64
+	capped   bool
+	sampled  bool
 }
+
+// watchMemory has nothing to sample here (no /proc): the peak comes from
+// the child's rusage once it exited, and Spec.MaxMemory is not enforced.
+func watchMemory(pid int, maxAnon int64, onCap func()) (stop func() memWatch) {
+	return func() memWatch { return memWatch{} }
+}
+
+// limitData sets no limit outside Linux (see Spec.MaxMemory).
+func limitData(pid int, maxMemory int64) int64 { return 0 }

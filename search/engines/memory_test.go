@@ -84,10 +84,12 @@ var memCases = []memCase{
 	{name: "all 10M matching lines sorted (a 16 MB byte cap holds)", file: "lines", pattern: "x",
 		q: func(q search.Query) search.Query { return q }, wantLines: -1, maxOutput: 16 << 20,
 		engines: []string{"grep", "native"}},
-	// Not the ripgrep engine: rg 15 itself takes about four minutes and
-	// 6 GB to print this line's 2.8 GB JSON record. The engine's decoder is
-	// held to the caps on that exact record, generated without rg, by
-	// search/ripgrep's TestDecodeOneFiftyMegabyteLineWithinTheCaps.
+	// Not the ripgrep engine: rg 15 itself would take about four minutes
+	// and 6 GB to print this line's 2.8 GB JSON record, so the engine stops
+	// it at its memory cap and the Chain answers with the next engine
+	// (search/ripgrep's TestOneLongLineStaysWithinRgsMemoryCap). The
+	// engine's decoder is held to the caps on that exact record, generated
+	// without rg, by TestDecodeOneFiftyMegabyteLineWithinTheCaps there.
 	{name: "one 50 MB line, every byte a match", file: "long", pattern: "A",
 		q: func(q search.Query) search.Query { q.Sort = search.SortNone; return q }, wantLines: 1,
 		engines: []string{"grep", "native"}},

@@ -129,6 +129,9 @@ func (r *Engine) candidates(ctx context.Context, q search.Query, info search.Inf
 		})
 		st.ProcessCPU += res.CPU
 		st.ProcessPeakRSS = max(st.ProcessPeakRSS, res.PeakRSS)
+		if res.MemoryCapped {
+			return nil, r.memoryCapError(q)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +166,7 @@ func (r *Engine) runList(ctx context.Context, rg string, args []string, dir stri
 		any := false
 		res, err := proc.Run(ctx, proc.Spec{
 			Unavailable: search.ErrUnavailable, Path: rg, Args: a, Dir: dir, Env: r.env(),
-			MaxStdout: orDefault(r.MaxStdout, proc.DefaultMaxStdout), Grace: r.Grace,
+			MaxStdout: orDefault(r.MaxStdout, proc.DefaultMaxStdout), Grace: r.Grace, MaxMemory: r.maxMemory(),
 		}, func(rd io.Reader) error {
 			return proc.ReadNulList(rd, func(p string) error { any = true; fn(p); return nil })
 		})

@@ -50,10 +50,25 @@ type Engine struct {
 	MaxStdout int64
 	// Grace is the SIGTERM-to-SIGKILL delay on cancel; 0 = 2s.
 	Grace time.Duration
+	// MaxMemory caps rg's resident memory (heap, not the files it maps),
+	// in bytes; 0 = DefaultMaxMemory, negative = no cap. Enforced on Linux
+	// only (see proc.Spec.MaxMemory). rg stopped there fails the search
+	// with an error wrapping search.ErrMemoryCap, and the Chain searches
+	// again with its next engine.
+	MaxMemory int64
 
 	mu       sync.Mutex
 	versions map[string]rgVersion // by path, with the file's identity
 }
+
+// DefaultMaxMemory is the ripgrep engine's memory cap when
+// Engine.MaxMemory is 0. A search normally costs rg 10 to 100 MB (more with
+// --multiline, which holds a whole file); what passes a gigabyte is a file
+// of millions of matches, whose --json output rg builds whole before
+// printing it: 2.1 GB for ten million matching lines, 6.4 GB and 4 minutes
+// for one 50 MB line of "A" searched for "A". Past the cap the Chain's next
+// engine streams such a file within its own caps instead.
+const DefaultMaxMemory int64 = 1 << 30
 
 // rgMinVersion is the oldest rg the engine runs: rgkit is tested with
 // 13.0.0, 14.1.1 and 15.2.0 (the reference, see search.ReferenceVersion).
@@ -327,7 +342,7 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		res, err := proc.Run(ctx, proc.Spec{
 			Unavailable: search.ErrUnavailable,
 			Path:        info.Path, Args: args, Dir: q.Root, Env: r.env(),
-			MaxStdout: maxStdout, Grace: r.Grace,
+			MaxStdout: maxStdout, Grace: r.Grace, MaxMemory: r.maxMemory(),
 		}, run.consume)
 		run.stats.ProcessCPU += res.CPU
 		run.stats.ProcessPeakRSS = max(run.stats.ProcessPeakRSS, res.PeakRSS)
@@ -335,9 +350,43 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 			continue
 		}
 		run.stats.Elapsed = time.Since(start)
+		if res.MemoryCapped {
+			// Before finish: the record cut by the kill fails to decode.
+			return run.stats, r.memoryCapError(q)
+		}
 		return run.finish(res, err)
 	}
 }
+
+// maxMemory is the cap handed to proc.Spec (<= 0 there = none).
+func (r *Engine) maxMemory() int64 {
+	if r.MaxMemory == 0 {
+		return DefaultMaxMemory
+	}
+	return r.MaxMemory
+}
+
+// memoryCapError says rg was stopped for memory searching q, in words for
+// the person who asked; it matches search.ErrMemoryCap.
+func (r *Engine) memoryCapError(q search.Query) error {
+	where := q.Root
+	switch len(q.Paths) {
+	case 0:
+	case 1:
+		where = filepath.Join(q.Root, filepath.FromSlash(q.Paths[0]))
+	default:
+		where = fmt.Sprintf("%d paths under %s", len(q.Paths), q.Root)
+	}
+	return &memoryCapError{fmt.Sprintf("rg needed more than %s of memory searching %s (rg builds each file's --json output whole before printing it, and a file there has millions of matches)",
+		proc.FormatBytes(r.maxMemory()), where)}
+}
+
+// memoryCapError is rg stopped for memory; it wraps search.ErrMemoryCap
+// without repeating its text.
+type memoryCapError struct{ msg string }
+
+func (e *memoryCapError) Error() string { return e.msg }
+func (e *memoryCapError) Unwrap() error { return search.ErrMemoryCap }
 
 func orDefault(v, def int64) int64 {
 	if v > 0 {
