@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,6 +186,7 @@ func TestSandboxSwapRaceShowsNothingOutside(t *testing.T) {
 			// other and the swaps; each tool's counts are kept apart.
 			var mu sync.Mutex
 			leaked, answered := map[string]int{}, map[string]int{}
+			firstErr := map[string]error{} // what a call that showed nothing said, for the failure message
 			jobs := make(chan call)
 			var wg sync.WaitGroup
 			stop := r.start(t)
@@ -204,6 +206,8 @@ func TestSandboxSwapRaceShowsNothingOutside(t *testing.T) {
 						}
 						if err == nil && (strings.Contains(out.Text, "common.txt") || strings.Contains(out.Text, "needle inside")) {
 							answered[c.tool]++
+						} else if firstErr[c.tool] == nil {
+							firstErr[c.tool] = fmt.Errorf("error %v, output %.200q", err, out.Text)
 						}
 						mu.Unlock()
 					}
@@ -225,7 +229,7 @@ func TestSandboxSwapRaceShowsNothingOutside(t *testing.T) {
 			}
 			if total == 0 {
 				// A race test whose calls all fail proves nothing.
-				t.Errorf("%s: no call showed the inside files", e.name)
+				t.Errorf("%s: no call showed the inside files (%d swaps); the first call of each tool said: %v", e.name, swaps, firstErr)
 			}
 			if swaps == 0 {
 				t.Fatal("the swap never ran")
