@@ -680,17 +680,17 @@ func byName(engines []engineUnderTest, name string) search.Engine {
 // character (the documented dialect/empty-pattern exception) are left out
 // of the comparison. A failure names the case; copy it into
 // conformance.Queries() with what it proves. By default it runs the first
-// 25 queries of seed 1 (each query a parallel subtest);
+// 12 queries of seed 1 (each query a parallel subtest);
 // RGKIT_TEST_FULL=1 runs 100 per seed, as RGKIT_CONFORMANCE_SEEDS=N does
 // for N seeds.
 func TestConformanceRandomQueries(t *testing.T) {
 	c, engines, ref := conformanceSetup(t)
 	var mu sync.Mutex
 	invalid, compared := 0, 0
-	// One seed of 25 queries by default (100 under RGKIT_TEST_FULL=1),
+	// One seed of 12 queries by default (100 under RGKIT_TEST_FULL=1),
 	// none under -short; a deeper run:
 	// RGKIT_CONFORMANCE_SEEDS=50 go test ./search/engines -run RandomQueries
-	seeds, perSeed := uint64(1), 25
+	seeds, perSeed := uint64(1), 12
 	if n, err := strconv.ParseUint(os.Getenv("RGKIT_CONFORMANCE_SEEDS"), 10, 64); err == nil && n > 0 {
 		seeds, perSeed = n, 100
 	} else if testing.Short() {
