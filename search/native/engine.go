@@ -76,6 +76,10 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	// The reader sizes a file by reading it (see Source.mapLarge): a stat
 	// per file would be a system call for nothing.
 	wo.NoStat = true
+	// run.File reads each file before it returns, so the file can be opened
+	// from its listed directory. A confined query keeps openat2 beneath the
+	// root for every file.
+	wo.openAt = q.Confine == nil
 	ws, err := Walk(ctx, wo, run.File)
 	st := run.Stats()
 	st.Unreadable += ws.Unreadable

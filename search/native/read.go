@@ -214,7 +214,7 @@ func (s *Source) Read(f File, follow bool) (Buffer, error) {
 	var err error
 	follow = follow && !s.confined
 	if !follow {
-		data, mapped, handled, err := s.sys.read(f.Path, *bp, f.Size, s.mapLarge)
+		data, mapped, handled, err := s.sys.read(f, *bp, f.Size, s.mapLarge)
 		if mapped {
 			s.r.pool.Put(bp)
 			return Buffer{Data: data, mapped: true}, nil

@@ -2,9 +2,12 @@ package native
 
 import (
 	"bytes"
+	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -92,5 +95,66 @@ func TestSourceStaysBeneathRoot(t *testing.T) {
 	buf, err := src.Read(File{Path: "link", Abs: filepath.Join(root, "link"), Size: 7}, true)
 	if err != nil || string(buf.Data) != "secret\n" {
 		t.Errorf("with follow: %q, %v", buf.Data, err)
+	}
+}
+
+// A file the walk listed is read from its listed directory (WalkOptions
+// openAt): what is read is that directory's entry, never what a link put in
+// its place since leads to, inside the root or outside it.
+func TestSourceReadsListedFilesFromTheirDirectory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("files are opened from their listed directory on Linux only (elsewhere through os.Root, which follows links inside the root)")
+	}
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for _, name := range []string{"a/kept", "a/swapped", "a/inner", "b/target"} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(name+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src, err := (&Reader{}).Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	got := map[string]string{}
+	var mu sync.Mutex
+	_, err = Walk(context.Background(), WalkOptions{Root: root, NoStat: true, openAt: true, Workers: 1}, func(f File) error {
+		// Swap two files for links once they are listed, before they are read.
+		switch f.Path {
+		case "a/swapped":
+			os.Remove(f.Abs)
+			if err := os.Symlink(filepath.Join(outside, "secret"), f.Abs); err != nil {
+				t.Error(err)
+			}
+		case "a/inner":
+			os.Remove(f.Abs)
+			if err := os.Symlink("../b/target", f.Abs); err != nil {
+				t.Error(err)
+			}
+		}
+		buf, err := src.Read(f, false)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			got[f.Path] = "error"
+			return nil
+		}
+		got[f.Path] = string(buf.Data)
+		buf.Release()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"a/kept": "a/kept\n", "a/swapped": "error", "a/inner": "error", "b/target": "b/target\n"}
+	if !maps.Equal(got, want) {
+		t.Errorf("read %v, want %v", got, want)
 	}
 }
