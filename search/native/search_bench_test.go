@@ -124,3 +124,57 @@ func BenchmarkMatcherContent(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFinder measures the prefilter's scan for a literal alone, over
+// the corpus in memory: "byte" scans for the rare byte only, "pair" falls
+// back to two bytes at once (SWAR, see pairScan) where the rare byte is
+// dense. A folded literal always scans both cases of one byte (the SWAR
+// scan was slower there). Set RGKIT_BENCH_CORPUS to a part of the Linux
+// tree to see the scan on C, where 'U' is common in the register headers:
+//
+//	RGKIT_BENCH_CORPUS=~/.cache/rgkit/corpora/linux-6.1/drivers/gpu go test ./search/native -run '^$' -bench BenchmarkFinder
+func BenchmarkFinder(b *testing.B) {
+	files, total := loadBenchCorpus(b)
+	for _, c := range []struct {
+		lit  string
+		fold bool
+	}{
+		{"PM_RESUME", false}, {"pm_re", true}, {"ErrUnexpectedEOF", false}, {"_SUSPEND", false},
+		{"static", false}, {"func", false}, {"http", true}, {"WARN_", false},
+	} {
+		for _, pair := range []bool{false, true} {
+			name := c.lit
+			if c.fold {
+				if pair {
+					continue
+				}
+				name += "/i"
+			} else if pair {
+				name += "/pair"
+			} else {
+				name += "/byte"
+			}
+			b.Run(name, func(b *testing.B) {
+				m, err := Compile(MatchOptions{Pattern: c.lit, CaseInsensitive: c.fold})
+				if err != nil || m.pre == nil || len(m.pre.finders) != 1 {
+					b.Fatalf("%q: not one literal (%v)", c.lit, err)
+				}
+				f := m.pre.finders[0]
+				f.usePair = pair
+				b.SetBytes(total)
+				var hits int
+				cpu0 := processCPU()
+				for b.Loop() {
+					hits = 0
+					for _, data := range files {
+						for i := f.index(data, 0); i >= 0; i = f.index(data, i+1) {
+							hits++
+						}
+					}
+				}
+				b.ReportMetric(float64(hits), "hits")
+				b.ReportMetric(float64((processCPU()-cpu0).Milliseconds())/float64(b.N), "cpu-ms")
+			})
+		}
+	}
+}
