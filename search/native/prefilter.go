@@ -118,6 +118,14 @@ func (m *Matcher) noCandidate(data []byte, release func(int)) bool {
 // find returns the start of the first literal occurrence at or after from,
 // or -1.
 func (s *scanner) find(from int) int {
+	if s.all != nil && from > len(s.data) {
+		// The search went on past the window (to the end of a hit's line):
+		// the window moves there, and what it knew of the old one is stale.
+		s.data = s.all[:min(len(s.all), from+s.win)]
+		for i := range s.next {
+			s.next[i] = -2
+		}
+	}
 	for {
 		best := -1
 		for i := range s.p.finders {
