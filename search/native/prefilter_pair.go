@@ -20,7 +20,7 @@ type pairScan struct {
 
 const (
 	lanes01 = 0x0101010101010101
-	lanes7f = 0x7f7f7f7f7f7f7f7f
+	lanes80 = 0x8080808080808080
 )
 
 // newPairScan chooses the two rarest bytes of l at different offsets; ok is
@@ -59,10 +59,18 @@ func pairLane(l lit, i int) (c, fold uint64) {
 	return lanes01 * uint64(b), 0
 }
 
-// zeroLanes has the high bit of each byte of x that is zero, and no other
-// bit set (exact: no carry crosses a byte).
+// zeroLanes has the high bit set in each byte of x that is zero, and
+// perhaps in a byte above a zero one (a borrow): a lane flagged wrongly is
+// only compared in vain, and no zero byte is ever missed.
 func zeroLanes(x uint64) uint64 {
-	return ^(((x & lanes7f) + lanes7f) | x | lanes7f)
+	return (x - lanes01) &^ x & lanes80
+}
+
+// hits flags the starts i..i+7 where both bytes are there.
+func (p *pairScan) hits(data []byte, i int) uint64 {
+	a := binary.LittleEndian.Uint64(data[i+p.o1:]) | p.f1
+	b := binary.LittleEndian.Uint64(data[i+p.o2:]) | p.f2
+	return zeroLanes(a^p.c1) & zeroLanes(b^p.c2)
 }
 
 // index returns the first start in [from, to) where f.lit occurs, or -1.
@@ -70,21 +78,38 @@ func (p *pairScan) index(f *finder, data []byte, from, to int) int {
 	n := len(f.lit)
 	last := min(len(data)-n, to-1) // the last start to look at
 	i := from
+	for ; i+15 <= last; i += 16 {
+		// Two words per round: their work is independent, so the
+		// processor overlaps it.
+		z0, z1 := p.hits(data, i), p.hits(data, i+8)
+		if z0|z1 == 0 {
+			continue
+		}
+		if at := f.firstAt(data, i, z0); at >= 0 {
+			return at
+		}
+		if at := f.firstAt(data, i+8, z1); at >= 0 {
+			return at
+		}
+	}
 	for ; i+7 <= last; i += 8 {
-		a := binary.LittleEndian.Uint64(data[i+p.o1:]) | p.f1
-		b := binary.LittleEndian.Uint64(data[i+p.o2:]) | p.f2
-		z := zeroLanes(a^p.c1) & zeroLanes(b^p.c2)
-		for z != 0 {
-			start := i + bits.TrailingZeros64(z)>>3
-			if f.equalAt(data, start) {
-				return start
-			}
-			z &= z - 1
+		if at := f.firstAt(data, i, p.hits(data, i)); at >= 0 {
+			return at
 		}
 	}
 	for ; i <= last; i++ {
 		if f.equalAt(data, i) {
 			return i
+		}
+	}
+	return -1
+}
+
+// firstAt compares f.lit at the starts z flags from i on (see hits).
+func (f *finder) firstAt(data []byte, i int, z uint64) int {
+	for ; z != 0; z &= z - 1 {
+		if start := i + bits.TrailingZeros64(z)>>3; f.equalAt(data, start) {
+			return start
 		}
 	}
 	return -1
