@@ -1,6 +1,8 @@
 package native
 
 import (
+	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/testtool"
+	"github.com/rgkit/rgkit/search"
 )
 
 // BenchmarkMatcher measures the searcher alone, on files already in
@@ -140,7 +143,7 @@ func BenchmarkFinder(b *testing.B) {
 		fold bool
 	}{
 		{"PM_RESUME", false}, {"pm_re", true}, {"ErrUnexpectedEOF", false}, {"_SUSPEND", false},
-		{"static", false}, {"func", false}, {"http", true}, {"WARN_", false},
+		{"static", false}, {"func", false}, {"http", true}, {"WARN_", false}, {"ERR_", false},
 	} {
 		for _, pair := range []bool{false, true} {
 			name := c.lit
@@ -173,6 +176,38 @@ func BenchmarkFinder(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(hits), "hits")
+				b.ReportMetric(float64((processCPU()-cpu0).Milliseconds())/float64(b.N), "cpu-ms")
+			})
+		}
+	}
+}
+
+// BenchmarkEngineNoStats runs the whole engine (walk, open, read, search)
+// on a tree for a rare literal, reporting the bytes searched and binary
+// files as rg's --stats does, or not (Engine.NoStats, what the CLI asks
+// for without --stats or --json: no NUL scan of a file without a
+// candidate). Reproduce with:
+//
+//	RGKIT_BENCH_CORPUS=~/.cache/rgkit/corpora/linux-6.1 go test ./search/native -run '^$' -bench BenchmarkEngineNoStats -benchtime 3x
+func BenchmarkEngineNoStats(b *testing.B) {
+	root := os.Getenv("RGKIT_BENCH_CORPUS")
+	if root == "" {
+		goroot, _ := testtool.GOROOTDir()
+		root = filepath.Join(goroot, "src")
+	}
+	for _, pattern := range []string{"PM_RESUME", "ErrUnexpectedEOF", "(ERR|WARN)_[A-Z]+"} {
+		for _, noStats := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/nostats=%v", pattern, noStats), func(b *testing.B) {
+				e := &Engine{NoStats: noStats}
+				var st search.Stats
+				cpu0 := processCPU()
+				for b.Loop() {
+					var err error
+					if st, err = e.Search(context.Background(), search.Query{Root: root, Pattern: pattern}, search.Discard); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(st.MatchedLines), "lines")
 				b.ReportMetric(float64((processCPU()-cpu0).Milliseconds())/float64(b.N), "cpu-ms")
 			})
 		}
