@@ -20,9 +20,6 @@ type finder struct {
 	fold   bool
 	rare   int  // offset of the scanned byte in lit
 	lo, up byte // the scanned byte; up differs from lo only when folded
-	// pair, when usePair, scans for two bytes at once (see pairScan).
-	pair    pairScan
-	usePair bool
 }
 
 // buildPrefilter chooses the literal set to scan for. exact reports that a
@@ -48,7 +45,6 @@ func buildPrefilter(tree *syntax.Regexp) (*prefilter, bool) {
 		if l.fold && 'a' <= c && c <= 'z' {
 			f.up = c - 'a' + 'A'
 		}
-		f.pair, f.usePair = newPairScan(l)
 		p.finders = append(p.finders, f)
 	}
 	exact := in.exact != nil && sameSet(in.exact, set) && isPureLiteral(tree)
@@ -215,40 +211,14 @@ func (f *finder) rareHit(data []byte, from int, c byte) int {
 	return at + i
 }
 
-// Where the rare byte turns out to be common (denseHits stops in a row,
-// each within denseGap bytes of the last), indexRare scans pairs of bytes
-// (pairScan) a block of pairBlock starts at a time, until a stop is far
-// from the last again.
-const (
-	denseHits = 8
-	denseGap  = 64
-	pairBlock = 4 << 10
-)
-
 // indexRare finds f.lit by scanning for its rare byte c and comparing around it.
 func (f *finder) indexRare(data []byte, from int, c byte) int {
 	n := len(f.lit)
 	at := from + f.rare
-	near := 0 // stops in a row within denseGap of the previous one
 	for at < len(data) {
-		if near >= denseHits && f.usePair {
-			start := at - f.rare
-			end := start + pairBlock
-			if i := f.pair.index(f, data, start, end); i >= 0 {
-				return i
-			}
-			at = end + f.rare
-			near = denseHits - 1 // one more near stop keeps the pair scan
-			continue
-		}
 		i := bytes.IndexByte(data[at:], c)
 		if i < 0 {
 			return -1
-		}
-		if i < denseGap {
-			near++
-		} else {
-			near = 0
 		}
 		start := at + i - f.rare
 		if start+n <= len(data) && string(data[start:start+n]) == f.lit {
