@@ -16,6 +16,7 @@ import (
 	"github.com/rgkit/rgkit/internal/rgcli"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/engines"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // target is one thing to search: a directory, a file named on the command
@@ -65,7 +66,7 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
-	chain, err := libraryChain(o.Backend)
+	chain, err := libraryChain(o)
 	if err != nil {
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
@@ -183,6 +184,12 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 		return 0
 	}
 	return 1
+}
+
+// printsStats reports output that shows the bytes searched or the binary
+// files counted: --stats, rg's JSON summary and rgkit's JSON.
+func printsStats(o *rgcli.Options) bool {
+	return o.Stats || o.Mode == rgcli.ModeJSON || o.Format == "rgkit-json"
 }
 
 // summaryOnly reports the modes rg prints with its summary printer: a
@@ -351,10 +358,18 @@ func typeError(err error) error {
 
 // libraryChain is the engines --backend names, without the chain's output
 // cap (the CLI streams).
-func libraryChain(backend string) (*search.Chain, error) {
+func libraryChain(o *rgcli.Options) (*search.Chain, error) {
+	backend := o.Backend
 	opts := engines.Options{Locate: locateRg()}
 	all := engines.Default(opts)
 	all.MaxOutputBytes = -1
+	if !printsStats(o) {
+		for _, e := range all.Engines {
+			if n, ok := e.(*native.Engine); ok {
+				n.NoStats = true // no NUL scan of a file without a match
+			}
+		}
+	}
 	switch backend {
 	case "", "auto":
 		return all, nil

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -52,6 +54,38 @@ func TestGrepStatsAreTheSameOnEveryEngine(t *testing.T) {
 				} else if got != first {
 					t.Errorf("stats differ:\n%s:\n%s\n%s:\n%s", firstEngine, first, engine, got)
 				}
+			}
+		})
+	}
+}
+
+// A binary file without a match still counts as rg counts it in --stats'
+// and --json's "bytes searched" (the bytes before the buffer that held the
+// NUL: none here), although without those flags the native engine does not
+// look for its NUL at all (native.Engine.NoStats).
+func TestGrepStatsCountBinaryFilesWithoutAMatchAsRgDoes(t *testing.T) {
+	rg := testtool.Need(t, "rg")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "b.bin"), append([]byte("x\n\x00"), bytes.Repeat([]byte("abc\n"), 100000)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bytesSearched := regexp.MustCompile(`(\d+) bytes searched|"bytes_searched":(\d+)`)
+	for _, flag := range []string{"--stats", "--json"} {
+		t.Run(flag, func(t *testing.T) {
+			want, err := exec.Command(rg, flag, "zzz", dir).Output()
+			if len(want) == 0 {
+				t.Fatalf("rg %s: %v", flag, err)
+			}
+			got, errOut, code := runCLI(t, "grep", "--backend", "native", flag, "zzz", dir)
+			if code != 1 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			w, g := bytesSearched.FindAllString(string(want), -1), bytesSearched.FindAllString(got, -1)
+			if len(w) == 0 || strings.Join(g, " ") != strings.Join(w, " ") {
+				t.Errorf("bytes searched: %q, rg says %q", g, w)
 			}
 		})
 	}

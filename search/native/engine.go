@@ -22,6 +22,12 @@ type Engine struct {
 	Workers int
 	// Reader reads files into pooled buffers; nil = a fresh Reader.
 	Reader *Reader
+	// NoStats says the caller reads neither Stats.BytesSearched nor
+	// Stats.Binary (rg prints them only with --stats or --json), so a
+	// file the prefilter shows to hold no match is not scanned for a NUL
+	// byte (see SearchOptions.NoStats); those two counts are then
+	// approximate.
+	NoStats bool
 }
 
 var (
@@ -72,10 +78,15 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	defer src.Close()
 	src.mapLarge = true // File recovers from a mapped file truncated under it
 	run := NewFileSearcher(ctx, q, m, sink, src)
+	run.opts.NoStats = n.NoStats
 	wo := WalkOptionsFor(q, typeGlobs, n.Workers)
 	// The reader sizes a file by reading it (see Source.mapLarge): a stat
 	// per file would be a system call for nothing.
 	wo.NoStat = true
+	// run.File reads each file before it returns, so the file can be opened
+	// from its listed directory. A confined query keeps openat2 beneath the
+	// root for every file.
+	wo.openAt = q.Confine == nil
 	ws, err := Walk(ctx, wo, run.File)
 	st := run.Stats()
 	st.Unreadable += ws.Unreadable

@@ -96,9 +96,32 @@ func (p *prefilter) scanner(data []byte) scanner {
 	return s
 }
 
+// noCandidate reports that the prefilter finds none of its literals in
+// data: no line there can match. False when there is no prefilter. With
+// release set (a mapped file) it looks at one window at a time and
+// releases each it has looked at, as the search itself does.
+func (m *Matcher) noCandidate(data []byte, release func(int)) bool {
+	if m.pre == nil {
+		return false
+	}
+	sc := m.pre.scanner(data)
+	if release != nil && len(data) > 2*releaseWindow {
+		sc.window(releaseWindow, release)
+	}
+	return sc.find(0) < 0
+}
+
 // find returns the start of the first literal occurrence at or after from,
 // or -1.
 func (s *scanner) find(from int) int {
+	if s.all != nil && from > len(s.data) {
+		// The search went on past the window (to the end of a hit's line):
+		// the window moves there, and what it knew of the old one is stale.
+		s.data = s.all[:min(len(s.all), from+s.win)]
+		for i := range s.next {
+			s.next[i] = -2
+		}
+	}
 	for {
 		best := -1
 		for i := range s.p.finders {

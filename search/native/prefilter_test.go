@@ -202,8 +202,10 @@ func TestWindowedScannerFindsWhatTheWholeScanFinds(t *testing.T) {
 		{Pattern: "abcdefg|cd"}, // "cd" inside a crossing "abcdefg" is not the first hit
 		{Pattern: "foo|quxquux|zz"},
 		{Pattern: "http", CaseInsensitive: true},
+		{Pattern: `\w+\d\s*=\s*\d`}, // one byte, scanned with bytes.Index
+		{Pattern: "xa"},             // its rare byte first: bytes.Index too
 	}
-	alphabet := []byte("abcdefgxyzfoquHTPhtp\n")
+	alphabet := []byte("abcdefgxyzfoquHTPhtp\n=1")
 	for _, mo := range patterns {
 		m, err := Compile(mo)
 		if err != nil || m.pre == nil {
@@ -232,12 +234,25 @@ func TestWindowedScannerFindsWhatTheWholeScanFinds(t *testing.T) {
 			if got := allFinds(&sc, len(data)); !slices.Equal(got, want) {
 				t.Fatalf("%s, window %d, data %q:\n got %v\nwant %v", mo.Pattern, size, data, got, want)
 			}
+			// A search goes on past the hit's line, which may end beyond
+			// the window (it panicked there with a one-byte literal).
+			skip := rng.IntN(40)
+			whole = m.pre.scanner(data)
+			sc = m.pre.scanner(data)
+			sc.window(size, func(int) {})
+			if got, want := skipFinds(&sc, len(data), skip), skipFinds(&whole, len(data), skip); !slices.Equal(got, want) {
+				t.Fatalf("%s, window %d, skipping %d, data %q:\n got %v\nwant %v", mo.Pattern, size, skip, data, got, want)
+			}
 		}
 	}
 }
 
-// allFinds walks a scanner as a search does, one hit after another.
-func allFinds(sc *scanner, n int) []int {
+// allFinds walks a scanner one hit after another.
+func allFinds(sc *scanner, n int) []int { return skipFinds(sc, n, 0) }
+
+// skipFinds walks a scanner as a search does, going on skip bytes past
+// each hit (past its line).
+func skipFinds(sc *scanner, n, skip int) []int {
 	var out []int
 	for pos := 0; pos < n; {
 		c := sc.find(pos)
@@ -245,7 +260,7 @@ func allFinds(sc *scanner, n int) []int {
 			break
 		}
 		out = append(out, c)
-		pos = c + 1
+		pos = c + 1 + skip
 	}
 	return out
 }

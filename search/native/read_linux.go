@@ -34,7 +34,8 @@ func (s *sourceSys) close() {
 	}
 }
 
-// read reads the file at rel beneath the root into buf, or maps it when
+// read reads the file f.Path beneath the root (or, found by this
+// search's walk, beneath its open directory) into buf, or maps it when
 // size (the walk's stat, -1 unknown) says it is large: mapped is then set
 // and data is the mapping, to be released with unmapData. handled is false
 // when openat2 is not available here (kernel before 5.6, or a seccomp
@@ -43,7 +44,19 @@ func (s *sourceSys) close() {
 // With mayMap set and size unknown, the file is read into buf without a
 // stat first; only when that first read fills buf is it stat'ed, and mapped
 // if large, so most files cost one open and one read, as in rg.
-func (s *sourceSys) read(rel string, buf []byte, size int64, mayMap bool) (data []byte, mapped, handled bool, err error) {
+func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool) (data []byte, mapped, handled bool, err error) {
+	rel := f.Path
+	if f.dir != nil {
+		// Found by this search's own walk, whose directory is open: one
+		// component to resolve (see dirList.openFile).
+		fd, ok, err := f.dir.openFile(f.nameOff)
+		if ok {
+			if err != nil {
+				return buf, false, true, &os.PathError{Op: "open", Path: rel, Err: err}
+			}
+			return s.readOpen(fd, rel, buf, size, mayMap)
+		}
+	}
 	if s.dirfd < 0 || s.off.Load() {
 		return buf, false, false, nil
 	}
@@ -60,6 +73,11 @@ func (s *sourceSys) read(rel string, buf []byte, size int64, mayMap bool) (data 
 	if err != nil {
 		return buf, false, true, &os.PathError{Op: "openat2", Path: rel, Err: err}
 	}
+	return s.readOpen(fd, rel, buf, size, mayMap)
+}
+
+// readOpen is read's work once the file is open as fd, which it closes.
+func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap bool) (data []byte, mapped, handled bool, err error) {
 	defer unix.Close(fd)
 	switch {
 	case mayMap && size >= mapMin:

@@ -64,6 +64,12 @@ type WalkOptions struct {
 	// GIT_CONFIG_SYSTEM to find the global git excludes file, as rg does;
 	// nil means os.Getenv.
 	Getenv func(string) string
+	// openAt hands each File the directory listing it came from, so the
+	// file can be opened relative to the directory's descriptor by its
+	// one-component name (see File.openAt) instead of resolving its whole
+	// path again. Only for a callback that is done with the file when it
+	// returns: the descriptor is closed once the directory is listed.
+	openAt bool
 }
 
 // File is one file Walk lists.
@@ -72,6 +78,11 @@ type File struct {
 	Abs     string // absolute path
 	Size    int64  // -1 when not stat'ed (NoStat)
 	ModTime time.Time
+	// dir and nameOff, set by a walk with WalkOptions.openAt, are the open
+	// listing the file was found in and its name's place there; valid only
+	// while the walk's callback runs.
+	dir     *dirList
+	nameOff int
 }
 
 // WalkStats counts what a walk saw.

@@ -128,7 +128,11 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 		return
 	}
 	w.files.Add(1)
-	if err := w.fn(File{Path: rel, Abs: abs, Size: meta.size, ModTime: meta.mtime}); err != nil {
+	f := File{Path: rel, Abs: abs, Size: meta.size, ModTime: meta.mtime}
+	if w.o.openAt {
+		f.dir, f.nameOff = l, e.off
+	}
+	if err := w.fn(f); err != nil {
 		w.stop(err)
 	}
 }

@@ -163,6 +163,31 @@ func (l *dirList) stat(e *dirent) (fileMeta, error) {
 	return m, nil
 }
 
+// openFile opens the entry whose name starts at off in the listing (see
+// dirent.off) for reading, relative to the open directory: the kernel
+// resolves one component, not the file's whole path. A link is not
+// followed (the walk passed on a regular file; one swapped for a link
+// since fails with ELOOP), so the file opened is inside the directory
+// whatever happened to the path above it. ok is false when the listing has
+// no descriptor.
+func (l *dirList) openFile(off int) (fd int, ok bool, err error) {
+	if l.fd < 0 || off <= 0 || off >= len(l.raw) {
+		return -1, false, nil
+	}
+	p := unsafe.Pointer(&l.raw[off])
+	for {
+		r, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(l.fd), uintptr(p),
+			unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_NOFOLLOW, 0, 0, 0)
+		switch errno {
+		case 0:
+			return int(r), true, nil
+		case unix.EINTR:
+			continue
+		}
+		return -1, true, errno
+	}
+}
+
 func (l *dirList) close() {
 	if l.fd >= 0 {
 		unix.Close(l.fd)

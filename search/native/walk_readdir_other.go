@@ -49,6 +49,10 @@ func (l *dirList) stat(e *dirent) (fileMeta, error) {
 
 func (l *dirList) close() {}
 
+// openFile is Linux's open relative to the listed directory; here files
+// are opened by the Source (ok is false).
+func (l *dirList) openFile(off int) (fd int, ok bool, err error) { return -1, false, nil }
+
 // childWork fills in how a subdirectory found in this listing is opened.
 func (l *dirList) childWork(it *work, child *work, name string, following bool) {
 	if it.root != nil && !following {
