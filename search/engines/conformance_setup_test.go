@@ -125,7 +125,7 @@ func conformanceSetup(t *testing.T) (conformance.Corpus, []engineUnderTest, stri
 // cannot run still does, since that is where the Chain's own logic acts.
 // The Chain adds nothing per case but sorting and paging, which the sample
 // exercises in every mode and every tree. RGKIT_TEST_FULL=1 runs them all.
-const chainSampleEvery = 4
+const chainSampleEvery = 8
 
 // columnSampleEvery thins the two slowest columns of the matrix by default:
 // git grep and system grep each answer one case in columnSampleEvery (a

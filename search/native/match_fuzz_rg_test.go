@@ -13,7 +13,7 @@ import (
 // TestRandomPatternsAcceptedLikeRg builds random patterns from the
 // dialect's special characters and checks that rgkit accepts exactly what
 // rg 15 accepts (refusing as unsupported is allowed only where rg accepts),
-// and, when both accept, that the lines and spans agree. 80 patterns by
+// and, when both accept, that the lines and spans agree. 40 patterns by
 // default, 400 under RGKIT_TEST_FULL=1 (sampleSize).
 func TestRandomPatternsAcceptedLikeRg(t *testing.T) {
 	rg := searchRg(t)
@@ -26,7 +26,7 @@ func TestRandomPatternsAcceptedLikeRg(t *testing.T) {
 		`\`, `\x41`, `\u{e9}`, `\<`, `\>`, `\b{start}`, `\b{end-half}`, "[:alpha:]", " ", "#", `\.`, `\-`, "e\u0301"}
 	rng := rand.New(rand.NewPCG(5, 8))
 	var accepted []rgCase
-	for range sampleSize(400, 80) {
+	for range sampleSize(400, 40) {
 		var b strings.Builder
 		for j := 1 + rng.IntN(6); j > 0; j-- {
 			b.WriteString(atoms[rng.IntN(len(atoms))])

@@ -11,7 +11,7 @@ import (
 // built from a vocabulary of awkward pieces (CRLF, NUL, invalid UTF-8,
 // non-ASCII, empty lines, no final newline), random patterns and random
 // options, through rg and through the searcher. The seed is fixed, so a
-// failure is reproducible; the failing case is printed in full. 50 cases by
+// failure is reproducible; the failing case is printed in full. 25 cases by
 // default, 150 under RGKIT_TEST_FULL=1 (sampleSize).
 func TestRandomSearchesMatchRg(t *testing.T) {
 	searchRg(t)
@@ -28,7 +28,7 @@ func TestRandomSearchesMatchRg(t *testing.T) {
 		`[\w&&\p{Cyrillic}]+`, `\s+\w`, `(?i)ΩΜ`, `\B\w`, `\w\b`, `\<\w+\>`, `(?i)[a-z]+\s`}
 	rng := rand.New(rand.NewPCG(7, 11))
 	var cases []rgCase
-	for i := range sampleSize(150, 50) {
+	for i := range sampleSize(150, 25) {
 		files := map[string]string{}
 		for f := 0; f < 3; f++ {
 			var b strings.Builder

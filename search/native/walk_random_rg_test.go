@@ -57,7 +57,7 @@ func randomPattern(r *rand.Rand) string {
 // (seeded, so failures reproduce) and requires rg's answer: the same files,
 // or an error from both. (Run once with 2,000 sets and 600 ignore trees on
 // other seeds: no difference. It found that "}" alone is a glob matching
-// nothing, not "**".) 40 sets by default, 200 under RGKIT_TEST_FULL=1
+// nothing, not "**".) 25 sets by default, 200 under RGKIT_TEST_FULL=1
 // (sampleSize).
 func TestRandomGlobsMatchRipgrep(t *testing.T) {
 	rgPath(t) // "random globs use syntax whose meaning rg 15 changed"
@@ -69,7 +69,7 @@ func TestRandomGlobsMatchRipgrep(t *testing.T) {
 	randomTree.build(t, root)
 	home := t.TempDir()
 	r := rand.New(rand.NewPCG(11, 12))
-	for range sampleSize(200, 40) {
+	for range sampleSize(200, 25) {
 		globs := []string{randomPattern(r)}
 		if r.IntN(3) == 0 {
 			globs = append(globs, randomPattern(r))
@@ -131,7 +131,7 @@ func rgFailsOnGlobs(t *testing.T, rg, root string, o WalkOptions) bool {
 }
 
 // TestRandomIgnoreFilesMatchRipgrep writes random .gitignore / .ignore
-// files at several levels of a repository and requires rg's listing. 25
+// files at several levels of a repository and requires rg's listing. 12
 // trees by default, 60 under RGKIT_TEST_FULL=1 (sampleSize).
 func TestRandomIgnoreFilesMatchRipgrep(t *testing.T) {
 	rgPath(t) // "random ignore lines use syntax whose meaning rg 15 changed"
@@ -154,7 +154,7 @@ func TestRandomIgnoreFilesMatchRipgrep(t *testing.T) {
 		}
 		return b.String()
 	}
-	for i := range sampleSize(60, 25) {
+	for i := range sampleSize(60, 12) {
 		root := filepath.Join(t.TempDir(), "repo")
 		randomTree.build(t, root)
 		if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
