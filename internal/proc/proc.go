@@ -227,7 +227,11 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 		return res, cbErr
 	}
 	var exitErr *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) &&
+	// Run itself cancels runCtx when the reader stops early or stdout passes
+	// its cap; os/exec then reports the kill it asked for as runCtx's
+	// error, which is no failure of the child.
+	stoppedByRun := runCtx.Err() != nil && errors.Is(waitErr, context.Canceled)
+	if waitErr != nil && !stoppedByRun && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) &&
 		!errors.Is(waitErr, errReaderDone) && !errors.Is(waitErr, io.ErrClosedPipe) {
 		return res, fmt.Errorf("wait %s: %w", spec.Path, waitErr)
 	}
