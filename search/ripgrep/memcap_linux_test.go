@@ -48,14 +48,16 @@ func longLineTree(t *testing.T, extra map[string]string) string {
 	return root
 }
 
-// referenceRipgrep is the real rg, which must be the reference release:
-// older ones never print a line's matches (see searchOlder).
+// referenceRipgrep is the engine running the reference rg (the first rg on
+// PATH, or RGKIT_REFERENCE_RG when an older rg is first, as in CI's rg 14
+// pass): older ones never print a line's matches (see searchOlder).
 func referenceRipgrep(t *testing.T) *Engine {
 	t.Helper()
-	r := realRipgrep(t)
+	ref := testtool.ReferenceRg(t)
+	r := New(func(context.Context) (string, error) { return ref, nil })
 	info, err := r.Available(context.Background())
 	if err != nil || info.Version != search.ReferenceVersion {
-		testtool.Missing(t, fmt.Sprintf("needs rg %s on PATH (found %q, %v)", search.ReferenceVersion, info.Version, err))
+		testtool.Missing(t, fmt.Sprintf("needs rg %s (found %q at %s, %v)", search.ReferenceVersion, info.Version, ref, err))
 	}
 	r.MaxMemory = testMemoryCap
 	return r
