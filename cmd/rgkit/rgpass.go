@@ -96,6 +96,7 @@ func execRg(ctx context.Context, s streams, rg string, args []string) int {
 		return 2
 	}
 	if err != nil {
+		fmt.Fprintf(s.errOut, "rgkit: running %s: %v\n", rg, err)
 		return 2
 	}
 	return 0
