@@ -39,8 +39,11 @@ func defaultVersionMemo(app string) versionMemo {
 // version returns rg's version for path: the memo's answer when the file is
 // the one it remembers, otherwise probe's, which is then remembered.
 func (m versionMemo) version(ctx context.Context, path string, probe func(context.Context, string) (string, error)) (string, error) {
+	if m.path == "" {
+		return probe(ctx, path)
+	}
 	id, ok := fileIdentity(path)
-	if !ok || m.path == "" {
+	if !ok {
 		return probe(ctx, path)
 	}
 	key := id + "\t" + path

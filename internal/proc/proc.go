@@ -238,6 +238,15 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 	return res, nil
 }
 
+// memWatch is what watchMemory saw of a child once stopped (all zero where
+// nothing samples it).
+type memWatch struct {
+	peak     int64 // largest VmHWM, in bytes
+	peakData int64 // largest VmData, in bytes
+	capped   bool  // RssAnon passed the cap and the group was killed
+	sampled  bool  // peak is the child's own (see watchMemory)
+}
+
 // signaled reports whether the process was ended by a signal.
 func signaled(ps *os.ProcessState) bool {
 	ws, ok := ps.Sys().(syscall.WaitStatus)

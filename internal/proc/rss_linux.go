@@ -22,14 +22,6 @@ type memSample struct {
 	data int64 // VmData: private writable mappings, what RLIMIT_DATA limits
 }
 
-// memWatch is what watchMemory saw once stopped.
-type memWatch struct {
-	peak     int64 // largest VmHWM, in bytes
-	peakData int64 // largest VmData, in bytes
-	capped   bool  // RssAnon passed the cap and the group was killed
-	sampled  bool  // peak is the child's own (see watchMemory)
-}
-
 // watchMemory samples process pid's memory until the returned stop is
 // called. When maxAnon > 0 and the resident anonymous memory passes it,
 // onCap is called once (it kills the process group).

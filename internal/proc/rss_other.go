@@ -2,14 +2,6 @@
 
 package proc
 
-// memWatch is what watchMemory saw once stopped.
-type memWatch struct {
-	peak     int64
-	peakData int64
-	capped   bool
-	sampled  bool
-}
-
 // watchMemory has nothing to sample here (no /proc): the peak comes from
 // the child's rusage once it exited, and Spec.MaxMemory is not enforced.
 func watchMemory(pid int, maxAnon int64, onCap func()) (stop func() memWatch) {

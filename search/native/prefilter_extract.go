@@ -286,22 +286,16 @@ func setCost(ls []lit) float64 {
 func rareByte(l lit) (int, int) {
 	best, bestF := 0, 1<<30
 	for i := 0; i < len(l.s); i++ {
-		if f := litByteFreq(l, i); f < bestF {
+		c := l.s[i]
+		f := int(byteFreq[c])
+		if l.fold && 'a' <= c && c <= 'z' {
+			f += int(byteFreq[c-'a'+'A'])
+		}
+		if f < bestF {
 			best, bestF = i, f
 		}
 	}
 	return best, bestF
-}
-
-// litByteFreq is how often the byte at offset i of l occurs (both cases
-// of a folded letter).
-func litByteFreq(l lit, i int) int {
-	c := l.s[i]
-	f := int(byteFreq[c])
-	if l.fold && 'a' <= c && c <= 'z' {
-		f += int(byteFreq[c-'a'+'A'])
-	}
-	return f
 }
 
 // isPureLiteral reports whether every match of re is exactly one of its

@@ -66,7 +66,7 @@ type WalkOptions struct {
 	Getenv func(string) string
 	// openAt hands each File the directory listing it came from, so the
 	// file can be opened relative to the directory's descriptor by its
-	// one-component name (see File.openAt) instead of resolving its whole
+	// one-component name (see dirList.openFile) instead of resolving its whole
 	// path again. Only for a callback that is done with the file when it
 	// returns: the descriptor is closed once the directory is listed.
 	openAt bool
