@@ -18,9 +18,13 @@ import (
 // read with fstatat relative to the open directory instead of by full path.
 type dirList struct {
 	ents []dirent
-	fd   int
-	raw  []byte
-	id   dirID // the listed directory's identity
+	// fd is the listed directory, open while isOpen is set. The flag, not
+	// fd >= 0, says so: the zero dirList each walk worker starts with would
+	// otherwise own descriptor 0 and close it.
+	fd     int
+	isOpen bool
+	raw    []byte
+	id     dirID // the listed directory's identity
 }
 
 // errEscaped is a directory whose ".." is not the directory it was listed
@@ -30,7 +34,7 @@ var errEscaped = errors.New("directory moved or replaced by a link during the wa
 // open opens and lists the work's directory (see work.check).
 func (l *dirList) open(it *work) error {
 	l.ents = l.ents[:0]
-	l.fd = -1
+	l.fd, l.isOpen = -1, false
 	dir := it.abs
 	var fd int
 	var err error
@@ -46,7 +50,7 @@ func (l *dirList) open(it *work) error {
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	l.fd = fd
+	l.fd, l.isOpen = fd, true
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
 		return &fs.PathError{Op: "fstat", Path: dir, Err: err}
@@ -171,7 +175,7 @@ func (l *dirList) stat(e *dirent) (fileMeta, error) {
 // whatever happened to the path above it. ok is false when the listing has
 // no descriptor.
 func (l *dirList) openFile(off int) (fd int, ok bool, err error) {
-	if l.fd < 0 || off <= 0 || off >= len(l.raw) {
+	if !l.isOpen || off <= 0 || off >= len(l.raw) {
 		return -1, false, nil
 	}
 	p := unsafe.Pointer(&l.raw[off])
@@ -189,9 +193,9 @@ func (l *dirList) openFile(off int) (fd int, ok bool, err error) {
 }
 
 func (l *dirList) close() {
-	if l.fd >= 0 {
+	if l.isOpen {
 		unix.Close(l.fd)
-		l.fd = -1
+		l.fd, l.isOpen = -1, false
 	}
 }
 
