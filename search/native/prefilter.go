@@ -20,6 +20,23 @@ type finder struct {
 	fold   bool
 	rare   int  // offset of the scanned byte in lit
 	lo, up byte // the scanned byte; up differs from lo only when folded
+	// pair, when hasPair, scans two bytes of lit at once (prefilter_pair.go)
+	// instead of stopping at every occurrence of the rare one.
+	pair    pair
+	hasPair bool
+}
+
+// newFinder scans for l by its rarest byte, and by a pair of bytes where the
+// machine can.
+func newFinder(l lit) finder {
+	off, _ := rareByte(l)
+	c := l.s[off]
+	f := finder{lit: l.s, litB: []byte(l.s), fold: l.fold, rare: off, lo: c, up: c}
+	if l.fold && 'a' <= c && c <= 'z' {
+		f.up = c - 'a' + 'A'
+	}
+	f.pair, f.hasPair = newPair(l, off)
+	return f
 }
 
 // buildPrefilter chooses the literal set to scan for. exact reports that a
@@ -39,13 +56,7 @@ func buildPrefilter(tree *syntax.Regexp) (*prefilter, bool) {
 	}
 	p := &prefilter{}
 	for _, l := range set {
-		off, _ := rareByte(l)
-		c := l.s[off]
-		f := finder{lit: l.s, litB: []byte(l.s), fold: l.fold, rare: off, lo: c, up: c}
-		if l.fold && 'a' <= c && c <= 'z' {
-			f.up = c - 'a' + 'A'
-		}
-		p.finders = append(p.finders, f)
+		p.finders = append(p.finders, newFinder(l))
 	}
 	exact := in.exact != nil && sameSet(in.exact, set) && isPureLiteral(tree)
 	return p, exact
@@ -82,10 +93,17 @@ type scanner struct {
 // where it has moved past, so a large mapped file is never paged in whole.
 func (s *scanner) window(size int, release func(int)) {
 	s.all, s.win, s.release = s.data, size, release
-	for _, f := range s.p.finders {
-		s.maxLen = max(s.maxLen, len(f.lit))
-	}
+	s.maxLen = s.p.maxLen()
 	s.data = s.all[:min(len(s.all), size)]
+}
+
+// maxLen is the length of the longest literal.
+func (p *prefilter) maxLen() int {
+	n := 0
+	for _, f := range p.finders {
+		n = max(n, len(f.lit))
+	}
+	return n
 }
 
 func (p *prefilter) scanner(data []byte) scanner {
@@ -156,6 +174,9 @@ func (s *scanner) find(from int) int {
 // from, or -1.
 func (f *finder) index(data []byte, from int) int {
 	n := len(f.lit)
+	if f.hasPair {
+		return f.indexPair(data, from)
+	}
 	if !f.fold {
 		if f.rare == 0 {
 			if i := bytes.Index(data[from:], f.litB); i >= 0 {
@@ -195,6 +216,28 @@ func (f *finder) index(data []byte, from int) int {
 			return start
 		}
 	}
+}
+
+// indexPair finds f.lit where its byte pair occurs, comparing the whole
+// literal at each.
+func (f *finder) indexPair(data []byte, from int) int {
+	n := len(f.lit)
+	for from <= len(data)-n {
+		i := f.pair.index(data[from:], len(data)-from-n+1)
+		if i < 0 {
+			return -1
+		}
+		start := from + i
+		if f.fold {
+			if equalFoldASCII(data[start:start+n], f.lit) {
+				return start
+			}
+		} else if string(data[start:start+n]) == f.lit {
+			return start
+		}
+		from = start + 1
+	}
+	return -1
 }
 
 // rareHit returns the position of the next byte c at or after from+rare that

@@ -286,12 +286,7 @@ func setCost(ls []lit) float64 {
 func rareByte(l lit) (int, int) {
 	best, bestF := 0, 1<<30
 	for i := 0; i < len(l.s); i++ {
-		c := l.s[i]
-		f := int(byteFreq[c])
-		if l.fold && 'a' <= c && c <= 'z' {
-			f += int(byteFreq[c-'a'+'A'])
-		}
-		if f < bestF {
+		if f := litByteFreq(l, i); f < bestF {
 			best, bestF = i, f
 		}
 	}

@@ -135,11 +135,7 @@ func TestFinderAgreesWithReference(t *testing.T) {
 			if fold {
 				l = strings.ToLower(lit)
 			}
-			off, _ := rareByte(lit2(l, fold))
-			f := finder{lit: l, litB: []byte(l), fold: fold, rare: off, lo: l[off], up: l[off]}
-			if fold && 'a' <= l[off] && l[off] <= 'z' {
-				f.up = l[off] - 'a' + 'A'
-			}
+			f := newFinder(lit2(l, fold))
 			for i := 0; i < 200; i++ {
 				data := make([]byte, rng.IntN(40))
 				for j := range data {

@@ -1,0 +1,85 @@
+#include "textflag.h"
+
+// func indexPairAVX2(data []byte, npos, o1, o2 int, b1, b2, m1, m2 byte) int
+TEXT ·indexPairAVX2(SB), NOSPLIT, $0-64
+	MOVQ    data_base+0(FP), SI
+	MOVQ    npos+24(FP), CX
+	MOVQ    o1+32(FP), R8
+	MOVQ    o2+40(FP), R9
+	MOVBLZX b1+48(FP), AX
+	MOVBLZX b2+49(FP), BX
+	MOVBLZX m1+50(FP), R10
+	MOVBLZX m2+51(FP), R11
+	MOVQ    AX, X1
+	VPBROADCASTB X1, Y1
+	MOVQ    BX, X2
+	VPBROADCASTB X2, Y2
+	MOVQ    R10, X3
+	VPBROADCASTB X3, Y3
+	MOVQ    R11, X4
+	VPBROADCASTB X4, Y4
+	LEAQ    (SI)(R8*1), R8 // where the first byte of position 0 is
+	LEAQ    (SI)(R9*1), R9 // where the second is
+	XORQ    DI, DI
+	ANDQ    $-32, CX
+	MOVQ    CX, R12
+	ANDQ    $-64, R12 // end of the two-block loop
+
+loop64:
+	CMPQ    DI, R12
+	JAE     loop32
+	VMOVDQU (R8)(DI*1), Y5
+	VMOVDQU (R9)(DI*1), Y6
+	VMOVDQU 32(R8)(DI*1), Y7
+	VMOVDQU 32(R9)(DI*1), Y8
+	VPOR    Y3, Y5, Y5
+	VPOR    Y4, Y6, Y6
+	VPOR    Y3, Y7, Y7
+	VPOR    Y4, Y8, Y8
+	VPCMPEQB Y1, Y5, Y5
+	VPCMPEQB Y2, Y6, Y6
+	VPCMPEQB Y1, Y7, Y7
+	VPCMPEQB Y2, Y8, Y8
+	VPAND   Y5, Y6, Y5
+	VPAND   Y7, Y8, Y7
+	VPOR    Y5, Y7, Y9
+	VPTEST  Y9, Y9
+	JNZ     found64
+	ADDQ    $64, DI
+	JMP     loop64
+
+found64:
+	VPMOVMSKB Y5, DX
+	TESTL   DX, DX
+	JNZ     found
+	ADDQ    $32, DI
+	VPMOVMSKB Y7, DX
+	JMP     found
+
+loop32:
+	CMPQ    DI, CX
+	JAE     notfound
+	VMOVDQU (R8)(DI*1), Y5
+	VMOVDQU (R9)(DI*1), Y6
+	VPOR    Y3, Y5, Y5
+	VPOR    Y4, Y6, Y6
+	VPCMPEQB Y1, Y5, Y5
+	VPCMPEQB Y2, Y6, Y6
+	VPAND   Y5, Y6, Y5
+	VPMOVMSKB Y5, DX
+	TESTL   DX, DX
+	JNZ     found
+	ADDQ    $32, DI
+	JMP     loop32
+
+found:
+	BSFL    DX, DX
+	ADDQ    DX, DI
+	MOVQ    DI, ret+56(FP)
+	VZEROUPPER
+	RET
+
+notfound:
+	MOVQ    $-1, ret+56(FP)
+	VZEROUPPER
+	RET
