@@ -154,12 +154,22 @@ func (r *FileSearcher) File(f File) (err error) {
 		return err
 	}
 	explicit := slices.Contains(r.explicit, f.Path)
-	buf, err := r.src.Read(f, r.q.FollowSymlinks || explicit || r.underExplicit(f.Path))
+	var pre *prefilter
+	if r.opts.NoStats && !explicit && !r.m.multi {
+		// The search would skip a file without a candidate unread past
+		// the prefilter (see SearchOptions.NoStats); a large one need
+		// not be mapped to know.
+		pre = r.m.pre
+	}
+	buf, err := r.src.read(f, r.q.FollowSymlinks || explicit || r.underExplicit(f.Path), pre)
 	if err != nil {
 		r.unreadable.Add(1)
 		return nil
 	}
 	defer buf.Release()
+	if buf.Absent {
+		return r.searchData(f, nil, nil)
+	}
 	if buf.mapped {
 		// A mapped file cut short by another process faults where its
 		// pages went missing: that file is unreadable, the search goes on.

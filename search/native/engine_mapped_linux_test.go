@@ -1,12 +1,17 @@
 package native_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // TestNativeSurvivesALargeFileTruncatedMidSearch: a large file is mapped
@@ -55,4 +60,75 @@ func (s *truncatingSink) End(f search.FileSummary) error {
 	}
 	s.ended[f.Path] = true
 	return nil
+}
+
+// TestProbedLargeFilesAnswerAsMappedOnes: without statistics to report,
+// the engine reads a large file in chunks first and skips it when none
+// holds a literal a match needs, instead of mapping it. The answer is the
+// same as with statistics (every large file mapped and searched): a match
+// at the start, the middle and the very end, one across the first chunk's
+// end, a case-folded one, a UTF-16 file whose raw bytes hold no literal,
+// and files with none.
+func TestProbedLargeFilesAnswerAsMappedOnes(t *testing.T) {
+	t.Parallel()
+	filler := strings.Repeat("PM_RESUM and pm_resu, nothing else\n", 9000) // ~315 KiB
+	utf16 := []byte{0xFF, 0xFE}
+	for _, r := range "line one\nPM_RESUME in UTF-16\n" + filler[:300000] {
+		utf16 = append(utf16, byte(r), byte(r>>8))
+	}
+	root := nativeTree(t, map[string]string{
+		"start.c":   "PM_RESUME first\n" + filler,
+		"middle.c":  filler[:150000] + "x PM_RESUME y\n" + filler[150000:],
+		"end.c":     filler + "PM_RESUME",
+		"border.c":  filler[:65536-6] + "\nPM_RESUME\n" + filler, // across 64 KiB
+		"border2.c": filler[:73728-6] + "\nPM_RESUME\n" + filler, // and 72 KiB
+		"folded.c":  filler + "pm_Resume\n",
+		"utf16.txt": string(utf16),
+		"none.c":    filler,
+		"dir/none":  filler + filler,
+		"small.c":   "PM_RESUME\n",
+	})
+	for _, q := range []search.Query{
+		{Pattern: "PM_RESUME", Root: root},
+		{Pattern: "PM_RESUME", Root: root, Mode: search.ModeCount},
+		{Pattern: "PM_RESUME", Root: root, Mode: search.ModeFilesWithMatches},
+		{Pattern: "pm_resume", Root: root, Case: search.CaseInsensitive},
+		{Pattern: `\bPM_RESUME\b`, Root: root},
+	} {
+		want := collectNative(t, q, false)
+		if got := collectNative(t, q, true); got != want {
+			t.Errorf("%q mode %d: without stats\n%s\nwith stats\n%s", q.Pattern, q.Mode, got, want)
+		}
+		if !strings.Contains(want, "border.c") || !strings.Contains(want, "utf16.txt") {
+			t.Errorf("%q mode %d: border.c and utf16.txt must match:\n%s", q.Pattern, q.Mode, want)
+		}
+	}
+}
+
+// collectNative runs the native engine (NoStats as given) and renders what
+// reached the sink, sorted (workers report files in any order).
+func collectNative(t *testing.T, q search.Query, noStats bool) string {
+	t.Helper()
+	nq, err := search.Normalize(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := native.New()
+	e.NoStats = noStats
+	var mu sync.Mutex
+	var out []string
+	add := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		out = append(out, s)
+	}
+	_, err = e.Search(context.Background(), nq, search.SinkFuncs{
+		LineFunc: func(l search.Line) error { add(fmt.Sprintf("%s:%d:%q", l.Path, l.Number, l.Text)); return nil },
+		EndFunc:  func(s search.FileSummary) error { add(fmt.Sprintf("%s=%d", s.Path, s.MatchedLines)); return nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return strings.Join(out, "\n")
 }

@@ -76,7 +76,19 @@ type Buffer struct {
 	// unmapped at Release; reading it faults if the file is truncated
 	// meanwhile (see FileSearcher.File).
 	mapped bool
+	// Absent: the file was read in chunks and none held a literal a match
+	// needs (see Source.read); Data is empty.
+	Absent bool
 }
+
+// errNoCandidate is how the system reader says a probed file holds no
+// candidate.
+var errNoCandidate = errors.New("no candidate")
+
+// probeChunk is the size of the chunks a large file is probed in: rg's own
+// read buffer, small enough to stay in the core's cache between the copy
+// and the scan.
+const probeChunk = 64 << 10
 
 // Release returns the buffer to the pool; Data must not be used afterwards.
 func (b *Buffer) Release() {
@@ -216,19 +228,44 @@ func (s *Source) Close() error {
 // file was named explicitly, which rg follows) the file is opened by its
 // absolute path instead, as rg would open it.
 func (s *Source) Read(f File, follow bool) (Buffer, error) {
+	return s.read(f, follow, nil)
+}
+
+// read with pre set is Read for a search that can skip a file in which pre finds
+// none of its literals. A file large enough to be mapped is first read a
+// chunk at a time through a small buffer, as rg reads every file, and
+// mapped only if a chunk holds a candidate; Buffer.Absent reports that none
+// did (Data is then empty). Scanning a mapping touches each page of the
+// page cache through a fault and a page-table entry, and dropping them
+// again flushes the TLB of every core the search runs on: for a rare
+// literal in the Linux tree's 378 MB of register headers that cost six
+// times rg's whole search. Only the Linux reader maps, so only it probes.
+func (s *Source) read(f File, follow bool, pre *prefilter) (Buffer, error) {
 	var bp *[]byte
-	if s.mapLarge && f.Size >= mapMin {
+	switch {
+	case s.mapLarge && f.Size >= mapMin && pre != nil:
+		bp = s.r.buffer(probeChunk) // the chunks; mapped if a candidate shows
+	case s.mapLarge && f.Size >= mapMin:
 		bp = new([]byte) // mapped, or read if that fails
-	} else {
+	default:
 		bp = s.r.buffer(f.Size)
+	}
+	if !s.mapLarge {
+		pre = nil
 	}
 	var err error
 	follow = follow && !s.confined
 	if !follow {
-		data, mapped, handled, err := s.sys.read(f, *bp, f.Size, s.mapLarge)
+		data, mapped, handled, err := s.sys.read(f, *bp, f.Size, s.mapLarge, pre)
 		if mapped {
 			s.r.pool.Put(bp)
 			return Buffer{Data: data, mapped: true}, nil
+		}
+		if errors.Is(err, errNoCandidate) {
+			*bp = data[:0]
+			b, _ := s.finish(bp, nil)
+			b.Absent = true
+			return b, nil
 		}
 		if handled {
 			*bp = data

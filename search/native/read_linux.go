@@ -3,7 +3,9 @@
 package native
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"os"
 	"slices"
 	"sync/atomic"
@@ -44,7 +46,10 @@ func (s *sourceSys) close() {
 // With mayMap set and size unknown, the file is read into buf without a
 // stat first; only when that first read fills buf is it stat'ed, and mapped
 // if large, so most files cost one open and one read, as in rg.
-func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool) (data []byte, mapped, handled bool, err error) {
+// With pre set, a file large enough to map is probed first (see
+// Source.read): when no chunk of it holds a candidate, err is
+// errNoCandidate.
+func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool, pre *prefilter) (data []byte, mapped, handled bool, err error) {
 	rel := f.Path
 	if f.dir != nil {
 		// Found by this search's own walk, whose directory is open: one
@@ -54,7 +59,7 @@ func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool) (data []by
 			if err != nil {
 				return buf, false, true, &os.PathError{Op: "open", Path: rel, Err: err}
 			}
-			return s.readOpen(fd, rel, buf, size, mayMap)
+			return s.readOpen(fd, rel, buf, size, mayMap, pre)
 		}
 	}
 	if s.dirfd < 0 || s.off.Load() {
@@ -73,14 +78,17 @@ func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool) (data []by
 	if err != nil {
 		return buf, false, true, &os.PathError{Op: "openat2", Path: rel, Err: err}
 	}
-	return s.readOpen(fd, rel, buf, size, mayMap)
+	return s.readOpen(fd, rel, buf, size, mayMap, pre)
 }
 
 // readOpen is read's work once the file is open as fd, which it closes.
-func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap bool) (data []byte, mapped, handled bool, err error) {
+func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap bool, pre *prefilter) (data []byte, mapped, handled bool, err error) {
 	defer unix.Close(fd)
 	switch {
 	case mayMap && size >= mapMin:
+		if pre != nil {
+			return probeThenMap(fd, rel, buf[:0], pre)
+		}
 		m, _, ok, err := mapFile(fd, rel)
 		if ok || err != nil {
 			return m, ok, true, err
@@ -97,9 +105,16 @@ func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap 
 		if len(buf) < cap(buf) {
 			return buf, false, true, nil // a short read: the end
 		}
-		m, size, ok, err := mapFile(fd, rel)
-		if ok || err != nil {
-			return m, ok, true, err
+		size, err := regularSize(fd, rel)
+		if err != nil {
+			return buf, false, true, err
+		}
+		if size >= mapMin && pre != nil {
+			return probeThenMap(fd, rel, buf, pre)
+		}
+		m, ok := mapOpen(fd, size)
+		if ok {
+			return m, true, true, nil
 		}
 		if size >= int64(len(buf)) && size < mapMin {
 			buf = slices.Grow(buf, int(size)-len(buf)+1) // one read for the rest
@@ -109,27 +124,87 @@ func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap 
 	return buf, false, true, err
 }
 
+// probeThenMap reads the rest of a large file a chunk at a time into buf,
+// which holds what was read of it so far (from its start), and looks for a
+// candidate of pre in each chunk; a chunk begins with the end of the one
+// before, so a literal across their border is seen whole. With none found
+// the answer is errNoCandidate; otherwise the file is mapped (or read
+// whole, when it cannot be mapped). A file that starts with a UTF-16 byte
+// order mark is searched transcoded, so its raw bytes say nothing: it is
+// mapped without a probe.
+func probeThenMap(fd int, rel string, buf []byte, pre *prefilter) (data []byte, mapped, handled bool, err error) {
+	overlap := pre.maxLen() - 1
+	atStart := true // buf begins with the file's first byte
+	for overlap < cap(buf)/2 {
+		if atStart && (bytes.HasPrefix(buf, []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf, []byte{0xFE, 0xFF})) {
+			break
+		}
+		if sc := pre.scanner(buf); sc.find(0) >= 0 {
+			break
+		}
+		keep := min(overlap, len(buf))
+		atStart = atStart && len(buf) == 0
+		copy(buf, buf[len(buf)-keep:])
+		n, err := readIntr(fd, buf[keep:cap(buf)])
+		if err != nil {
+			return buf, false, true, &os.PathError{Op: "read", Path: rel, Err: err}
+		}
+		if n == 0 {
+			return buf[:0], false, true, errNoCandidate
+		}
+		buf = buf[:keep+n]
+	}
+	size, err := regularSize(fd, rel)
+	if err != nil {
+		return buf, false, true, err
+	}
+	if m, ok := mapOpen(fd, size); ok {
+		return m, true, true, nil
+	}
+	if _, err := unix.Seek(fd, 0, io.SeekStart); err != nil {
+		return buf, false, true, &os.PathError{Op: "seek", Path: rel, Err: err}
+	}
+	buf, err = readFd(fd, rel, buf[:0])
+	return buf, false, true, err
+}
+
 // mapFile maps the open file fd whole, read-only, when it is a regular file
 // of at least mapMin bytes; ok is false when it is smaller or cannot be
 // mapped (the caller then reads it), err set when it is not a regular file
 // (replaced by something else since it was listed). size is the file's.
 func mapFile(fd int, rel string) (m []byte, size int64, ok bool, err error) {
+	size, err = regularSize(fd, rel)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	m, ok = mapOpen(fd, size)
+	return m, size, ok, nil
+}
+
+// regularSize is the size of the open file fd, an error when it is not a
+// regular file.
+func regularSize(fd int, rel string) (int64, error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return nil, 0, false, &os.PathError{Op: "fstat", Path: rel, Err: err}
+		return 0, &os.PathError{Op: "fstat", Path: rel, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, 0, false, &os.PathError{Op: "read", Path: rel, Err: unix.EINVAL}
+		return 0, &os.PathError{Op: "read", Path: rel, Err: unix.EINVAL}
 	}
-	if st.Size < mapMin || st.Size != int64(int(st.Size)) {
-		return nil, st.Size, false, nil
+	return st.Size, nil
+}
+
+// mapOpen maps fd's size bytes when that is at least mapMin.
+func mapOpen(fd int, size int64) ([]byte, bool) {
+	if size < mapMin || size != int64(int(size)) {
+		return nil, false
 	}
-	m, err = unix.Mmap(fd, 0, int(st.Size), unix.PROT_READ, unix.MAP_PRIVATE)
+	m, err := unix.Mmap(fd, 0, int(size), unix.PROT_READ, unix.MAP_PRIVATE)
 	if err != nil {
-		return nil, st.Size, false, nil
+		return nil, false
 	}
 	_ = unix.Madvise(m, unix.MADV_SEQUENTIAL)
-	return m, st.Size, true, nil
+	return m, true
 }
 
 // readIntr is read(2), retried when a signal interrupts it.
