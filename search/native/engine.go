@@ -28,6 +28,10 @@ type Engine struct {
 	// byte (see SearchOptions.NoStats); those two counts are then
 	// approximate.
 	NoStats bool
+	// NoSpans says the caller does not read Line.Submatches, Column or
+	// MoreSubmatches of a match line (see SearchOptions.NoSpans); they are
+	// then left empty.
+	NoSpans bool
 }
 
 var (
@@ -79,6 +83,7 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	src.mapLarge = true // File recovers from a mapped file truncated under it
 	run := NewFileSearcher(ctx, q, m, sink, src)
 	run.opts.NoStats = n.NoStats
+	run.opts.NoSpans = n.NoSpans
 	wo := WalkOptionsFor(q, typeGlobs, n.Workers)
 	// The reader sizes a file by reading it (see Source.mapLarge): a stat
 	// per file would be a system call for nothing.
@@ -168,7 +173,7 @@ func (r *FileSearcher) File(f File) (err error) {
 	}
 	defer buf.Release()
 	if buf.Absent {
-		return r.searchData(f, nil, nil)
+		return r.searchData(f, nil, nil, -2)
 	}
 	if buf.mapped {
 		// A mapped file cut short by another process faults where its
@@ -185,20 +190,21 @@ func (r *FileSearcher) File(f File) (err error) {
 			}
 		}()
 	}
-	return r.searchData(f, buf.Data, buf.releaser())
+	return r.searchData(f, buf.Data, buf.releaser(), buf.nul)
 }
 
 // SearchData searches data, the contents of f, as File does, and streams
 // its lines to the sink (see FileOut).
 func (r *FileSearcher) SearchData(f File, data []byte) error {
-	return r.searchData(f, data, nil)
+	return r.searchData(f, data, nil, -2)
 }
 
 // searchData is SearchData with SearchOptions.Release.
-func (r *FileSearcher) searchData(f File, data []byte, release func(int)) error {
+// nul is where the reader found data's first NUL byte (see Buffer.nul).
+func (r *FileSearcher) searchData(f File, data []byte, release func(int), nul int) error {
 	out := r.reuseOut(f.Path)
 	defer r.recycleOut(out)
-	count, err := r.searchInto(out, f, data, 0, release)
+	count, err := r.searchInto(out, f, data, 0, release, nul)
 	if err != nil {
 		return err
 	}
@@ -211,12 +217,15 @@ func (r *FileSearcher) searchData(f File, data []byte, release func(int)) error 
 // that passed them on from its tool's output, then found it cannot trust
 // the rest, finishes the file this way.
 func (r *FileSearcher) SearchInto(out *FileOut, f File, data []byte, skipThrough int) (count int, err error) {
-	return r.searchInto(out, f, data, skipThrough, nil)
+	return r.searchInto(out, f, data, skipThrough, nil, -2)
 }
 
-func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough int, release func(int)) (count int, err error) {
+func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough int, release func(int), nul int) (count int, err error) {
 	opts := r.opts
 	opts.Release = release
+	if nul >= -1 {
+		opts.probed, opts.probedNUL = true, nul
+	}
 	if slices.Contains(r.explicit, f.Path) {
 		// rg searches past NULs in a file it was given by name.
 		opts.BinaryConvert = true

@@ -68,7 +68,8 @@ func (s *truncatingSink) End(f search.FileSummary) error {
 // same as with statistics (every large file mapped and searched): a match
 // at the start, the middle and the very end, one across the first chunk's
 // end, a case-folded one, a UTF-16 file whose raw bytes hold no literal,
-// and files with none.
+// files with none, and files with a NUL byte before, between and after
+// matches (with a UTF-8 byte order mark too).
 func TestProbedLargeFilesAnswerAsMappedOnes(t *testing.T) {
 	t.Parallel()
 	filler := strings.Repeat("PM_RESUM and pm_resu, nothing else\n", 9000) // ~315 KiB
@@ -87,6 +88,12 @@ func TestProbedLargeFilesAnswerAsMappedOnes(t *testing.T) {
 		"none.c":    filler,
 		"dir/none":  filler + filler,
 		"small.c":   "PM_RESUME\n",
+		// rg stops at a NUL (at the buffer fill before it): the probe
+		// finds the NUL the search would have looked for first.
+		"nul-late.bin":  "PM_RESUME 1\n" + filler[:200000] + "PM_RESUME 2\n\x00" + filler + "PM_RESUME 3\n",
+		"nul-early.bin": "x\x00\n" + filler + "PM_RESUME\n",
+		"nul-bom.bin":   "\xEF\xBB\xBFPM_RESUME 1\n" + filler[:140000] + "PM_RESUME 2\n" + filler[:70000] + "\x00" + filler + "PM_RESUME 3\n",
+		"nul-only.bin":  filler + "\x00" + filler + "PM_RESUME after\n",
 	})
 	for _, q := range []search.Query{
 		{Pattern: "PM_RESUME", Root: root},

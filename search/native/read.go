@@ -79,6 +79,17 @@ type Buffer struct {
 	// Absent: the file was read in chunks and none held a literal a match
 	// needs (see Source.read); Data is empty.
 	Absent bool
+	// nul is where the probe of a large file found its first NUL byte
+	// (offset in the data as searched, after a UTF-8 byte order mark), -1
+	// when it has none, -2 when no probe ran.
+	nul int
+}
+
+// probe is what a read of a large file looks for before mapping it, and
+// what it learns (see Source.read).
+type probe struct {
+	pre *prefilter // the literals a match needs
+	nul int        // learnt: as Buffer.nul
 }
 
 // errNoCandidate is how the system reader says a probed file holds no
@@ -240,26 +251,34 @@ func (s *Source) Read(f File, follow bool) (Buffer, error) {
 // again flushes the TLB of every core the search runs on: for a rare
 // literal in the Linux tree's 378 MB of register headers that cost six
 // times rg's whole search. Only the Linux reader maps, so only it probes.
+// The same reads find the file's first NUL byte (rg's binary rule needs
+// it before the search), so the mapping is then searched in one pass, not
+// scanned for a NUL first and paged in a second time.
 func (s *Source) read(f File, follow bool, pre *prefilter) (Buffer, error) {
+	var p *probe
+	if pre != nil && s.mapLarge {
+		p = &probe{pre: pre, nul: -2}
+	}
 	var bp *[]byte
 	switch {
-	case s.mapLarge && f.Size >= mapMin && pre != nil:
+	case s.mapLarge && f.Size >= mapMin && p != nil:
 		bp = s.r.buffer(probeChunk) // the chunks; mapped if a candidate shows
 	case s.mapLarge && f.Size >= mapMin:
 		bp = new([]byte) // mapped, or read if that fails
 	default:
 		bp = s.r.buffer(f.Size)
 	}
-	if !s.mapLarge {
-		pre = nil
-	}
 	var err error
 	follow = follow && !s.confined
 	if !follow {
-		data, mapped, handled, err := s.sys.read(f, *bp, f.Size, s.mapLarge, pre)
+		data, mapped, handled, err := s.sys.read(f, *bp, f.Size, s.mapLarge, p)
+		nul := -2
+		if p != nil {
+			nul = p.nul
+		}
 		if mapped {
 			s.r.pool.Put(bp)
-			return Buffer{Data: data, mapped: true}, nil
+			return Buffer{Data: data, mapped: true, nul: nul}, nil
 		}
 		if errors.Is(err, errNoCandidate) {
 			*bp = data[:0]
@@ -269,7 +288,9 @@ func (s *Source) read(f File, follow bool, pre *prefilter) (Buffer, error) {
 		}
 		if handled {
 			*bp = data
-			return s.finish(bp, err)
+			b, err := s.finish(bp, err)
+			b.nul = nul
+			return b, err
 		}
 	}
 	var fh *os.File
@@ -291,7 +312,7 @@ func (s *Source) finish(bp *[]byte, err error) (Buffer, error) {
 		s.r.pool.Put(bp)
 		return Buffer{}, err
 	}
-	return Buffer{Data: *bp, buf: bp, r: s.r}, nil
+	return Buffer{Data: *bp, buf: bp, r: s.r, nul: -2}, nil
 }
 
 // readAll appends everything f holds to buf.

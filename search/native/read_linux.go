@@ -49,7 +49,7 @@ func (s *sourceSys) close() {
 // With pre set, a file large enough to map is probed first (see
 // Source.read): when no chunk of it holds a candidate, err is
 // errNoCandidate.
-func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool, pre *prefilter) (data []byte, mapped, handled bool, err error) {
+func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool, p *probe) (data []byte, mapped, handled bool, err error) {
 	rel := f.Path
 	if f.dir != nil {
 		// Found by this search's own walk, whose directory is open: one
@@ -59,7 +59,7 @@ func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool, pre *prefi
 			if err != nil {
 				return buf, false, true, &os.PathError{Op: "open", Path: rel, Err: err}
 			}
-			return s.readOpen(fd, rel, buf, size, mayMap, pre)
+			return s.readOpen(fd, rel, buf, size, mayMap, p)
 		}
 	}
 	if s.dirfd < 0 || s.off.Load() {
@@ -78,16 +78,16 @@ func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool, pre *prefi
 	if err != nil {
 		return buf, false, true, &os.PathError{Op: "openat2", Path: rel, Err: err}
 	}
-	return s.readOpen(fd, rel, buf, size, mayMap, pre)
+	return s.readOpen(fd, rel, buf, size, mayMap, p)
 }
 
 // readOpen is read's work once the file is open as fd, which it closes.
-func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap bool, pre *prefilter) (data []byte, mapped, handled bool, err error) {
+func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap bool, p *probe) (data []byte, mapped, handled bool, err error) {
 	defer unix.Close(fd)
 	switch {
 	case mayMap && size >= mapMin:
-		if pre != nil {
-			return probeThenMap(fd, rel, buf[:0], pre)
+		if p != nil {
+			return probeThenMap(fd, rel, buf[:0], p)
 		}
 		m, _, ok, err := mapFile(fd, rel)
 		if ok || err != nil {
@@ -109,8 +109,8 @@ func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap 
 		if err != nil {
 			return buf, false, true, err
 		}
-		if size >= mapMin && pre != nil {
-			return probeThenMap(fd, rel, buf, pre)
+		if size >= mapMin && p != nil {
+			return probeThenMap(fd, rel, buf, p)
 		}
 		m, ok := mapOpen(fd, size)
 		if ok {
@@ -125,34 +125,71 @@ func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap 
 }
 
 // probeThenMap reads the rest of a large file a chunk at a time into buf,
-// which holds what was read of it so far (from its start), and looks for a
-// candidate of pre in each chunk; a chunk begins with the end of the one
-// before, so a literal across their border is seen whole. With none found
-// the answer is errNoCandidate; otherwise the file is mapped (or read
-// whole, when it cannot be mapped). A file that starts with a UTF-16 byte
-// order mark is searched transcoded, so its raw bytes say nothing: it is
-// mapped without a probe.
-func probeThenMap(fd int, rel string, buf []byte, pre *prefilter) (data []byte, mapped, handled bool, err error) {
-	overlap := pre.maxLen() - 1
-	atStart := true // buf begins with the file's first byte
-	for overlap < cap(buf)/2 {
-		if atStart && (bytes.HasPrefix(buf, []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf, []byte{0xFE, 0xFF})) {
-			break
+// which holds what was read of it so far (from its start), and looks in
+// each chunk for a candidate of p.pre and for a NUL byte; a chunk begins
+// with the end of the one before, so a literal across their border is seen
+// whole. With no candidate before the first NUL (or the end) the answer is
+// errNoCandidate: rg searches no further than a NUL. Otherwise p.nul is
+// set and the file mapped (or read whole, when it cannot be mapped). A
+// file that starts with a UTF-16 byte order mark is searched transcoded,
+// so its raw bytes say nothing: it is mapped without a probe, as is one
+// probed for a literal longer than half the buffer.
+func probeThenMap(fd int, rel string, buf []byte, p *probe) (data []byte, mapped, handled bool, err error) {
+	overlap := p.pre.maxLen() - 1
+	p.nul = -2
+	found := false     // a candidate
+	nul := -1          // the first NUL's offset in the file
+	off, fresh := 0, 0 // the file offset of buf[0]; buf[:fresh] was looked at
+	bom := 0           // a UTF-8 byte order mark's length
+	for atStart := true; overlap < cap(buf)/2; {
+		if atStart && len(buf) > 0 {
+			if bytes.HasPrefix(buf, []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf, []byte{0xFE, 0xFF}) {
+				found, nul = true, -2
+				break
+			}
+			if bytes.HasPrefix(buf, []byte{0xEF, 0xBB, 0xBF}) {
+				bom = 3
+			}
 		}
-		if sc := pre.scanner(buf); sc.find(0) >= 0 {
+		i := bytes.IndexByte(buf[fresh:], 0)
+		if !found {
+			// A match must end before the NUL: only what precedes it counts.
+			end := len(buf)
+			if i >= 0 {
+				end = fresh + i
+			}
+			sc := p.pre.scanner(buf[:end])
+			found = sc.find(0) >= 0
+		}
+		if i >= 0 {
+			nul = off + fresh + i
 			break
 		}
 		keep := min(overlap, len(buf))
+		if found {
+			keep = 0 // only a NUL is looked for now
+		}
 		atStart = atStart && len(buf) == 0
+		off += len(buf) - keep
 		copy(buf, buf[len(buf)-keep:])
 		n, err := readIntr(fd, buf[keep:cap(buf)])
 		if err != nil {
 			return buf, false, true, &os.PathError{Op: "read", Path: rel, Err: err}
 		}
 		if n == 0 {
-			return buf[:0], false, true, errNoCandidate
+			break
 		}
-		buf = buf[:keep+n]
+		buf, fresh = buf[:keep+n], keep
+	}
+	if !found && overlap < cap(buf)/2 {
+		return buf[:0], false, true, errNoCandidate
+	}
+	switch {
+	case nul == -2 || overlap >= cap(buf)/2:
+	case nul >= bom:
+		p.nul = nul - bom
+	case nul < 0:
+		p.nul = -1
 	}
 	size, err := regularSize(fd, rel)
 	if err != nil {

@@ -11,7 +11,7 @@ func newSourceSys(*os.Root) *sourceSys { return &sourceSys{} }
 
 func (s *sourceSys) close() {}
 
-func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool, _ *prefilter) (data []byte, mapped, handled bool, err error) {
+func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool, _ *probe) (data []byte, mapped, handled bool, err error) {
 	return buf, false, false, nil
 }
 

@@ -12,10 +12,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// probe runs probeThenMap on a file holding body, with a buffer of capacity
+// probeFile runs probeThenMap on a file holding body, with a buffer of capacity
 // room (tiny, so a short file crosses many chunk borders), and returns
 // whether it found a candidate and, when it did, the data it returned.
-func probe(t *testing.T, pattern, body string, room int) (found bool, data []byte) {
+func probeFile(t *testing.T, pattern, body string, room int) (found bool, data []byte) {
+	t.Helper()
+	found, data, _ = probeNUL(t, pattern, body, room)
+	return found, data
+}
+
+// probeNUL is probeFile, also returning where the probe says the first NUL
+// of the data as searched is.
+func probeNUL(t *testing.T, pattern, body string, room int) (found bool, data []byte, nul int) {
 	t.Helper()
 	m, err := Compile(MatchOptions{Pattern: pattern})
 	if err != nil {
@@ -30,9 +38,10 @@ func probe(t *testing.T, pattern, body string, room int) (found bool, data []byt
 		t.Fatal(err)
 	}
 	defer unix.Close(fd)
-	data, mapped, _, err := probeThenMap(fd, "f", make([]byte, 0, room), m.pre)
+	p := &probe{pre: m.pre}
+	data, mapped, _, err := probeThenMap(fd, "f", make([]byte, 0, room), p)
 	if errors.Is(err, errNoCandidate) {
-		return false, nil
+		return false, nil, p.nul
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +49,7 @@ func probe(t *testing.T, pattern, body string, room int) (found bool, data []byt
 	if mapped {
 		defer unmapData(data)
 	}
-	return true, bytes.Clone(data)
+	return true, bytes.Clone(data), p.nul
 }
 
 // TestProbeSeesALiteralAcrossEveryChunkBorder: a large file is read a
@@ -57,12 +66,12 @@ func TestProbeSeesALiteralAcrossEveryChunkBorder(t *testing.T) {
 		{"(?i)pm_return", "pM_rEtUrN"}, // no s or k: those fold beyond ASCII
 		{`\bPM_RESUME\b`, "PM_RESUME"},
 	} {
-		if found, _ := probe(t, c.pattern, filler, 64); found {
+		if found, _ := probeFile(t, c.pattern, filler, 64); found {
 			t.Fatalf("%s: a candidate in a file without one", c.pattern)
 		}
 		for at := 0; at <= len(filler); at++ {
 			body := filler[:at] + c.lit + filler[at:]
-			found, data := probe(t, c.pattern, body, 64)
+			found, data := probeFile(t, c.pattern, body, 64)
 			if !found {
 				t.Fatalf("%s: %q at %d of %d bytes not seen", c.pattern, c.lit, at, len(body))
 			}
@@ -88,7 +97,7 @@ func TestProbeLeavesUTF16ToTheSearch(t *testing.T) {
 				body = append(body, byte(u>>8), byte(u))
 			}
 		}
-		if found, _ := probe(t, "PM_RESUME", string(body), 64); !found {
+		if found, _ := probeFile(t, "PM_RESUME", string(body), 64); !found {
 			t.Errorf("BOM % x: the UTF-16 file was skipped", bom)
 		}
 	}
@@ -101,7 +110,32 @@ func TestProbeGivesUpOnALiteralLongerThanHalfItsBuffer(t *testing.T) {
 	t.Parallel()
 	lit := strings.Repeat("abcdefgh", 5)
 	body := strings.Repeat("x", 100) + lit + strings.Repeat("y", 100)
-	if found, data := probe(t, lit, body, 64); !found || string(data) != body {
+	if found, data := probeFile(t, lit, body, 64); !found || string(data) != body {
 		t.Errorf("found %v, %d bytes: want the whole file", found, len(data))
+	}
+}
+
+// TestProbeFindsTheFirstNUL: rg searches a file only up to its first NUL
+// (at a buffer fill's border), so the probe that reads a large file before
+// it is mapped also finds that NUL, at every offset across the chunk
+// borders, as an offset in the data the search sees (after a UTF-8 byte
+// order mark); a file whose only candidate comes after the NUL is skipped.
+func TestProbeFindsTheFirstNUL(t *testing.T) {
+	t.Parallel()
+	filler := strings.Repeat("PM_RESUM x\n", 20)
+	for _, bom := range []string{"", "\xEF\xBB\xBF"} {
+		if _, _, nul := probeNUL(t, "PM_RESUME", bom+"PM_RESUME\n"+filler, 64); nul != -1 {
+			t.Errorf("BOM %q: no NUL, probe says %d", bom, nul)
+		}
+		for at := 0; at <= len(filler); at++ {
+			body := bom + "PM_RESUME\n" + filler[:at] + "\x00" + filler[at:]
+			found, _, nul := probeNUL(t, "PM_RESUME", body, 64)
+			if want := len("PM_RESUME\n") + at; !found || nul != want {
+				t.Fatalf("BOM %q, NUL at %d: found %v, nul %d, want %d", bom, at, found, nul, want)
+			}
+			if found, _, _ := probeNUL(t, "PM_RESUME", bom+filler[:at]+"\x00"+filler[at:]+"PM_RESUME\n", 64); found {
+				t.Fatalf("BOM %q: the only candidate, after a NUL at %d, was not skipped", bom, at)
+			}
+		}
 	}
 }

@@ -42,6 +42,16 @@ type SearchOptions struct {
 	// search for a rare literal. Binary is then false and Bytes the
 	// file's length for such a file, NUL or not.
 	NoStats bool
+	// NoSpans says the caller shows neither where the matches of a line
+	// are nor how many it holds (no colour, column, -o, -r, JSON, stats,
+	// --max-columns): a match line's Submatches are then not looked for,
+	// which on a broad query is a regexp run per printed line.
+	NoSpans bool
+	// probed: the reader looked at the file before it was mapped and found
+	// a literal a match needs, and its first NUL at probedNUL (-1: none),
+	// so neither is looked for again here.
+	probed    bool
+	probedNUL int
 }
 
 // MaxSubmatches is the most submatches a Line stores; the rest are counted
@@ -110,12 +120,16 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 		if !located {
 			o.Release = nil // data is not the file's bytes: nothing to release
 		}
-		if o.NoStats && m.noCandidate(data, o.Release) {
+		if o.NoStats && !o.probed && m.noCandidate(data, o.Release) {
 			// No match anywhere, so none before a NUL either: where the
 			// NUL is (if any) only changes what the caller does not read.
 			return FileResult{Bytes: int64(len(data))}, nil
 		}
-		end, binary = binaryCut(data, peek, indexNUL(data, o.Release))
+		nul := o.probedNUL
+		if !o.probed {
+			nul = indexNUL(data, o.Release)
+		}
+		end, binary = binaryCut(data, peek, nul)
 		data = data[:end]
 	}
 	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
@@ -404,6 +418,9 @@ func (s *fileSearch) emitMatchLine(ls, le int) error {
 // others (a Line holds what can be printed, whatever the line holds).
 func (s *fileSearch) lineSpans(ls, le int) [][2]int {
 	s.more, s.kept = 0, 0
+	if s.o.NoSpans {
+		return nil
+	}
 	var overflow bool
 	s.spans, overflow = s.m.lineSpansCapped(s.data, ls, le, s.spans[:0], s.keepSpan)
 	if overflow {
