@@ -118,6 +118,13 @@ func runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
 	bw := bufio.NewWriterSize(out, 64<<10)
 	tty := isTerminal(s.out)
 	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file))
+	if !run.printsSpans() {
+		for _, e := range chain.Engines {
+			if n, ok := e.(*native.Engine); ok {
+				n.NoSpans = true // no regexp run per printed line for its matches
+			}
+		}
+	}
 	run.flushEach = tty || o.LineBuffered
 	for i, t := range targets {
 		t.index = i

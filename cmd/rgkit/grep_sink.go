@@ -49,6 +49,17 @@ type sortedFile struct {
 	out  []byte
 }
 
+// printsSpans reports whether the output shows where a line's matches are
+// or how many it holds: colour, columns, -o, -r, a long line's match count,
+// JSON, --stats, --count-matches. Without them a match line is printed
+// whole and its submatches need not be found.
+func (r *rgRun) printsSpans() bool {
+	o := r.o
+	return r.cfg.Color || r.cfg.Column || r.cfg.OnlyMatching || r.cfg.Vimgrep || r.cfg.MaxColumns > 0 ||
+		o.Replace != nil || printsStats(o) || o.Mode == rgcli.ModeJSON || o.Mode == rgcli.ModeCountMatches ||
+		r.legacy != nil || r.js != nil
+}
+
 func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	r := &rgRun{o: o, w: w}
 	color := false

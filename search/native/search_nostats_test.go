@@ -38,3 +38,53 @@ func TestNoStatsSkipsOnlyTheNULScanOfFilesWithoutAMatch(t *testing.T) {
 		})
 	}
 }
+
+// TestNoSpansChangesOnlyTheSpans: without spans the same lines are
+// reported, with the same numbers, kinds and counts, and no match line
+// carries submatches.
+func TestNoSpansChangesOnlyTheSpans(t *testing.T) {
+	t.Parallel()
+	data := []byte("alpha beta\nERR_X and WARN_Y\n\x20\nbeta alpha beta\nnothing\nWARN_ only\nerr_low\n")
+	for _, mo := range []MatchOptions{
+		{Pattern: "beta"},
+		{Pattern: `(ERR|WARN)_[A-Z]+`},
+		{Pattern: `(?i)err_\w+`},
+		{Pattern: `alpha`, Word: true},
+		{Pattern: `^$`},
+		{Pattern: `a\nb`, Multiline: true},
+	} {
+		m, err := Compile(mo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, so := range []SearchOptions{{}, {Before: 1, After: 1}, {MaxCount: 1, After: 2}, {CountOnly: true}} {
+			var with, without []Line
+			collect := func(o SearchOptions, into *[]Line) FileResult {
+				res, err := m.Search(data, o, func(l Line) error {
+					l.Text = append([]byte(nil), l.Text...)
+					*into = append(*into, l)
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			r1 := collect(so, &with)
+			so.NoSpans = true
+			r2 := collect(so, &without)
+			if r1 != r2 || len(with) != len(without) {
+				t.Fatalf("%+v %+v: %+v/%d lines with spans, %+v/%d without", mo, so, r1, len(with), r2, len(without))
+			}
+			for i := range with {
+				a, b := with[i], without[i]
+				if a.Number != b.Number || string(a.Text) != string(b.Text) || a.Context != b.Context {
+					t.Fatalf("%+v %+v line %d: %+v, without spans %+v", mo, so, i, a, b)
+				}
+				if b.Submatches != nil && !m.multi {
+					t.Fatalf("%+v: line %d kept its submatches %v", mo, i, b.Submatches)
+				}
+			}
+		}
+	}
+}
