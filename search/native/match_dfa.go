@@ -19,12 +19,17 @@ import (
 type lineDFA struct {
 	prog *syntax.Prog
 	pool sync.Pool // *dfaCache; one per concurrent search
+	// anchored: a match must start where the input does (the split check's
+	// pieces around a literal, see splitCheck); a state with nothing left
+	// to match is dead and ends the run.
+	anchored bool
 }
 
 const (
 	dfaMaxStates = 4096
 	dfaMatched   = -1 // transition: a match ends here
 	dfaUnknown   = 0  // transition not computed yet; states are numbered from 1
+	dfaDead      = -2 // transition (anchored only): no match can follow
 )
 
 // prev classes: what precedes the current position, for ^, \b and the
@@ -61,6 +66,21 @@ func newLineDFA(prog *syntax.Prog) *lineDFA {
 	return &lineDFA{prog: prog}
 }
 
+// newAnchoredDFA runs prog anchored at the start of its input.
+func newAnchoredDFA(prog *syntax.Prog) *lineDFA {
+	return &lineDFA{prog: prog, anchored: true}
+}
+
+// start creates the start state, the first of a cache; false when the
+// cache cannot hold it.
+func (c *dfaCache) start() bool {
+	var pcs []uint32 // unanchored: closure adds the program start each step
+	if c.d.anchored {
+		pcs = []uint32{uint32(c.d.prog.Start)}
+	}
+	return c.state(pcs, prevNone) != dfaUnknown
+}
+
 func (d *lineDFA) get() *dfaCache {
 	if c, ok := d.pool.Get().(*dfaCache); ok {
 		return c
@@ -73,7 +93,7 @@ func (d *lineDFA) put(c *dfaCache) { d.pool.Put(c) }
 // match reports whether line holds a match; ok is false when the DFA cannot
 // tell (non-ASCII byte, state cache full) and the caller must use the regexp.
 func (c *dfaCache) match(line []byte) (matched, ok bool) {
-	if len(c.states) == 0 && c.state(nil, prevNone) == dfaUnknown {
+	if len(c.states) == 0 && !c.start() {
 		return false, false
 	}
 	t := c.trans
@@ -93,6 +113,48 @@ func (c *dfaCache) match(line []byte) (matched, ok bool) {
 		}
 		if v == dfaMatched {
 			return true, true
+		}
+		base = int(v - 1)
+	}
+	st := &c.states[base/128]
+	if st.end == 0 {
+		st.end = 2
+		if c.closure(st.pcs, emptyContext(prevRune(st.prev), -1)) {
+			st.end = 1
+		}
+	}
+	return st.end == 1, true
+}
+
+// matchAnchored is match for an anchored DFA, reading in from the start of
+// in, or from its end towards its start when reverse is set (the reversed
+// prefix before a literal). It stops at the first dead state.
+func (c *dfaCache) matchAnchored(in []byte, reverse bool) (matched, ok bool) {
+	if len(c.states) == 0 && !c.start() {
+		return false, false
+	}
+	base := 0
+	for k := range in {
+		b := in[k]
+		if reverse {
+			b = in[len(in)-1-k]
+		}
+		if b >= 0x80 {
+			return false, false
+		}
+		v := c.trans[base+int(b)]
+		if v == dfaUnknown {
+			v = c.step(base/128, b)
+			if v == dfaUnknown {
+				return false, false
+			}
+			c.trans[base+int(b)] = v
+		}
+		switch v {
+		case dfaMatched:
+			return true, true
+		case dfaDead:
+			return false, true
 		}
 		base = int(v - 1)
 	}
@@ -138,6 +200,9 @@ func (c *dfaCache) step(i int, b byte) int32 {
 	}
 	slices.Sort(next)
 	next = slices.Compact(next)
+	if c.d.anchored && len(next) == 0 {
+		return dfaDead
+	}
 	prev := int8(prevNonWord)
 	if isWordByte(b) {
 		prev = prevWord
@@ -159,14 +224,16 @@ func runeMatches(inst *syntax.Inst, r rune) bool {
 	return inst.MatchRune(r)
 }
 
-// closure follows the empty transitions from pcs plus the program start
-// (an unanchored search may start anywhere) under the context ctx, leaves
+// closure follows the empty transitions from pcs plus, unanchored, the
+// program start (such a search may start anywhere) under the context ctx, leaves
 // the rune instructions reached in c.runes, and reports a reached match.
 func (c *dfaCache) closure(pcs []uint32, ctx uint32) bool {
 	clear(c.seen)
 	c.runes = c.runes[:0]
 	c.stack = append(c.stack[:0], pcs...)
-	c.stack = append(c.stack, uint32(c.d.prog.Start))
+	if !c.d.anchored {
+		c.stack = append(c.stack, uint32(c.d.prog.Start))
+	}
 	matched := false
 	for len(c.stack) > 0 {
 		pc := c.stack[len(c.stack)-1]

@@ -1,9 +1,11 @@
 package native
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"testing"
 
@@ -50,6 +52,50 @@ func TestPikeVMFindsWhatGoFinds(t *testing.T) {
 			}
 			if _, _, ok := vm.find(in, 0, true); ok != re.Match(in) {
 				t.Fatalf("%q on %q: VM match %v, Go %v", pat, in, ok, re.Match(in))
+			}
+		}
+	}
+}
+
+// TestAnchoredDFAAgreesWithTheRegexp: the split check's anchored DFAs
+// (a suffix read forwards, a reversed prefix read backwards) decide
+// exactly what `\A(?:piece)` decides on the same bytes, stopping early at a
+// dead state, and leave to the regexp what they cannot decide.
+func TestAnchoredDFAAgreesWithTheRegexp(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 17))
+	alphabet := []byte("ab1 =_\tZ(é")
+	for _, piece := range []string{`\s*\d`, `\w+\d\s*`, `\d\w+`, `(?i)ab+`, `[a-z]{2,}`, `a|b1`, `x*`, `\w+Error\(`, `.`} {
+		re, err := syntax.Parse(piece, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dfa, err := anchoredDFA(re)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := regexp.MustCompile(`\A(?:` + piece + `)`)
+		c := dfa.get()
+		for range 2000 {
+			in := make([]byte, rng.IntN(12))
+			for i := range in {
+				in[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			for _, reverse := range []bool{false, true} {
+				read := in
+				if reverse {
+					read = []byte(string(reverseRunes(in, new([]byte))))
+				}
+				got, decided := c.matchAnchored(in, reverse)
+				if !decided {
+					if bytes.IndexFunc(in, func(r rune) bool { return r >= 0x80 }) < 0 {
+						t.Fatalf("%s on %q: undecided on ASCII", piece, in)
+					}
+					continue
+				}
+				if w := want.Match(read); got != w {
+					t.Fatalf("%s on %q (reverse %v): DFA %v, regexp %v", piece, in, reverse, got, w)
+				}
 			}
 		}
 	}

@@ -24,6 +24,29 @@ type splitCheck struct {
 	prefix   *regexp.Regexp
 	suffix   *regexp.Regexp // `\A(?:suffix)`, nil when L ends it
 	litBytes int
+	// prefixDFA and suffixDFA are the same two checks as anchored DFAs,
+	// which decide an ASCII piece in a table lookup per byte and stop at
+	// the first byte no match can take (usually the first): Go's regexp
+	// costs a call's setup per candidate, which made the check slower than
+	// running the line DFA over the whole line. The regexps decide what the
+	// DFAs cannot (a byte >= 0x80, a full state cache).
+	prefixDFA, suffixDFA *lineDFA
+}
+
+// splitScratch is one search's state for a splitCheck.
+type splitScratch struct {
+	rev      []byte    // reversed line prefixes, for the regexp
+	pre, suf *dfaCache // from the DFAs' pools
+}
+
+func (sc *splitCheck) release(s *splitScratch) {
+	if s.pre != nil {
+		sc.prefixDFA.put(s.pre)
+	}
+	if s.suf != nil {
+		sc.suffixDFA.put(s.suf)
+	}
+	s.pre, s.suf = nil, nil
 }
 
 // buildSplit returns a splitCheck for tree when its top level is a
@@ -54,16 +77,31 @@ func buildSplit(tree *syntax.Regexp, p *prefilter) *splitCheck {
 			if sc.prefix, err = regexp.Compile(`\A(?:` + pre.String() + `)`); err != nil {
 				return nil
 			}
+			if sc.prefixDFA, err = anchoredDFA(pre); err != nil {
+				return nil
+			}
 		}
 		if k < len(tree.Sub)-1 {
 			suf := &syntax.Regexp{Op: syntax.OpConcat, Sub: tree.Sub[k+1:]}
 			if sc.suffix, err = regexp.Compile(`\A(?:` + suf.String() + `)`); err != nil {
 				return nil
 			}
+			if sc.suffixDFA, err = anchoredDFA(suf); err != nil {
+				return nil
+			}
 		}
 		return sc
 	}
 	return nil
+}
+
+// anchoredDFA compiles re, as regexp.Compile would, for an anchored DFA.
+func anchoredDFA(re *syntax.Regexp) (*lineDFA, error) {
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return nil, err
+	}
+	return newAnchoredDFA(prog), nil
 }
 
 func hasAssertion(re *syntax.Regexp) bool {
@@ -91,21 +129,44 @@ const maxSplitTries = 8
 // match reports whether line matches, given the first occurrence of the
 // literal in it at first. decided is false when the line has too many
 // occurrences to check this way.
-func (sc *splitCheck) match(line []byte, first int, scratch *[]byte) (matched, decided bool) {
+func (sc *splitCheck) match(line []byte, first int, s *splitScratch) (matched, decided bool) {
 	tries := 0
 	for p := first; p >= 0; p = sc.f.index(line, p+1) {
 		if tries++; tries > maxSplitTries {
 			return false, false
 		}
-		if sc.suffix != nil && !sc.suffix.Match(line[p+sc.litBytes:]) {
+		if sc.suffix != nil && !sc.suffixMatches(line[p+sc.litBytes:], s) {
 			continue
 		}
-		if sc.prefix != nil && !sc.prefix.Match(reverseRunes(line[:p], scratch)) {
+		if sc.prefix != nil && !sc.prefixMatches(line[:p], s) {
 			continue
 		}
 		return true, true
 	}
 	return false, true
+}
+
+// suffixMatches reports whether the suffix matches at the start of after.
+func (sc *splitCheck) suffixMatches(after []byte, s *splitScratch) bool {
+	if s.suf == nil {
+		s.suf = sc.suffixDFA.get()
+	}
+	if ok, decided := s.suf.matchAnchored(after, false); decided {
+		return ok
+	}
+	return sc.suffix.Match(after)
+}
+
+// prefixMatches reports whether the prefix matches ending at the end of
+// before (the reversed prefix, read backwards from there).
+func (sc *splitCheck) prefixMatches(before []byte, s *splitScratch) bool {
+	if s.pre == nil {
+		s.pre = sc.prefixDFA.get()
+	}
+	if ok, decided := s.pre.matchAnchored(before, true); decided {
+		return ok
+	}
+	return sc.prefix.Match(reverseRunes(before, &s.rev))
 }
 
 // reverseTree returns a copy of re that matches the reversed strings

@@ -184,7 +184,7 @@ type fileSearch struct {
 	checked  int       // offset where Interrupt was last polled
 	released int       // offset up to which SearchOptions.Release was told
 	stopErr  error     // Interrupt's error: the search ends with it
-	rev      []byte    // reused buffer for reversed line prefixes
+	split    splitScratch
 	dc       *dfaCache // this search's DFA states, from the Matcher's pool
 	ml       [][2]int  // multiline: the held matches (see mlBlocks)
 }
@@ -210,6 +210,9 @@ func (s *fileSearch) release() {
 	if s.dc != nil {
 		s.m.dfa.put(s.dc)
 		s.dc = nil
+	}
+	if s.m.split != nil {
+		s.m.split.release(&s.split)
 	}
 }
 
@@ -340,13 +343,14 @@ func lineEnd(data []byte, from int) int {
 // literal at c.
 func (s *fileSearch) candidateMatches(ls, le, c int) bool {
 	line := s.data[ls:le]
-	if ok, decided := s.dfaMatch(line); decided {
-		return ok
-	}
 	if s.m.split != nil {
-		if ok, decided := s.m.split.match(line, c-ls, &s.rev); decided {
+		// Around the literal first: a few bytes each side usually decide.
+		if ok, decided := s.m.split.match(line, c-ls, &s.split); decided {
 			return ok
 		}
+	}
+	if ok, decided := s.dfaMatch(line); decided {
+		return ok
 	}
 	return s.regexpMatch(line)
 }
