@@ -116,14 +116,7 @@ func (c *dfaCache) match(line []byte) (matched, ok bool) {
 		}
 		base = int(v - 1)
 	}
-	st := &c.states[base/128]
-	if st.end == 0 {
-		st.end = 2
-		if c.closure(st.pcs, emptyContext(prevRune(st.prev), -1)) {
-			st.end = 1
-		}
-	}
-	return st.end == 1, true
+	return c.matchesAtEnd(base), true
 }
 
 // matchAnchored is match for an anchored DFA, reading in from the start of
@@ -158,6 +151,12 @@ func (c *dfaCache) matchAnchored(in []byte, reverse bool) (matched, ok bool) {
 		}
 		base = int(v - 1)
 	}
+	return c.matchesAtEnd(base), true
+}
+
+// matchesAtEnd reports whether the state at base matches at the end of
+// the input (a $ or \b there), computed once per state.
+func (c *dfaCache) matchesAtEnd(base int) bool {
 	st := &c.states[base/128]
 	if st.end == 0 {
 		st.end = 2
@@ -165,7 +164,7 @@ func (c *dfaCache) matchAnchored(in []byte, reverse bool) (matched, ok bool) {
 			st.end = 1
 		}
 	}
-	return st.end == 1, true
+	return st.end == 1
 }
 
 func prevRune(p int8) rune {

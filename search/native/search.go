@@ -178,12 +178,12 @@ type fileSearch struct {
 	doneEnd, doneLine int
 	afterLeft         int // after-context lines still owed to the last match
 
-	spans    [][2]int  // reused submatch buffer
-	more     int       // submatches of the current line not stored in spans
-	kept     int       // submatches of the current line stored
-	checked  int       // offset where Interrupt was last polled
-	released int       // offset up to which SearchOptions.Release was told
-	stopErr  error     // Interrupt's error: the search ends with it
+	spans    [][2]int // reused submatch buffer
+	more     int      // submatches of the current line not stored in spans
+	kept     int      // submatches of the current line stored
+	checked  int      // offset where Interrupt was last polled
+	released int      // offset up to which SearchOptions.Release was told
+	stopErr  error    // Interrupt's error: the search ends with it
 	split    splitScratch
 	dc       *dfaCache // this search's DFA states, from the Matcher's pool
 	ml       [][2]int  // multiline: the held matches (see mlBlocks)
