@@ -47,7 +47,9 @@ export PATH="$(dirname "$rgpath"):$PATH"
 mkdir -p "$out"
 bin=$(mktemp -d)/rgkit
 trap 'rm -rf "$(dirname "$bin")"' EXIT
-go build -o "$bin" ./cmd/rgkit
+# Static, as a release is built: no dynamic loader and libc start-up,
+# about 5 ms less per run than the default cgo build.
+CGO_ENABLED=0 go build -o "$bin" ./cmd/rgkit
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/rgkit/corpora
 mkdir -p "$cache"

@@ -46,7 +46,9 @@ fi
 
 bin=$(mktemp -d)/rgkit
 trap 'rm -rf "$(dirname "$bin")"' EXIT
-go build -o "$bin" ./cmd/rgkit
+# Static, as a release is built: no dynamic loader and libc start-up,
+# about 5 ms less per run than the default cgo build.
+CGO_ENABLED=0 go build -o "$bin" ./cmd/rgkit
 
 # measure CMD...: prints "seconds peakKiB lines" for one run, output piped.
 measure() {
