@@ -27,9 +27,13 @@ type lineDFA struct {
 
 const (
 	dfaMaxStates = 4096
-	dfaMatched   = -1 // transition: a match ends here
-	dfaUnknown   = 0  // transition not computed yet; states are numbered from 1
-	dfaDead      = -2 // transition (anchored only): no match can follow
+	// Transitions are a state's offset in the table (>= 0) or one of these,
+	// all negative, so the hot loop tests for all of them at once.
+	dfaUnknown = -1 // not computed yet
+	dfaMatched = -2 // a match ends here
+	dfaDead    = -3 // (anchored only) no match can follow
+	dfaBail    = -4 // a byte >= 0x80: the DFA cannot tell
+	dfaStride  = 256
 )
 
 // prev classes: what precedes the current position, for ^, \b and the
@@ -50,8 +54,10 @@ type dfaState struct {
 type dfaCache struct {
 	d      *lineDFA
 	states []dfaState
-	// trans is the transition table, 128 entries per state: dfaUnknown,
-	// dfaMatched, or 1 + the next state's offset in trans (state i * 128).
+	// trans is the transition table, dfaStride entries per state, one per
+	// byte: the next state's offset in trans (state i * dfaStride), or a
+	// negative dfa* value. Bytes >= 0x80 hold dfaBail from the start, so
+	// no byte needs testing on its own.
 	trans []int32
 	index map[string]int32
 	stack []uint32
@@ -78,7 +84,7 @@ func (c *dfaCache) start() bool {
 	if c.d.anchored {
 		pcs = []uint32{uint32(c.d.prog.Start)}
 	}
-	return c.state(pcs, prevNone) != dfaUnknown
+	return c.state(pcs, prevNone) >= 0
 }
 
 func (d *lineDFA) get() *dfaCache {
@@ -99,22 +105,14 @@ func (c *dfaCache) match(line []byte) (matched, ok bool) {
 	t := c.trans
 	base := 0 // the start state, created first
 	for _, b := range line {
-		if b >= 0x80 {
-			return false, false
-		}
 		v := t[base+int(b)]
-		if v == dfaUnknown {
-			v = c.step(base/128, b)
-			if v == dfaUnknown {
-				return false, false
+		if v < 0 {
+			if v = c.special(base, b, v); v < 0 {
+				return v == dfaMatched, v != dfaBail
 			}
 			t = c.trans
-			t[base+int(b)] = v
 		}
-		if v == dfaMatched {
-			return true, true
-		}
-		base = int(v - 1)
+		base = int(v)
 	}
 	return c.matchesAtEnd(base), true
 }
@@ -132,32 +130,36 @@ func (c *dfaCache) matchAnchored(in []byte, reverse bool) (matched, ok bool) {
 		if reverse {
 			b = in[len(in)-1-k]
 		}
-		if b >= 0x80 {
-			return false, false
-		}
 		v := c.trans[base+int(b)]
-		if v == dfaUnknown {
-			v = c.step(base/128, b)
-			if v == dfaUnknown {
-				return false, false
+		if v < 0 {
+			if v = c.special(base, b, v); v < 0 {
+				return v == dfaMatched, v != dfaBail
 			}
-			c.trans[base+int(b)] = v
 		}
-		switch v {
-		case dfaMatched:
-			return true, true
-		case dfaDead:
-			return false, true
-		}
-		base = int(v - 1)
+		base = int(v)
 	}
 	return c.matchesAtEnd(base), true
+}
+
+// special handles a negative transition v of the state at base on b:
+// computes an unknown one (dfaBail when the cache is full) and returns the
+// transition, a state's offset or what ends the run.
+func (c *dfaCache) special(base int, b byte, v int32) int32 {
+	if v != dfaUnknown {
+		return v
+	}
+	v = c.step(base/dfaStride, b)
+	if v == dfaUnknown {
+		return dfaBail // the cache is full
+	}
+	c.trans[base+int(b)] = v
+	return v
 }
 
 // matchesAtEnd reports whether the state at base matches at the end of
 // the input (a $ or \b there), computed once per state.
 func (c *dfaCache) matchesAtEnd(base int) bool {
-	st := &c.states[base/128]
+	st := &c.states[base/dfaStride]
 	if st.end == 0 {
 		st.end = 2
 		if c.closure(st.pcs, emptyContext(prevRune(st.prev), -1)) {
@@ -260,8 +262,8 @@ func (c *dfaCache) closure(pcs []uint32, ctx uint32) bool {
 	return matched
 }
 
-// state returns the transition value of the state for (pcs, prev)
-// (1 + its offset in trans), creating it; dfaUnknown when the cache is full.
+// state returns the transition value of the state for (pcs, prev) (its
+// offset in trans), creating it; dfaUnknown when the cache is full.
 func (c *dfaCache) state(pcs []uint32, prev int8) int32 {
 	c.key = append(c.key[:0], byte(prev))
 	for _, pc := range pcs {
@@ -273,9 +275,16 @@ func (c *dfaCache) state(pcs []uint32, prev int8) int32 {
 	if len(c.states) >= dfaMaxStates {
 		return dfaUnknown
 	}
-	v := int32(len(c.states))*128 + 1
+	v := int32(len(c.states)) * dfaStride
 	c.states = append(c.states, dfaState{pcs: pcs, prev: prev})
-	c.trans = append(c.trans, make([]int32, 128)...)
+	row := len(c.trans)
+	c.trans = slices.Grow(c.trans, dfaStride)[:row+dfaStride]
+	for i := range dfaStride {
+		c.trans[row+i] = dfaUnknown
+		if i >= 0x80 {
+			c.trans[row+i] = dfaBail
+		}
+	}
 	c.index[string(c.key)] = v
 	return v
 }
