@@ -117,9 +117,9 @@ func Compile(o MatchOptions) (*Matcher, error) {
 	if rgregex.HasAssertion(full) {
 		m.vm = newPikeVM(prog)
 		if a := asciiEquivalent(full); a != nil {
-			m.asciiRe, _ = regexp.Compile(a.String())
+			m.asciiRe, _ = compileGo("", a)
 		}
-	} else if m.re, err = regexp.Compile(full.String()); err != nil {
+	} else if m.re, err = compileGo("", full); err != nil {
 		// Go's parser refuses some trees rg accepts (a{1001}): run them
 		// on the VM.
 		m.re, m.vm = nil, newPikeVM(prog)

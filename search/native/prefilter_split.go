@@ -74,7 +74,7 @@ func buildSplit(tree *syntax.Regexp, p *prefilter) *splitCheck {
 		var err error
 		if k > 0 {
 			pre := reverseTree(&syntax.Regexp{Op: syntax.OpConcat, Sub: tree.Sub[:k]})
-			if sc.prefix, err = regexp.Compile(`\A(?:` + pre.String() + `)`); err != nil {
+			if sc.prefix, err = compileGo(`\A`, pre); err != nil {
 				return nil
 			}
 			if sc.prefixDFA, err = anchoredDFA(pre); err != nil {
@@ -83,7 +83,7 @@ func buildSplit(tree *syntax.Regexp, p *prefilter) *splitCheck {
 		}
 		if k < len(tree.Sub)-1 {
 			suf := &syntax.Regexp{Op: syntax.OpConcat, Sub: tree.Sub[k+1:]}
-			if sc.suffix, err = regexp.Compile(`\A(?:` + suf.String() + `)`); err != nil {
+			if sc.suffix, err = compileGo(`\A`, suf); err != nil {
 				return nil
 			}
 			if sc.suffixDFA, err = anchoredDFA(suf); err != nil {
