@@ -236,12 +236,12 @@ func (p *parser) perlClass(start int, r rune) (escape, error) {
 	case 'd':
 		cls = ranges{'0', '9'}
 		if p.fl.u {
-			cls = props().gc["nd"]
+			cls, _ = props().category("nd")
 		}
 	case 's':
 		cls = ranges{'\t', '\r', ' ', ' '}
 		if p.fl.u {
-			cls = props().binary["whitespace"]
+			cls, _ = props().binaryNamed("whitespace")
 		}
 	case 'w':
 		cls = ranges{'0', '9', 'A', 'Z', '_', '_', 'a', 'z'}

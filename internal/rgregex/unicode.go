@@ -63,48 +63,122 @@ var binaryAliases = map[string]string{
 	"idsb": "idsbinaryoperator", "idst": "idstrinaryoperator",
 }
 
+// propTables finds Go's Unicode tables by rg's names and converts each to
+// ranges the first time a pattern asks for it. Converting all of them up
+// front (some 300 tables, their strided ranges expanded rune by rune) cost
+// about 13 ms of every search that used \w, \d, \s or \b.
 type propTables struct {
-	gc, script, binary map[string]ranges
+	gc, script, binary map[string]*unicode.RangeTable // by normalised name
+	mu                 sync.Mutex
+	done               map[string]ranges // "gc:lu", "sc:greek", "bin:alphabetic"
 }
 
 var props = sync.OnceValue(func() *propTables {
-	t := &propTables{gc: map[string]ranges{}, script: map[string]ranges{}, binary: map[string]ranges{}}
-	var assigned ranges
+	t := &propTables{gc: map[string]*unicode.RangeTable{}, script: map[string]*unicode.RangeTable{},
+		binary: map[string]*unicode.RangeTable{}, done: map[string]ranges{}}
 	for name, tab := range unicode.Categories {
-		r := fromTable(tab)
-		t.gc[strings.ToLower(name)] = r
-		if len(name) == 2 {
-			assigned = union(assigned, r)
-		}
+		t.gc[strings.ToLower(name)] = tab
 	}
-	t.gc["cn"] = negate(assigned)
-	t.gc["c"] = union(t.gc["c"], t.gc["cn"])
-	t.gc["lc"] = union(union(t.gc["lu"], t.gc["ll"]), t.gc["lt"])
 	for name, tab := range unicode.Scripts {
-		t.script[normName(name)] = fromTable(tab)
+		t.script[normName(name)] = tab
 	}
 	for name, tab := range unicode.Properties {
 		if strings.HasPrefix(name, "Other_") {
 			continue // contributory properties: rg does not know them either
 		}
-		t.binary[normName(name)] = fromTable(tab)
+		t.binary[normName(name)] = tab
 	}
-	other := func(name string) ranges { return fromTable(unicode.Properties[name]) }
-	t.binary["alphabetic"] = union(union(t.gc["l"], t.gc["nl"]), other("Other_Alphabetic"))
-	t.binary["lowercase"] = union(t.gc["ll"], other("Other_Lowercase"))
-	t.binary["uppercase"] = union(t.gc["lu"], other("Other_Uppercase"))
-	t.binary["math"] = union(t.gc["sm"], other("Other_Math"))
 	return t
 })
+
+// memo returns the ranges for key, computing them once with build.
+func (t *propTables) memo(key string, build func() ranges) ranges {
+	t.mu.Lock()
+	r, ok := t.done[key]
+	t.mu.Unlock()
+	if ok {
+		return r
+	}
+	r = build()
+	t.mu.Lock()
+	t.done[key] = r
+	t.mu.Unlock()
+	return r
+}
+
+// category is the general category n (lower case: "lu", "l", "cn", "lc").
+func (t *propTables) category(n string) (ranges, bool) {
+	if _, ok := t.gc[n]; !ok && n != "cn" && n != "lc" {
+		return nil, false
+	}
+	return t.memo("gc:"+n, func() ranges {
+		switch n {
+		case "cn": // unassigned: no two-letter category holds it
+			var assigned ranges
+			for name, tab := range t.gc {
+				if len(name) == 2 {
+					assigned = union(assigned, fromTable(tab))
+				}
+			}
+			return negate(assigned)
+		case "c":
+			cn, _ := t.category("cn")
+			return union(fromTable(t.gc["c"]), cn)
+		case "lc":
+			lu, _ := t.category("lu")
+			ll, _ := t.category("ll")
+			lt, _ := t.category("lt")
+			return union(union(lu, ll), lt)
+		}
+		return fromTable(t.gc[n])
+	}), true
+}
+
+// scriptNamed is the script n (normalised name).
+func (t *propTables) scriptNamed(n string) (ranges, bool) {
+	tab, ok := t.script[n]
+	if !ok {
+		return nil, false
+	}
+	return t.memo("sc:"+n, func() ranges { return fromTable(tab) }), true
+}
+
+// binaryNamed is the binary property n (normalised name), with rg's
+// derived ones (Alphabetic, Lowercase, Uppercase, Math) built from their
+// category and contributory parts.
+func (t *propTables) binaryNamed(n string) (ranges, bool) {
+	other := func(name string) ranges { return fromTable(unicode.Properties[name]) }
+	cat := func(name string) ranges { r, _ := t.category(name); return r }
+	var build func() ranges
+	switch n {
+	case "alphabetic":
+		build = func() ranges { return union(union(cat("l"), cat("nl")), other("Other_Alphabetic")) }
+	case "lowercase":
+		build = func() ranges { return union(cat("ll"), other("Other_Lowercase")) }
+	case "uppercase":
+		build = func() ranges { return union(cat("lu"), other("Other_Uppercase")) }
+	case "math":
+		build = func() ranges { return union(cat("sm"), other("Other_Math")) }
+	default:
+		tab, ok := t.binary[n]
+		if !ok {
+			return nil, false
+		}
+		build = func() ranges { return fromTable(tab) }
+	}
+	return t.memo("bin:"+n, build), true
+}
 
 // perlWord is Unicode's \w as rg defines it: Alphabetic, marks, decimal
 // digits, connector punctuation and Join_Control.
 var perlWord = sync.OnceValue(func() ranges {
 	p := props()
-	w := union(p.binary["alphabetic"], p.gc["m"])
-	w = union(w, p.gc["nd"])
-	w = union(w, p.gc["pc"])
-	return union(w, p.binary["joincontrol"])
+	alpha, _ := p.binaryNamed("alphabetic")
+	m, _ := p.category("m")
+	nd, _ := p.category("nd")
+	pc, _ := p.category("pc")
+	join, _ := p.binaryNamed("joincontrol")
+	return union(union(union(union(alpha, m), nd), pc), join)
 })
 
 // IsWordRune reports whether r is a word character for rg's Unicode \w
@@ -156,7 +230,8 @@ func property(name string) (r ranges, ok bool, unsupported bool) {
 	case "ascii":
 		return ranges{0, 0x7F}, true, false
 	case "assigned":
-		return negate(p.gc["cn"]), true, false
+		cn, _ := p.category("cn")
+		return negate(cn), true, false
 	}
 	if r, ok := generalCategory(p, n); ok {
 		return r, true, false
@@ -167,7 +242,7 @@ func property(name string) (r ranges, ok bool, unsupported bool) {
 	if a, ok := binaryAliases[n]; ok {
 		n = a
 	}
-	if r, ok := p.binary[n]; ok {
+	if r, ok := p.binaryNamed(n); ok {
 		return r, true, false
 	}
 	return nil, false, knownElsewhere[n]
@@ -177,16 +252,14 @@ func generalCategory(p *propTables, n string) (ranges, bool) {
 	if a, ok := gcAliases[n]; ok {
 		n = strings.ToLower(a)
 	}
-	r, ok := p.gc[n]
-	return r, ok
+	return p.category(n)
 }
 
 func script(p *propTables, n string) (ranges, bool) {
 	if a, ok := scriptCodes[n]; ok {
 		n = normName(a)
 	}
-	r, ok := p.script[n]
-	return r, ok
+	return p.scriptNamed(n)
 }
 
 // knownElsewhere are properties rg accepts that Go's tables lack: refused
