@@ -169,9 +169,15 @@ func (t *propTables) binaryNamed(n string) (ranges, bool) {
 	return t.memo("bin:"+n, build), true
 }
 
-// perlWord is Unicode's \w as rg defines it: Alphabetic, marks, decimal
-// digits, connector punctuation and Join_Control.
-var perlWord = sync.OnceValue(func() ranges {
+// perlWord is Unicode's \w as rg defines it (see computePerlWord), from
+// the generated table: computing it took 6 ms of every search using \w or
+// \b.
+func perlWord() ranges { return perlWordTable }
+
+// computePerlWord is Unicode's \w as rg defines it: Alphabetic, marks,
+// decimal digits, connector punctuation and Join_Control. tables.go holds
+// its result (go generate; TestGeneratedTablesAreCurrent keeps it so).
+func computePerlWord() ranges {
 	p := props()
 	alpha, _ := p.binaryNamed("alphabetic")
 	m, _ := p.category("m")
@@ -179,7 +185,7 @@ var perlWord = sync.OnceValue(func() ranges {
 	pc, _ := p.category("pc")
 	join, _ := p.binaryNamed("joincontrol")
 	return union(union(union(union(alpha, m), nd), pc), join)
-})
+}
 
 // IsWordRune reports whether r is a word character for rg's Unicode \w
 // (and so for \b): the test the matcher's word assertions use.
