@@ -181,15 +181,21 @@ func render(t *testing.T, svg string) image.Image {
 	return img
 }
 
-// colourPixels counts the pixels of each colour in the picture.
+// colourPixels counts the pixels of each colour in the picture. The
+// colours are parsed once, not per pixel (a 1000×700 screenshot is 700,000
+// pixels).
 func colourPixels(img image.Image, colours []string) []int {
+	want := make([][3]uint32, len(colours))
+	for i, hex := range colours {
+		want[i] = parseHex(hex)
+	}
 	n := make([]int, len(colours))
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bl, _ := img.At(x, y).RGBA()
-			for i, hex := range colours {
-				if near(r, g, bl, hex) {
+			for i, c := range want {
+				if near(r, g, bl, c) {
 					n[i]++
 				}
 			}
@@ -237,9 +243,16 @@ func TestSVGRendersInABrowser(t *testing.T) {
 	})
 }
 
-func near(r, g, b uint32, hex string) bool {
-	var hr, hg, hb uint32
-	_, _ = fmt.Sscanf(hex, "#%02x%02x%02x", &hr, &hg, &hb)
+// parseHex is "#rrggbb" as three 8-bit channels.
+func parseHex(hex string) [3]uint32 {
+	var c [3]uint32
+	_, _ = fmt.Sscanf(hex, "#%02x%02x%02x", &c[0], &c[1], &c[2])
+	return c
+}
+
+// near reports whether a 16-bit RGB pixel is within 12 of colour c in
+// each 8-bit channel.
+func near(r, g, b uint32, c [3]uint32) bool {
 	d := func(a, b uint32) uint32 {
 		a >>= 8
 		if a > b {
@@ -247,5 +260,5 @@ func near(r, g, b uint32, hex string) bool {
 		}
 		return b - a
 	}
-	return d(r, hr) < 12 && d(g, hg) < 12 && d(b, hb) < 12
+	return d(r, c[0]) < 12 && d(g, c[1]) < 12 && d(b, c[2]) < 12
 }
