@@ -142,8 +142,16 @@ func TestSVGChart(t *testing.T) {
 	})
 }
 
-// render draws the chart in headless Chromium and returns the picture.
-func render(t *testing.T, svg string) image.Image {
+// renderFrame is the browser window each chart is seen in (a larger chart
+// is clipped, as in a window of that size).
+const renderFrameW, renderFrameH = 1000, 700
+
+// render shows the charts in one headless Chromium, side by side, each in
+// its own renderFrameW×renderFrameH frame at the top left (as a window of
+// that size opened on the .svg file shows it), and returns each frame's
+// picture. One browser for all: a Chromium start is about 2 s of CPU.
+// RGKIT_KEEP_CHART=FILE keeps the screenshot.
+func render(t *testing.T, svgs ...string) []image.Image {
 	t.Helper()
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
@@ -153,17 +161,29 @@ func render(t *testing.T, svg string) image.Image {
 		t.Skip("chromium not installed (apt-get install chromium): cannot render the chart")
 	}
 	dir := t.TempDir()
-	svgPath := filepath.Join(dir, "chart.svg")
-	if err := os.WriteFile(svgPath, []byte(svg), 0o644); err != nil {
+	var page strings.Builder
+	page.WriteString("<!DOCTYPE html><html><head><style>body{margin:0;width:max-content}" +
+		"div{float:left;overflow:hidden;width:" + strconv.Itoa(renderFrameW) + "px;height:" + strconv.Itoa(renderFrameH) + "px}" +
+		"img{display:block}</style></head><body>")
+	for i, svg := range svgs {
+		name := fmt.Sprintf("chart%d.svg", i)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(svg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		page.WriteString(`<div><img src="` + name + `"></div>`)
+	}
+	page.WriteString("</body></html>\n")
+	htmlPath := filepath.Join(dir, "charts.html")
+	if err := os.WriteFile(htmlPath, []byte(page.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pngPath := filepath.Join(dir, "chart.png")
+	pngPath := filepath.Join(dir, "charts.png")
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1000,700",
-		"--screenshot="+pngPath, "file://"+svgPath)
+		"--user-data-dir="+filepath.Join(dir, "profile"), fmt.Sprintf("--window-size=%d,%d", renderFrameW*len(svgs), renderFrameH),
+		"--screenshot="+pngPath, "file://"+htmlPath)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("chromium: %v\n%s", err, out)
 	}
@@ -178,18 +198,37 @@ func render(t *testing.T, svg string) image.Image {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return img
+	sub, ok := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	})
+	if !ok {
+		t.Fatalf("screenshot is a %T, which cannot be cut into frames", img)
+	}
+	if got, want := img.Bounds().Size(), image.Pt(renderFrameW*len(svgs), renderFrameH); got != want {
+		t.Fatalf("screenshot is %v, want %v", got, want)
+	}
+	frames := make([]image.Image, len(svgs))
+	for i := range svgs {
+		frames[i] = sub.SubImage(image.Rect(i*renderFrameW, 0, (i+1)*renderFrameW, renderFrameH).Add(img.Bounds().Min))
+	}
+	return frames
 }
 
-// colourPixels counts the pixels of each colour in the picture.
+// colourPixels counts the pixels of each colour in the picture. The
+// colours are parsed once, not per pixel (a 1000×700 screenshot is 700,000
+// pixels).
 func colourPixels(img image.Image, colours []string) []int {
+	want := make([][3]uint32, len(colours))
+	for i, hex := range colours {
+		want[i] = parseHex(hex)
+	}
 	n := make([]int, len(colours))
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bl, _ := img.At(x, y).RGBA()
-			for i, hex := range colours {
-				if near(r, g, bl, hex) {
+			for i, c := range want {
+				if near(r, g, bl, c) {
 					n[i]++
 				}
 			}
@@ -201,14 +240,18 @@ func colourPixels(img image.Image, colours []string) []int {
 // TestSVGRendersInABrowser renders the chart in headless Chromium and checks
 // the picture: each engine that ran shows its bars, the one that never ran
 // has no colour in it, and a 1.5 ms bar beside second-long ones is seen.
-// The two renders run side by side: each is a Chromium start, mostly
-// waiting.
+// Both charts are rendered by one Chromium (render), each in its own frame.
 func TestSVGRendersInABrowser(t *testing.T) {
 	t.Parallel()
+	ms := time.Millisecond
+	tiny := &Report{Machine: Machine{OS: "linux"}, Runs: 1, Root: "/src",
+		Engines: []search.Info{{Name: "ripgrep"}, {Name: "native"}},
+		Tasks:   []Task{{Name: "t"}},
+		Cells:   []Cell{{Samples: []Sample{{Wall: 1000 * ms}}}, {Samples: []Sample{{Wall: 1500 * time.Microsecond}}}}}
+	imgs := render(t, chart(t, chartReport(), ChartOptions{}), chart(t, tiny, ChartOptions{Scale: ScaleLinear}))
+
 	t.Run("each engine that ran shows its bars", func(t *testing.T) {
-		t.Parallel()
-		img := render(t, chart(t, chartReport(), ChartOptions{}))
-		seen := colourPixels(img, engineColors[:4])
+		seen := colourPixels(imgs[0], engineColors[:4])
 		for ei, name := range []string{"ripgrep", "gitgrep", "native", "grep"} {
 			if name == "gitgrep" {
 				if seen[ei] > 0 {
@@ -223,13 +266,7 @@ func TestSVGRendersInABrowser(t *testing.T) {
 	})
 
 	t.Run("a 1.5 ms bar beside second-long ones on a linear axis", func(t *testing.T) {
-		t.Parallel()
-		ms := time.Millisecond
-		rep := &Report{Machine: Machine{OS: "linux"}, Runs: 1, Root: "/src",
-			Engines: []search.Info{{Name: "ripgrep"}, {Name: "native"}},
-			Tasks:   []Task{{Name: "t"}},
-			Cells:   []Cell{{Samples: []Sample{{Wall: 1000 * ms}}}, {Samples: []Sample{{Wall: 1500 * time.Microsecond}}}}}
-		n := colourPixels(render(t, chart(t, rep, ChartOptions{Scale: ScaleLinear})), engineColors[:2])
+		n := colourPixels(imgs[1], engineColors[:2])
 		// The legend swatch is 12×12 = 144 pixels; the bar is 18 wide.
 		if n[1] < 144+2*18 {
 			t.Errorf("the 1.5 ms bar is not visible: %d pixels of its colour, the legend swatch alone has 144", n[1])
@@ -237,9 +274,16 @@ func TestSVGRendersInABrowser(t *testing.T) {
 	})
 }
 
-func near(r, g, b uint32, hex string) bool {
-	var hr, hg, hb uint32
-	_, _ = fmt.Sscanf(hex, "#%02x%02x%02x", &hr, &hg, &hb)
+// parseHex is "#rrggbb" as three 8-bit channels.
+func parseHex(hex string) [3]uint32 {
+	var c [3]uint32
+	_, _ = fmt.Sscanf(hex, "#%02x%02x%02x", &c[0], &c[1], &c[2])
+	return c
+}
+
+// near reports whether a 16-bit RGB pixel is within 12 of colour c in
+// each 8-bit channel.
+func near(r, g, b uint32, c [3]uint32) bool {
 	d := func(a, b uint32) uint32 {
 		a >>= 8
 		if a > b {
@@ -247,5 +291,5 @@ func near(r, g, b uint32, hex string) bool {
 		}
 		return b - a
 	}
-	return d(r, hr) < 12 && d(g, hg) < 12 && d(b, hb) < 12
+	return d(r, c[0]) < 12 && d(g, c[1]) < 12 && d(b, c[2]) < 12
 }

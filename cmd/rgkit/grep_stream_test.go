@@ -73,7 +73,7 @@ var streamArgs = [][]string{
 // window) and requires the same bytes and exit status.
 func TestGrepStreamIsSearchedAsRg15SearchesIt(t *testing.T) {
 	rg := rg15(t)
-	bin := buildRgkit(t)
+	bin := rgkitBin(t)
 	input := streamInput(600 << 10)
 	dir := t.TempDir()
 	for _, args := range streamArgs {
@@ -168,7 +168,7 @@ func TestGrepStreamNeverTouchesTheDisk(t *testing.T) {
 // requires each matching line on stdout before the next is written, with
 // --line-buffered (as rg: a pipe is block-buffered otherwise).
 func TestGrepStreamPrintsEachLineAsItArrives(t *testing.T) {
-	bin := buildRgkit(t)
+	bin := rgkitBin(t)
 	cmd := exec.Command(bin, "grep", "--backend", "native", "--line-buffered", "-n", "foo")
 	in, err := cmd.StdinPipe()
 	if err != nil {

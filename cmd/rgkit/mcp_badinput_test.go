@@ -73,7 +73,7 @@ func (s *rawSession) writeLine(line string) {
 // request; before, the first such line ended `rgkit mcp` (exit 2, or no
 // answer at all) and the pending request was never answered.
 func TestMCPMalformedLinesGetErrorsAndServerStaysUp(t *testing.T) {
-	f := newMCPFixture(t)
+	f := newMCPWorkspace(t)
 	s, log := startRaw(t, rgkitBin(t), f.env(), "--root", f.root)
 	deep := `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"a":` + strings.Repeat("[", 10001) +
 		strings.Repeat("]", 10001) + "}}"

@@ -91,7 +91,7 @@ func TestMCPClientSnippets(t *testing.T) {
 			t.Errorf("no snippet for %s in the docs", want)
 		}
 	}
-	f := newMCPFixture(t)
+	f := newMCPWorkspace(t)
 	bin := rgkitBin(t)
 	for _, s := range snippets {
 		t.Run(s.doc+"/"+s.client, func(t *testing.T) {

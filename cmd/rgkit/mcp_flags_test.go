@@ -16,7 +16,7 @@ import (
 // requires when results are text only, every outputSchema; the text is the
 // same. Before, the flag did not exist (cobra refused it).
 func TestMCPStructuredFalseSendsTextOnly(t *testing.T) {
-	f := newMCPFixture(t)
+	f := newMCPWorkspace(t)
 	bin := rgkitBin(t)
 	args := map[string]any{"name": "Read", "arguments": map[string]any{"file_path": "notes/a.txt"}}
 	texts := map[bool]string{}
@@ -54,7 +54,7 @@ func TestMCPStructuredFalseSendsTextOnly(t *testing.T) {
 // information, as `go version -m` shows it: the module version, or "devel"
 // with the commit when the build recorded one; before, it was a fixed "dev".
 func TestMCPServerInfoVersionIsTheBuildVersion(t *testing.T) {
-	f := newMCPFixture(t)
+	f := newMCPWorkspace(t)
 	bin := rgkitBin(t)
 	out, err := exec.Command("go", "version", "-m", bin).CombinedOutput()
 	if err != nil {

@@ -20,7 +20,12 @@ import (
 // The MCP end-to-end tests run the real rgkit binary as a subprocess and
 // talk to it with real clients. This file holds their shared fixture.
 
-// buildRgkit compiles this command into a temporary directory.
+// buildRgkit compiles this command into a temporary directory. Tests ask
+// rgkitBin, which builds it once per test binary. The build is static
+// (CGO_ENABLED=0): the tests start it a few hundred times, and a binary
+// without the dynamic loader and libc's start-up costs a little less CPU
+// per start; only the standard library's net and os/user have cgo code
+// here, and their pure-Go halves do what rgkit needs.
 func buildRgkit(t *testing.T) string {
 	t.Helper()
 	gobin, err := exec.LookPath("go")
@@ -28,7 +33,9 @@ func buildRgkit(t *testing.T) string {
 		t.Skipf("go toolchain not in PATH: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "rgkit")
-	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
+	cmd := exec.Command(gobin, "build", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -59,7 +66,30 @@ const slowPattern = `\bSLOWSEARCH\d`
 // slowLinks is the number of slow files.
 const slowLinks = 20000
 
+// newMCPFixture is the workspace with the slow files.
 func newMCPFixture(t *testing.T) mcpFixture {
+	t.Helper()
+	f := newMCPWorkspace(t)
+	f.slowSince = time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	f.slowProbe = writeSlowTree(t, filepath.Join(f.root, ".slow"))
+	if err := os.Chtimes(f.slowProbe, f.slowSince, fixtureMtime); err != nil {
+		t.Fatal(err)
+	}
+	if !readsAreSeen(t, filepath.Dir(f.root)) {
+		t.Skip("this file system does not record reads (noatime): the slow search could not be seen starting")
+	}
+	return f
+}
+
+// fixtureMtime is the modification time of every fixture file, so Glob's
+// newest-first order falls back to path order and does not depend on the
+// order of writing.
+var fixtureMtime = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// newMCPWorkspace is the fixture without the slow files (no slowProbe),
+// for the tests that never start the slow search: writing and removing
+// the 20,000 links costs some 0.4 s of CPU.
+func newMCPWorkspace(t *testing.T) mcpFixture {
 	t.Helper()
 	base := t.TempDir()
 	root := filepath.Join(base, "ws")
@@ -69,9 +99,6 @@ func newMCPFixture(t *testing.T) mcpFixture {
 		"ws/notes/a.txt": "one\ntwo\nthree\n",
 		"outside.txt":    "OUTSIDE\n",
 	}
-	// One modification time for all, so Glob's newest-first order falls
-	// back to path order and does not depend on the order of writing.
-	mtime := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 	for name, content := range files {
 		p := filepath.Join(base, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -80,20 +107,11 @@ func newMCPFixture(t *testing.T) mcpFixture {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Chtimes(p, mtime, mtime); err != nil {
+		if err := os.Chtimes(p, fixtureMtime, fixtureMtime); err != nil {
 			t.Fatal(err)
 		}
 	}
-	f := mcpFixture{root: root, outside: filepath.Join(base, "outside.txt"),
-		slowSince: time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)}
-	f.slowProbe = writeSlowTree(t, filepath.Join(root, ".slow"))
-	if err := os.Chtimes(f.slowProbe, f.slowSince, mtime); err != nil {
-		t.Fatal(err)
-	}
-	if !readsAreSeen(t, base) {
-		t.Skip("this file system does not record reads (noatime): the slow search could not be seen starting")
-	}
-	return f
+	return mcpFixture{root: root, outside: filepath.Join(base, "outside.txt")}
 }
 
 // writeSlowTree writes the slow files into dir and returns the first.

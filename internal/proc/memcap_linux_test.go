@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rgkit/rgkit/internal/testtool"
 )
@@ -115,7 +116,7 @@ func TestMemChild(t *testing.T) {
 	mode := os.Getenv(memChildEnv)
 	switch mode {
 	case "":
-		t.Skip("run by TestMemoryCap")
+		t.Skip("run by TestMemoryCap and TestChildPeakRSSSeesTheChildsOwnMemory")
 	case "grow", "small":
 		total := 4 << 30
 		if mode == "small" {
@@ -133,5 +134,13 @@ func TestMemChild(t *testing.T) {
 	case "wait":
 		fmt.Println(os.Getpid())
 		_, _ = io.Copy(io.Discard, os.Stdin)
+	case "hold":
+		// 64 MB resident for a moment (TestChildPeakRSSSeesTheChildsOwnMemory).
+		b := make([]byte, 64<<20)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		time.Sleep(100 * time.Millisecond)
+		fmt.Println(b[len(b)-4096])
 	}
 }

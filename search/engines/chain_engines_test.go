@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/searchtest"
@@ -53,11 +54,16 @@ func gitInit(t *testing.T, root string) {
 	}
 }
 
+// defaultEngines are Default's engines, made once per test binary: each
+// remembers its tool's version, so the tests sharing them start rg, git
+// and grep to ask once, not once per test.
+var defaultEngines = sync.OnceValue(func() []search.Engine { return Default(Options{}).Engines })
+
 // realEngines are DefaultChain's engines that can run in root.
 func realEngines(t *testing.T, root string) []search.Engine {
 	t.Helper()
 	var out []search.Engine
-	for _, b := range Default(Options{}).Engines {
+	for _, b := range defaultEngines() {
 		if _, err := b.Available(context.Background()); err != nil {
 			t.Logf("%s: %v", b.Name(), err)
 			continue

@@ -101,7 +101,7 @@ func conformanceSetup(t *testing.T) (conformance.Corpus, []engineUnderTest, stri
 		t.Fatal(err)
 	}
 	var engines []engineUnderTest
-	for _, e := range conformanceEngines(refPath) {
+	for _, e := range sharedConformanceEngines(refPath) {
 		info, err := e.b.Available(context.Background())
 		if err != nil {
 			if testtool.Required() {
@@ -117,6 +117,20 @@ func conformanceSetup(t *testing.T) (conformance.Corpus, []engineUnderTest, stri
 		t.Logf("corpus: %s: %s", f, why)
 	}
 	return c, engines, referenceEngine
+}
+
+// sharedEngines holds conformanceEngines per reference path, for
+// sharedConformanceEngines.
+var sharedEngines sync.Map
+
+// sharedConformanceEngines is conformanceEngines(ref), made once per test
+// binary: an engine remembers what it probed (rg --version, git --version
+// and its PCRE probe, grep --version), so the tests that share one set run
+// each probe once instead of once per test. The security tests keep fresh
+// engines (conformanceEngines), probed under the environment they set.
+func sharedConformanceEngines(ref string) []engineUnderTest {
+	e, _ := sharedEngines.LoadOrStore(ref, sync.OnceValue(func() []engineUnderTest { return conformanceEngines(ref) }))
+	return e.(func() []engineUnderTest)()
 }
 
 // chainSampleEvery thins the Chain tests by default: of the cases an engine

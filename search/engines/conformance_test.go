@@ -457,6 +457,7 @@ func TestConformanceExceptions(t *testing.T) {
 // difference would show up in many content cases; here it shows up once,
 // with the files named.
 func TestConformanceFileListing(t *testing.T) {
+	t.Parallel()
 	rg := testtool.ReferenceRg(t)
 	c, _, _ := conformanceSetup(t)
 	seen := map[string]bool{}
@@ -563,6 +564,7 @@ func TestUnreadableFileIsCountedAndTheSearchGoesOn(t *testing.T) {
 // MaxColumns over a deterministic order, so a page is the same whichever
 // engine filled it.
 func TestConformancePagingAcrossEngines(t *testing.T) {
+	t.Parallel()
 	c, engines, ref := conformanceSetup(t)
 	pick := map[string]bool{"select/default": true, "context/both-overlap": true, "mode/files": true,
 		"mode/count": true, "dialect/lazy": true, "select/long-line": true}

@@ -122,6 +122,7 @@ func TestExplicitFileWithNULsIsNumberedAsRgDoes(t *testing.T) {
 // passes mid-file whatever the machine's speed; the proof that the search
 // stopped inside the file is the count of lines that reached the sink.
 func TestTimeoutInsideALargeFileIsPartial(t *testing.T) {
+	t.Parallel() // mostly waiting for the deadline
 	if testing.Short() {
 		t.Skip("writes a 20 MB file")
 	}
@@ -132,6 +133,7 @@ func TestTimeoutInsideALargeFileIsPartial(t *testing.T) {
 	gitInit(t, root)
 	for _, b := range realEngines(t, root) {
 		t.Run(b.Name(), func(t *testing.T) {
+			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 			defer cancel()
 			lines := 0
@@ -163,6 +165,7 @@ func TestTimeoutInsideALargeFileIsPartial(t *testing.T) {
 // left to print the whole file until the output cap failed the search
 // ("output passed the engine's byte cap").
 func TestRipgrepStopsOnceThePageIsFull(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes a 20 MB file")
 	}

@@ -398,10 +398,13 @@ func TestSecurityExplicitSymlinkOutsideIsRefused(t *testing.T) {
 	}
 }
 
+// buildSecurityCorpus is the conformance corpus (its FIFO, its links out
+// of the root), the package's shared copy: these tests only read it, and
+// building one costs a git init, add and commit and some hundred files.
 func buildSecurityCorpus(t *testing.T) conformance.Corpus {
 	t.Helper()
 	testtool.Need(t, "git")
-	c, err := conformance.Build(t.TempDir())
+	c, err := conformance.Shared()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -224,7 +224,7 @@ func TestNativeCountsMatchRgOnGoSource(t *testing.T) {
 	}
 	for _, c := range cases {
 		q := search.Query{Pattern: c.pattern, Root: root, Mode: search.ModeCount, Word: c.word}
-		args := []string{"--no-config", "-c", "--with-filename"}
+		args := []string{"--no-config", conformance.Threads, "-c", "--with-filename"}
 		if c.fold {
 			q.Case = search.CaseInsensitive
 			args = append(args, "-i")

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/rgkit/rgkit/internal/conformance"
 )
 
 // globDiffTree holds names for the glob differential test: depth, dots,
@@ -45,7 +47,7 @@ func randomGlob(r *rand.Rand) string {
 // rejected is rg's exit 2 for a glob it refuses.
 func rgGlobFiles(t *testing.T, rg, root, glob string) (files []string, rejected bool) {
 	t.Helper()
-	cmd := exec.Command(rg, "--files", "--no-config", "--hidden", "--no-ignore", "--null", "--glob="+glob, "--", root)
+	cmd := exec.Command(rg, "--files", "--no-config", conformance.Threads, "--hidden", "--no-ignore", "--null", "--glob="+glob, "--", root)
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/conformance"
 	"github.com/rgkit/rgkit/internal/testtool"
 )
 
@@ -78,7 +79,7 @@ func rgTargets(c rgCase) []string {
 }
 
 func rgArgs(c rgCase) []string {
-	args := []string{"--no-config", "--no-messages"}
+	args := []string{"--no-config", "--no-messages", conformance.Threads}
 	if c.explicit && !c.search.KeepNUL {
 		args = append(args, "--no-mmap")
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/conformance"
 )
 
 // randomTree has names that exercise glob syntax: nesting, dots, braces,
@@ -115,7 +117,7 @@ func TestRandomGlobsMatchRipgrep(t *testing.T) {
 // error).
 func rgFailsOnGlobs(t *testing.T, rg, root string, o WalkOptions) bool {
 	t.Helper()
-	args := []string{"--files", "--no-config"}
+	args := []string{"--files", "--no-config", conformance.Threads}
 	for _, g := range o.Globs {
 		args = append(args, "--glob="+g)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/conformance"
 	"github.com/rgkit/rgkit/internal/testtool"
 )
 
@@ -82,7 +83,7 @@ func rgFiles(t testing.TB, o WalkOptions, home string) []string {
 // machine's /etc/gitconfig cannot change the answer.
 func rgFilesEnv(t testing.TB, o WalkOptions, home string, env map[string]string) []string {
 	t.Helper()
-	args := []string{"--files", "--no-config", "--no-messages", "--null"}
+	args := []string{"--files", "--no-config", "--no-messages", "--null", conformance.Threads}
 	if o.Hidden {
 		args = append(args, "--hidden")
 	}
