@@ -8,6 +8,7 @@ import (
 
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/engines"
+	"github.com/rgkit/rgkit/search/native"
 )
 
 // Engines returns the engines to measure: those named (all of rgkit's when
@@ -16,6 +17,13 @@ import (
 // for by name, and is an error when it was.
 func Engines(ctx context.Context, names []string, opts engines.Options) (out []Engine, skipped []search.Skip, err error) {
 	all := engines.Default(opts).Engines
+	for _, b := range all {
+		if n, ok := b.(*native.Engine); ok {
+			// As rgkit grep runs it without --stats: a benchmark reads
+			// neither byte counts nor submatch positions.
+			n.NoStats, n.NoSpans = true, true
+		}
+	}
 	known := make([]string, len(all))
 	for i, b := range all {
 		known[i] = b.Name()

@@ -3,11 +3,8 @@ package native
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
-
-	"golang.org/x/sys/unix"
 )
 
 // foldIndex is the reference: the first i >= from where lit occurs, with
@@ -59,43 +56,6 @@ func TestPairScanFindsWhatIndexFinds(t *testing.T) {
 				}
 				if got, want := f.index(data, from), foldIndex(data, l, from, fold); got != want {
 					t.Fatalf("%q fold=%v pair %+v in %q from %d: %d, want %d", l, fold, f.pair, data, from, got, want)
-				}
-			}
-		}
-	}
-}
-
-// TestPairScanReadsNothingPastTheData: the vector loads stay inside the
-// slice. The data ends where an unreadable page begins, so one byte read
-// past it is a crash, for every length up to two blocks past the literal.
-func TestPairScanReadsNothingPastTheData(t *testing.T) {
-	t.Parallel()
-	if !hasPairScan {
-		t.Skip("no vector pair scan on this machine")
-	}
-	page := os.Getpagesize()
-	mem, err := unix.Mmap(-1, 0, 2*page, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Munmap(mem)
-	if err := unix.Mprotect(mem[page:], unix.PROT_NONE); err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range []string{"xy", "q" + strings.Repeat("-", 45) + "y"} {
-		f := newFinder(lit2(l, false))
-		for n := 0; n <= len(l)+130; n++ {
-			data := mem[page-n : page]
-			for i := range data {
-				data[i] = 'x'
-			}
-			if got := f.index(data, 0); got != -1 {
-				t.Fatalf("%q in %d bytes of x: %d", l, n, got)
-			}
-			if n >= len(l) {
-				copy(data[n-len(l):], l)
-				if got := f.index(data, 0); got != n-len(l) {
-					t.Fatalf("%q at the end of %d bytes: %d", l, n, got)
 				}
 			}
 		}
