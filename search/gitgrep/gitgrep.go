@@ -168,7 +168,9 @@ func (g *Engine) probe(ctx context.Context, path, dir string) (gitProbe, error) 
 		// A pattern only UTF-mode PCRE accepts (\x{212A} is above 0xFF), on a
 		// path that cannot exist: exit 1 means -P works with UTF-8; 128
 		// means no PCRE, or no UTF-8 locale.
-		args := append(cloneArgs(hardenedGit), "grep", "-q", "-P", "-e", `\x{212A}`, "--", ".rgkit-pcre-probe-\x01")
+		// --no-index: the answer is the binary's, wherever it runs, work
+		// tree or not (the search itself finds out which).
+		args := append(cloneArgs(hardenedGit), "grep", "--no-index", "-q", "-P", "-e", `\x{212A}`, "--", ".rgkit-pcre-probe-\x01")
 		_, res, err := g.output(ctx, path, dir, "C.UTF-8", args...)
 		if err != nil {
 			return p, err
@@ -226,14 +228,9 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		return search.Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", search.ErrUnavailable, git)
 	}
 	var st search.Stats
-	out, res, err := g.output(ctx, git, q.Root, "C", append(cloneArgs(hardenedGit), "rev-parse", "--is-inside-work-tree")...)
-	st.ProcessCPU += res.CPU
-	if err != nil {
-		return st, err
-	}
-	if res.ExitCode != 0 || strings.TrimSpace(string(out)) != "true" {
-		return st, fmt.Errorf("%w: %s is not inside a git work tree: %s", search.ErrUnavailable, q.Root, proc.Brief(res.Stderr))
-	}
+	// Whether q.Root is inside a work tree is git ls-files' answer below
+	// (it fails outside one, and in a .git directory): asking first with
+	// git rev-parse cost a git start per search.
 	probe, err := g.probe(ctx, git, q.Root)
 	if err != nil {
 		return st, err
@@ -263,14 +260,24 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		trackErr, grepErr   error
 		trackRes, grepRes   proc.Result
 	)
+	// Outside a work tree git ls-files fails at once (in a .git directory
+	// git grep does); the walk, and git grep, are then stopped rather than
+	// left to finish for nothing.
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	walkCtx, stopWalk := context.WithCancel(runCtx)
+	defer stopWalk()
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		walked, bom, ws, walkErr = walkWithBOM(ctx, q, g.Workers)
+		walked, bom, ws, walkErr = walkWithBOM(walkCtx, q, g.Workers)
 	}()
 	go func() {
 		defer wg.Done()
-		tracked, trackRes, trackErr = g.nulList(ctx, git, q.Root, locale, append(append(cloneArgs(hardenedGit), "ls-files", "-z", "--"), q.Paths...)...)
+		tracked, trackRes, trackErr = g.nulList(runCtx, git, q.Root, locale, append(append(cloneArgs(hardenedGit), "ls-files", "-z", "--"), q.Paths...)...)
+		if trackErr != nil || trackRes.ExitCode != 0 {
+			stop()
+		}
 	}()
 	go func() {
 		defer wg.Done()
@@ -284,24 +291,29 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 			args = append(args, "-E")
 		}
 		args = append(args, "-e", tr.Pattern, "--")
-		candidates, grepRes, grepErr = g.nulList(ctx, git, q.Root, locale, append(args, q.Paths...)...)
+		candidates, grepRes, grepErr = g.nulList(runCtx, git, q.Root, locale, append(args, q.Paths...)...)
+		if grepErr != nil || grepRes.ExitCode > 1 {
+			stopWalk() // ls-files, left to finish, says why when it can
+		}
 	}()
 	wg.Wait()
 	st.ProcessCPU += trackRes.CPU + grepRes.CPU
 	st.ProcessPeakRSS = max(trackRes.PeakRSS, grepRes.PeakRSS)
-	for _, err := range []error{walkErr, trackErr, grepErr} {
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	// A failure stopped the walk (ls-files' also git grep): ls-files says
+	// best why git cannot search here.
+	if trackErr == nil && trackRes.ExitCode != 0 {
+		return st, fmt.Errorf("%w: %s is not inside a git work tree: %s (git ls-files, exit %d)", search.ErrUnavailable, q.Root, proc.Brief(trackRes.Stderr), trackRes.ExitCode)
+	}
+	if grepErr == nil && grepRes.ExitCode > 1 {
+		return st, fmt.Errorf("%w: git grep: exit %d: %s", search.ErrUnavailable, grepRes.ExitCode, proc.Brief(grepRes.Stderr))
+	}
+	for _, err := range []error{trackErr, walkErr, grepErr} {
 		if err != nil {
 			return st, err
 		}
-	}
-	if trackRes.ExitCode != 0 {
-		return st, fmt.Errorf("%w: git ls-files: exit %d: %s", search.ErrUnavailable, trackRes.ExitCode, proc.Brief(trackRes.Stderr))
-	}
-	if grepRes.ExitCode > 1 {
-		return st, fmt.Errorf("%w: git grep: exit %d: %s", search.ErrUnavailable, grepRes.ExitCode, proc.Brief(grepRes.Stderr))
-	}
-	if ctx.Err() != nil {
-		return st, ctx.Err()
 	}
 
 	todo, pruned, prunedBytes := gitTodo(walked, tracked, candidates, bom, fs.isExplicit)

@@ -273,3 +273,38 @@ func TestGitGrepDubiousOwnershipFallsBack(t *testing.T) {
 		t.Errorf("emitted results:\n%s", log)
 	}
 }
+
+// TestGitGrepOutsideAWorkTreeIsUnavailable: without asking git rev-parse
+// first, a root outside any work tree, and one inside a .git directory,
+// are still refused as unavailable (git ls-files' answer), say why, and
+// emit nothing; and the PCRE probe that ran there gives the binary's
+// answer, the same as an engine whose first search was in a work tree
+// (probed in the root, outside a work tree it would have read "no PCRE").
+func TestGitGrepOutsideAWorkTreeIsUnavailable(t *testing.T) {
+	t.Parallel()
+	requireGit(t)
+	notRepo := searchtest.WriteTree(t, map[string]string{"a.txt": "needle\n", "sub/b.txt": "needle\n"})
+	repo := gitCorpus(t)
+	outside := New()
+	for _, root := range []string{notRepo, filepath.Join(repo, ".git")} {
+		log, _, err := searchtest.Run(t, outside, search.Query{Pattern: "needle", Root: root})
+		if !errors.Is(err, search.ErrUnavailable) || !strings.Contains(err.Error(), "work tree") {
+			t.Errorf("%s: err = %v, want ErrUnavailable saying it is not in a work tree", root, err)
+		}
+		if log.String() != "" {
+			t.Errorf("%s: emitted before refusing:\n%s", root, log)
+		}
+	}
+	inside := New()
+	if _, _, err := searchtest.Run(t, inside, search.Query{Pattern: "needle", Root: repo}); err != nil {
+		t.Fatal(err)
+	}
+	git, err := outside.locate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := outside.probes[git], inside.probes[git]
+	if !a.probed || !b.probed || a.pcre != b.pcre {
+		t.Errorf("PCRE probe after a search outside a work tree %+v, inside one %+v: want the same answer", a, b)
+	}
+}
