@@ -135,17 +135,19 @@ func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap 
 // so its raw bytes say nothing: it is mapped without a probe, as is one
 // probed for a literal longer than half the buffer.
 func probeThenMap(fd int, rel string, buf []byte, p *probe) (data []byte, mapped, handled bool, err error) {
-	overlap := p.pre.maxLen() - 1
 	p.nul = -2
+	overlap := p.pre.maxLen() - 1
+	if overlap >= cap(buf)/2 {
+		return mapOrRead(fd, rel, buf)
+	}
 	found := false     // a candidate
 	nul := -1          // the first NUL's offset in the file
 	off, fresh := 0, 0 // the file offset of buf[0]; buf[:fresh] was looked at
 	bom := 0           // a UTF-8 byte order mark's length
-	for atStart := true; overlap < cap(buf)/2; {
+	for atStart := true; ; {
 		if atStart && len(buf) > 0 {
 			if bytes.HasPrefix(buf, []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf, []byte{0xFE, 0xFF}) {
-				found, nul = true, -2
-				break
+				return mapOrRead(fd, rel, buf)
 			}
 			if bytes.HasPrefix(buf, []byte{0xEF, 0xBB, 0xBF}) {
 				bom = 3
@@ -181,16 +183,19 @@ func probeThenMap(fd int, rel string, buf []byte, p *probe) (data []byte, mapped
 		}
 		buf, fresh = buf[:keep+n], keep
 	}
-	if !found && overlap < cap(buf)/2 {
+	if !found {
 		return buf[:0], false, true, errNoCandidate
 	}
-	switch {
-	case nul == -2 || overlap >= cap(buf)/2:
-	case nul >= bom:
-		p.nul = nul - bom
-	case nul < 0:
-		p.nul = -1
+	p.nul = -1
+	if nul >= 0 {
+		p.nul = nul - bom // an offset in the data as searched
 	}
+	return mapOrRead(fd, rel, buf)
+}
+
+// mapOrRead maps the open file fd whole, or, when it cannot be mapped,
+// reads it whole into buf from its start.
+func mapOrRead(fd int, rel string, buf []byte) (data []byte, mapped, handled bool, err error) {
 	size, err := regularSize(fd, rel)
 	if err != nil {
 		return buf, false, true, err
