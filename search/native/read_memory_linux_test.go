@@ -3,6 +3,7 @@ package native
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -33,14 +34,21 @@ const largeFileGrowthLimit = 24 << 20
 // the garbage collector's headroom).
 func TestLargeFileMemoryIsBounded(t *testing.T) {
 	dir := t.TempDir()
-	line := []byte("the quick brown fox jumps over the lazy dog 0123456789\n")
-	var b bytes.Buffer
-	b.WriteString("needle at the start\n")
-	for b.Len() < largeFileBytes {
-		b.Write(line)
+	// Written a block at a time: a 64 MiB buffer in the test would cost
+	// more than the searches it sets up.
+	block := bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog 0123456789\n"), 1<<14)
+	f, err := os.Create(filepath.Join(dir, "big.txt"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	b.WriteString("needle at the end\n")
-	if err := os.WriteFile(filepath.Join(dir, "big.txt"), b.Bytes(), 0o644); err != nil {
+	_, err = f.WriteString("needle at the start\n")
+	for n := 0; n < largeFileBytes && err == nil; n += len(block) {
+		_, err = f.Write(block)
+	}
+	if err == nil {
+		_, err = f.WriteString("needle at the end\n")
+	}
+	if err := errors.Join(err, f.Close()); err != nil {
 		t.Fatal(err)
 	}
 	for _, pattern := range []string{"needle", `n[e]+dle`} {
