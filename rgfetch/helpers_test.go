@@ -118,7 +118,9 @@ func gzipBytes(t testing.TB, b []byte) []byte {
 
 func xzBytes(t testing.TB, b []byte) []byte {
 	var buf bytes.Buffer
-	zw, err := xz.NewWriter(&buf)
+	// A 64 KiB dictionary: the default 8 MiB one cost most of these
+	// tests' time in allocating its tables, for payloads of a few KiB.
+	zw, err := xz.WriterConfig{DictCap: 64 << 10}.NewWriter(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
