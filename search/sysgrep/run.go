@@ -47,9 +47,6 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		return search.Stats{}, fmt.Errorf("%w: %w", search.ErrUnsupported, err)
 	}
 	args := grepArgs(q, t)
-	if err := g.checkPattern(ctx, info.Path, args); err != nil {
-		return search.Stats{}, err
-	}
 	reader := &native.Reader{}
 	src, err := reader.OpenFor(q)
 	if err != nil {
@@ -149,6 +146,7 @@ type grepRun struct {
 	errMu    sync.Mutex
 	firstErr error
 	atLeast  atomic.Bool // a file reached the page's match cap (Stats.MatchedLinesAtLeast)
+	printed  atomic.Bool // some grep run wrote to stdout (see refusedPattern)
 
 	searched, matched, lines, bytes, binary, unreadable atomic.Int64
 	cpu, peakRSS                                        atomic.Int64 // grep's, over every batch
@@ -210,11 +208,11 @@ func (r *grepRun) batch(files []native.File) error {
 		r.bytes.Add(f.Size)
 	}
 	r.searched.Add(int64(len(files)))
-	var out func(io.Reader) error
+	var read func(io.Reader) error
 	if r.q.Mode == search.ModeContent {
-		out = func(rd io.Reader) error { return r.content(rd, byArg) }
+		read = func(rd io.Reader) error { return r.content(rd, byArg) }
 	} else {
-		out = func(rd io.Reader) error {
+		read = func(rd io.Reader) error {
 			return proc.ReadNulList(rd, func(p string) error {
 				f, ok := byArg[p]
 				if !ok {
@@ -223,6 +221,10 @@ func (r *grepRun) batch(files []native.File) error {
 				return r.nativeFile(f)
 			})
 		}
+	}
+	printed := false
+	out := func(rd io.Reader) error {
+		return read(&firstByte{r: rd, seen: func() { printed = true; r.printed.Store(true) }})
 	}
 	res, err := proc.Run(r.ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: r.path, Args: args, Dir: r.q.Root, Env: grepEnv, MaxStdout: proc.DefaultMaxStdout}, out)
 	r.cpu.Add(int64(res.CPU))
@@ -233,6 +235,9 @@ func (r *grepRun) batch(files []native.File) error {
 	}
 	if res.StdoutCapped {
 		return fmt.Errorf("grep printed more than %d bytes; narrow the search", proc.DefaultMaxStdout)
+	}
+	if err := refusedPattern(res, printed || r.printed.Load()); err != nil {
+		return err
 	}
 	if res.ExitCode > 1 && len(strings.TrimSpace(string(res.Stderr))) > 0 {
 		// With -s grep is silent about unreadable files (exit 2, counted
@@ -276,4 +281,20 @@ func (r *grepRun) content(rd io.Reader, byArg map[string]native.File) error {
 		return err
 	}
 	return r.close(cur)
+}
+
+// firstByte calls seen once, when the first byte is read through it.
+type firstByte struct {
+	r    io.Reader
+	seen func()
+	done bool
+}
+
+func (f *firstByte) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if n > 0 && !f.done {
+		f.done = true
+		f.seen()
+	}
+	return n, err
 }

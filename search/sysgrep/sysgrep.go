@@ -39,13 +39,7 @@ type Engine struct {
 
 	mu    sync.Mutex
 	probe *grepProbe // cached Available result
-	// checked remembers the flag sets grep accepted (see checkPattern), so
-	// an agent repeating a search pays for the dry run once.
-	checked map[string]bool
 }
-
-// maxChecked bounds the accepted-pattern cache.
-const maxChecked = 256
 
 var _ search.Engine = (*Engine)(nil)
 
@@ -173,41 +167,19 @@ func grepArgs(q search.Query, t dialect.Translation) []string {
 // errGrepPattern is grep refusing the translated pattern (a translation gap).
 var errGrepPattern = errors.New("grep rejected the translated pattern")
 
-// checkPattern runs grep once on empty input, so a pattern grep cannot
-// compile is found before anything is emitted and reported as unsupported.
-// Accepted flag sets are remembered.
-func (g *Engine) checkPattern(ctx context.Context, path string, args []string) error {
-	key := path + "\x00" + strings.Join(args, "\x00")
-	g.mu.Lock()
-	ok := g.checked[key]
-	g.mu.Unlock()
-	if ok {
+// refusedPattern reports a grep run that failed before reading a file: exit
+// status 2 or more, a message on stderr (-s silences the ones about files)
+// and nothing on stdout. Every batch of a search runs the same pattern, so
+// when no batch printed anything either, nothing was emitted and the
+// Chain can move on. This replaced a dry run of grep on empty input before
+// each search: a second process, and with a translated Unicode class as
+// long to start as the search itself.
+func refusedPattern(res proc.Result, printed bool) error {
+	msg, _, _ := bytes.Cut(bytes.TrimSpace(res.Stderr), []byte("\n"))
+	if res.ExitCode < 2 || len(msg) == 0 || printed {
 		return nil
 	}
-	if err := checkGrepPattern(ctx, path, args); err != nil {
-		return err
-	}
-	g.mu.Lock()
-	if g.checked == nil || len(g.checked) >= maxChecked {
-		g.checked = map[string]bool{}
-	}
-	g.checked[key] = true
-	g.mu.Unlock()
-	return nil
-}
-
-// checkGrepPattern is one dry run of grep with args on empty input.
-func checkGrepPattern(ctx context.Context, path string, args []string) error {
-	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: path, Args: args, Env: grepEnv, MaxStdout: 1 << 10},
-		func(r io.Reader) error { _, err := io.Copy(io.Discard, r); return err })
-	if err != nil {
-		return err
-	}
-	if res.ExitCode > 1 {
-		msg, _, _ := bytes.Cut(res.Stderr, []byte("\n"))
-		return fmt.Errorf("%w: %w: %s", search.ErrUnsupported, errGrepPattern, msg)
-	}
-	return nil
+	return fmt.Errorf("%w: %w: %s", search.ErrUnsupported, errGrepPattern, msg)
 }
 
 // grepRecords reads grep's --null -H -n output: "path\0N:text\n" for a

@@ -3,12 +3,14 @@ package sysgrep
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/proc"
 	"github.com/rgkit/rgkit/internal/searchtest"
 	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
@@ -253,36 +255,74 @@ func fakeGrep(t *testing.T) (path, runs string) {
 }
 
 // A pattern grep cannot compile (a translation gap) is refused before
-// anything is emitted, so the Chain moves on; a refused pattern is checked
-// again next time, an accepted one is not.
+// anything is emitted, so the Chain moves on, whether the tree's files go to
+// grep in one batch or in several (each failing alike). No dry run comes
+// first: each batch is one grep run.
 func TestSystemGrepRefusesWhatGrepRejects(t *testing.T) {
 	testtool.Need(t, "sh")
-	path, runs := fakeGrep(t)
-	g := &Engine{LookPath: func(string) (string, error) { return path, nil }}
-	root := searchtest.WriteTree(t, map[string]string{"a": "needle\n"})
-	for range 2 {
-		log, _, err := searchtest.Run(t, g, search.Query{Pattern: "needle", Root: root})
-		if !errors.Is(err, search.ErrUnsupported) || log.String() != "" {
-			t.Fatalf("Search = %v, log %q; want ErrUnsupported and nothing emitted", err, log.String())
-		}
-	}
-	data, _ := os.ReadFile(runs)
-	if n := strings.Count(string(data), "x"); n != 2 {
-		t.Errorf("grep ran %d times for two refused searches, want 2 (refusals are not cached)", n)
+	root := searchtest.WriteTree(t, map[string]string{"a": "needle\n", "b": "needle\n", "c": "needle\n"})
+	for _, batch := range []int{0, 1} {
+		t.Run(fmt.Sprintf("batch size %d", batch), func(t *testing.T) {
+			path, runs := fakeGrep(t)
+			g := &Engine{LookPath: func(string) (string, error) { return path, nil }, BatchSize: batch, Parallel: 1}
+			log, _, err := searchtest.Run(t, g, search.Query{Pattern: "needle", Root: root})
+			if !errors.Is(err, search.ErrUnsupported) || !errors.Is(err, errGrepPattern) || log.String() != "" {
+				t.Fatalf("Search = %v, log %q; want ErrUnsupported (grep rejected the pattern) and nothing emitted", err, log.String())
+			}
+			data, _ := os.ReadFile(runs)
+			if n := strings.Count(string(data), "x"); n != 1 {
+				t.Errorf("grep ran %d times; want once (the first batch's failure stops the search)", n)
+			}
+		})
 	}
 }
 
-func TestSystemGrepCachesAcceptedPatterns(t *testing.T) {
+// refusedPattern tells a pattern grep rejected (nothing printed, a message,
+// exit 2) from a failure after output, which must not let the Chain move on.
+func TestRefusedPatternNeedsSilenceAndAMessage(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		exit    int
+		stderr  string
+		printed bool
+		refused bool
+	}{
+		{"rejected", 2, "grep: Unmatched [\n", false, true},
+		{"after output", 2, "grep: memory exhausted\n", true, false},
+		{"no match", 1, "", false, false},
+		{"unreadable file, silenced by -s", 2, "", false, false},
+		{"a warning on a match", 0, "grep: warning: stray \\ before -\n", true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := refusedPattern(proc.Result{ExitCode: c.exit, Stderr: []byte(c.stderr)}, c.printed)
+			if got := errors.Is(err, search.ErrUnsupported); got != c.refused {
+				t.Errorf("refusedPattern = %v, want refused %v", err, c.refused)
+			}
+		})
+	}
+}
+
+// A search is one grep run per batch and nothing more: real grep behind a
+// script that counts the runs other than the version probe.
+func TestSystemGrepRunsOncePerBatch(t *testing.T) {
 	g := requireGrep(t)
-	root := searchtest.WriteTree(t, map[string]string{"a": "needle\n"})
-	q := search.Query{Pattern: "needle", Root: root}
-	if _, _, err := searchtest.Run(t, g, q); err != nil {
+	info, _ := g.Available(context.Background())
+	dir := t.TempDir()
+	path, runs := filepath.Join(dir, "grep"), filepath.Join(dir, "runs")
+	script := "#!/bin/sh\n[ \"$1\" = --version ] || echo x >> " + runs + "\nexec " + info.Path + " \"$@\"\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if len(g.checked) != 1 {
-		t.Fatalf("checked = %v, want the accepted flag set remembered", g.checked)
-	}
-	if _, _, err := searchtest.Run(t, g, q); err != nil || len(g.checked) != 1 {
-		t.Errorf("second search: %v, checked %d", err, len(g.checked))
+	counted := &Engine{LookPath: func(string) (string, error) { return path, nil }}
+	root := searchtest.WriteTree(t, map[string]string{"a": "needle\n"})
+	for i := 1; i <= 2; i++ {
+		log, _, err := searchtest.Run(t, counted, search.Query{Pattern: `\w+dle`, Root: root})
+		if err != nil || !strings.Contains(log.String(), "needle") {
+			t.Fatalf("search %d: %v\n%s", i, err, log.String())
+		}
+		data, _ := os.ReadFile(runs)
+		if n := strings.Count(string(data), "x"); n != i {
+			t.Errorf("after %d searches of one batch grep ran %d times", i, n)
+		}
 	}
 }
