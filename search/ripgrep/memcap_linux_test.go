@@ -21,7 +21,7 @@ import (
 // here (rg passes it within seconds); DefaultMaxMemory is 1 GiB.
 
 const (
-	testMemoryCap = 128 << 20
+	testMemoryCap = 64 << 20
 	// testMemorySlack is what rg's peak may pass the cap by: its file pages
 	// (not capped) and the growth between two samples.
 	testMemorySlack = 64 << 20
@@ -93,7 +93,7 @@ func TestOneLongLineStaysWithinRgsMemoryCap(t *testing.T) {
 	r := referenceRipgrep(t)
 	root := longLineTree(t, nil)
 	q := search.Query{Root: root, Pattern: "A", MaxColumns: 500}
-	wantMsg := "rg needed more than 128 MiB of memory searching " + root
+	wantMsg := fmt.Sprintf("rg needed more than %d MiB of memory searching %s", testMemoryCap>>20, root)
 
 	t.Run("the engine stops rg at the cap and says why", func(t *testing.T) {
 		stats, err := r.Search(context.Background(), q, search.Discard)
