@@ -48,7 +48,7 @@ func buildRgkit(t *testing.T) string {
 // process can stand in for a slow search. The hidden directory .slow holds
 // slowLinks hard links to one 256 KB file (256 KB of disk) of lines that
 // hold the literal of slowPattern and need the matcher on every one without
-// matching (about 14 ms of CPU per file, some 5 minutes for all), so only a
+// matching (about 14 ms of CPU per file, half a minute for all), so only a
 // cancellation ends that search within a test; the files are hidden, so the
 // other calls never walk them.
 type mcpFixture struct {
@@ -64,7 +64,7 @@ type mcpFixture struct {
 const slowPattern = `\bSLOWSEARCH\d`
 
 // slowLinks is the number of slow files.
-const slowLinks = 20000
+const slowLinks = 2000
 
 // newMCPFixture is the workspace with the slow files.
 func newMCPFixture(t *testing.T) mcpFixture {
@@ -88,7 +88,7 @@ var fixtureMtime = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // newMCPWorkspace is the fixture without the slow files (no slowProbe),
 // for the tests that never start the slow search: writing and removing
-// the 20,000 links costs some 0.4 s of CPU.
+// the links costs CPU (0.4 s for the 20,000 there were).
 func newMCPWorkspace(t *testing.T) mcpFixture {
 	t.Helper()
 	base := t.TempDir()

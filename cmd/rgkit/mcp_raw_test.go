@@ -188,7 +188,7 @@ func transcript(root string, script []rawEntry, stderr string) string {
 	b.WriteString("# A real `rgkit mcp` session\n\n")
 	b.WriteString("Captured by `RGKIT_MCP_TRANSCRIPT=docs/mcp-session.md go test ./cmd/rgkit -run TestMCPRawSession`:\n")
 	fmt.Fprintf(&b, "`rgkit mcp --root %s --timeout 10m` as a subprocess, newline-delimited JSON-RPC on stdin/stdout.\n", root)
-	b.WriteString("`->` is client to server, `<-` server to client. The SLOWSEARCH call reads 20,000 files in the server's own process (minutes) until cancelled.\n\n")
+	b.WriteString("`->` is client to server, `<-` server to client. The SLOWSEARCH call reads 2,000 files in the server's own process (half a minute) until cancelled.\n\n")
 	for _, e := range script {
 		var pretty bytes.Buffer
 		_ = json.Indent(&pretty, e.msg, "", "  ")
