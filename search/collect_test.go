@@ -380,7 +380,7 @@ func TestCollectWindowCapsOneHugeFile(t *testing.T) {
 	script = append(script, "E big 10000")
 	q := Query{Root: t.TempDir(), Limit: 2, After: 1}
 	got, trunc, c := collectDirect(t, q, script, true)
-	if n := len(c.held[0].lines); n > 4 {
+	if n := c.held[0].lines.len(); n > 4 {
 		t.Errorf("held %d lines of one file for a page of 2 matches with 1 line of context; want 4", n)
 	}
 	want := []scriptEvent{"B big", "M big:2:hit", "C big:3:ctx", "M big:4:hit", "C big:5:ctx", "E big 10000"}
@@ -390,29 +390,59 @@ func TestCollectWindowCapsOneHugeFile(t *testing.T) {
 }
 
 // BenchmarkCollector is the collector's own cost per search of 300 files x
-// 45 matching lines, without an engine: streaming, sorting all, sorting a
-// window of 250.
+// 45 matching lines, and of one file of 150,000, without an engine:
+// streaming, sorting all, sorting a window of 250.
 func BenchmarkCollector(b *testing.B) {
 	text := []byte("func handler(w http.ResponseWriter, r *http.Request) { return nil }")
 	for _, v := range []struct {
-		name  string
-		sort  SortOrder
-		limit int
-	}{{"stream", SortNone, 0}, {"sorted", SortPath, 0}, {"sorted-limit250", SortPath, 250}} {
+		name         string
+		sort         SortOrder
+		limit        int
+		files, lines int
+	}{{"stream", SortNone, 0, 300, 45}, {"sorted", SortPath, 0, 300, 45}, {"sorted-limit250", SortPath, 250, 300, 45},
+		{"sorted-one-file", SortPath, 0, 1, 150_000}} {
 		b.Run(v.name, func(b *testing.B) {
 			q := Query{Root: b.TempDir(), Sort: v.sort, Limit: v.limit}
 			for b.Loop() {
 				c := newCollector(q, Discard, 0)
-				for f := 299; f >= 0; f-- {
+				for f := v.files - 1; f >= 0; f-- {
 					path := fmt.Sprintf("pkg%02d/f%05d.go", f%20, f)
 					_ = c.Begin(path)
-					for n := 1; n <= 45; n++ {
+					for n := 1; n <= v.lines; n++ {
 						_ = c.Line(Line{Path: path, Number: n, Column: 6, Text: text, Submatches: []Span{{5, 12}}})
 					}
-					_ = c.End(FileSummary{Path: path, MatchedLines: 45})
+					_ = c.End(FileSummary{Path: path, MatchedLines: v.lines})
 				}
 				if err := c.finish(); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// heldLines keeps every line, in order, across its chunks, whose sizes
+// double from heldFirstChunk and stop at heldMaxChunk.
+func TestHeldLinesKeepOrderAcrossChunks(t *testing.T) {
+	for _, n := range []int{0, 1, heldFirstChunk, heldFirstChunk + 1, 3*heldMaxChunk + 5} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			var h heldLines
+			for i := range n {
+				h.add(Line{Number: i + 1})
+			}
+			if h.len() != n {
+				t.Fatalf("len %d, want %d", h.len(), n)
+			}
+			next := 1
+			for i, c := range h.chunks {
+				if want := min(heldFirstChunk<<i, heldMaxChunk); cap(c) != want {
+					t.Errorf("chunk %d holds up to %d lines, want %d", i, cap(c), want)
+				}
+				for _, l := range c {
+					if l.Number != next {
+						t.Fatalf("line %d where %d was due", l.Number, next)
+					}
+					next++
 				}
 			}
 		})
