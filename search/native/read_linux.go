@@ -223,6 +223,15 @@ func mapFile(fd int, rel string) (m []byte, size int64, ok bool, err error) {
 	return m, size, ok, nil
 }
 
+// mapLargeOpen maps fh when it is a regular file of at least mapMin bytes.
+func mapLargeOpen(fh *os.File) ([]byte, bool) {
+	fi, err := fh.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	return mapOpen(int(fh.Fd()), fi.Size())
+}
+
 // regularSize is the size of the open file fd, an error when it is not a
 // regular file.
 func regularSize(fd int, rel string) (int64, error) {

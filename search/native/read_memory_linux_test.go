@@ -27,11 +27,12 @@ const largeFileBytes = 64 << 20
 const largeFileGrowthLimit = 24 << 20
 
 // TestLargeFileMemoryIsBounded searches a 64 MiB file (a match near its
-// start, one near its end, none between) in a child process, and requires
-// the search to add at most 24 MiB to the child's peak resident memory: a
-// large file is mapped and its pages dropped as the search moves past
-// them, not read whole into the heap (which cost the file's size, plus
-// the garbage collector's headroom).
+// start, one near its end, none between) in a child process, found by the
+// walk or named as a path, and requires the search to add at most 24 MiB
+// to the child's peak resident memory: a large file is mapped and its
+// pages dropped as the search moves past them, not read whole into the
+// heap (which cost the file's size, plus the garbage collector's headroom;
+// a file named as a path was read so until this test named one).
 func TestLargeFileMemoryIsBounded(t *testing.T) {
 	dir := t.TempDir()
 	// Written a block at a time: a 64 MiB buffer in the test would cost
@@ -51,10 +52,14 @@ func TestLargeFileMemoryIsBounded(t *testing.T) {
 	if err := errors.Join(err, f.Close()); err != nil {
 		t.Fatal(err)
 	}
-	for _, pattern := range []string{"needle", `n[e]+dle`} {
-		t.Run(pattern, func(t *testing.T) {
+	for _, c := range []struct{ pattern, path string }{{"needle", ""}, {`n[e]+dle`, ""}, {"needle", "big.txt"}} {
+		name := c.pattern
+		if c.path != "" {
+			name += " in the file named"
+		}
+		t.Run(name, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestLargeFileMemoryChild$", "-test.count=1")
-			cmd.Env = append(os.Environ(), readMemoryChildEnv+"="+dir, readMemoryChildEnv+"_PATTERN="+pattern)
+			cmd.Env = append(os.Environ(), readMemoryChildEnv+"="+dir, readMemoryChildEnv+"_PATTERN="+c.pattern, readMemoryChildEnv+"_PATH="+c.path)
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("the child failed: %v\n%s", err, firstLines(out, 12))
@@ -85,7 +90,11 @@ func TestLargeFileMemoryChild(t *testing.T) {
 	if dir == "" {
 		t.Skip("runs only as TestLargeFileMemoryIsBounded's child process")
 	}
-	q, err := search.Normalize(search.Query{Pattern: os.Getenv(readMemoryChildEnv + "_PATTERN"), Root: dir})
+	q := search.Query{Pattern: os.Getenv(readMemoryChildEnv + "_PATTERN"), Root: dir}
+	if p := os.Getenv(readMemoryChildEnv + "_PATH"); p != "" {
+		q.Paths = []string{p} // a file named on the command line is opened by its path
+	}
+	q, err := search.Normalize(q)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,7 +107,12 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	var end int
 	var binary bool
 	if o.BinaryConvert && o.KeepNUL {
-		binary = bytes.IndexByte(data, 0) >= 0
+		// A mapped file named on the command line: its pages are dropped as
+		// the NUL scan and then the search move past them.
+		if !located {
+			o.Release = nil
+		}
+		binary = indexNUL(data, o.Release) >= 0
 		end = len(data)
 	} else if o.BinaryConvert {
 		data, binary = convertNUL(data)
@@ -136,7 +141,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	if located {
 		s.raw = raw
 	}
-	if m.multi || o.BinaryConvert {
+	if m.multi || (o.BinaryConvert && !o.KeepNUL) {
 		s.o.Release = nil
 	}
 	defer s.release()
