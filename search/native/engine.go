@@ -468,7 +468,11 @@ func WalkOptionsFor(q search.Query, typeGlobs []string, workers int) WalkOptions
 // matches at the page's cap (search.FileMatchCap) and must still report
 // the file's exact count.
 func (r *FileSearcher) CountData(path string, data []byte) (int, error) {
-	o := SearchOptions{CountOnly: true, MaxCount: r.q.MaxCountPerFile, Interrupt: r.ctx.Err}
+	return r.countData(path, data, nil)
+}
+
+func (r *FileSearcher) countData(path string, data []byte, release func(int)) (int, error) {
+	o := SearchOptions{CountOnly: true, MaxCount: r.q.MaxCountPerFile, Interrupt: r.ctx.Err, Release: release}
 	if slices.Contains(r.explicit, path) {
 		o.BinaryConvert, o.KeepNUL = true, r.mapped
 	}
@@ -477,14 +481,33 @@ func (r *FileSearcher) CountData(path string, data []byte) (int, error) {
 }
 
 // CountFile reads the file at path (relative to the root, slash-separated)
-// and counts it as CountData does.
-func (r *FileSearcher) CountFile(path string) (int, error) {
+// and counts it as CountData does. A large file is mapped, whatever the
+// Source's own setting, and its pages dropped as the count moves on: the
+// ripgrep engine counts a file rg stopped printing at the page's cap, and
+// read into the heap a 2 GB log cost 2 GB. A file truncated meanwhile is
+// an error, not a crash.
+func (r *FileSearcher) CountFile(path string) (n int, err error) {
 	f := File{Path: path, Abs: filepath.Join(r.q.Root, filepath.FromSlash(path)), Size: -1}
 	explicit := slices.Contains(r.explicit, path)
-	buf, err := r.src.Read(f, r.q.FollowSymlinks || explicit || r.underExplicit(path))
+	buf, err := r.src.readWith(f, r.q.FollowSymlinks || explicit || r.underExplicit(path), nil, true)
 	if err != nil {
 		return 0, err
 	}
 	defer buf.Release()
-	return r.CountData(path, buf.Data)
+	if buf.mapped {
+		old := debug.SetPanicOnFault(true)
+		defer func() {
+			debug.SetPanicOnFault(old)
+			if p := recover(); p != nil {
+				if _, fault := p.(interface{ Addr() uintptr }); !fault {
+					panic(p)
+				}
+				n, err = 0, &os.PathError{Op: "read", Path: path, Err: errTruncated}
+			}
+		}()
+	}
+	return r.countData(path, buf.Data, buf.releaser())
 }
+
+// errTruncated is a mapped file cut short while it was read.
+var errTruncated = errors.New("file truncated while it was read")

@@ -255,15 +255,21 @@ func (s *Source) Read(f File, follow bool) (Buffer, error) {
 // it before the search), so the mapping is then searched in one pass, not
 // scanned for a NUL first and paged in a second time.
 func (s *Source) read(f File, follow bool, pre *prefilter) (Buffer, error) {
+	return s.readWith(f, follow, pre, s.mapLarge)
+}
+
+// readWith is read, mapping a large file when mapLarge is set: the caller
+// then turns a fault (the file truncated meanwhile) into an error.
+func (s *Source) readWith(f File, follow bool, pre *prefilter, mapLarge bool) (Buffer, error) {
 	var p *probe
-	if pre != nil && s.mapLarge {
+	if pre != nil && mapLarge {
 		p = &probe{pre: pre, nul: -2}
 	}
 	var bp *[]byte
 	switch {
-	case s.mapLarge && f.Size >= mapMin && p != nil:
+	case mapLarge && f.Size >= mapMin && p != nil:
 		bp = s.r.buffer(probeChunk) // the chunks; mapped if a candidate shows
-	case s.mapLarge && f.Size >= mapMin:
+	case mapLarge && f.Size >= mapMin:
 		bp = new([]byte) // mapped, or read if that fails
 	default:
 		bp = s.r.buffer(f.Size)
@@ -271,7 +277,7 @@ func (s *Source) read(f File, follow bool, pre *prefilter) (Buffer, error) {
 	var err error
 	follow = follow && !s.confined
 	if !follow {
-		data, mapped, handled, err := s.sys.read(f, *bp, f.Size, s.mapLarge, p)
+		data, mapped, handled, err := s.sys.read(f, *bp, f.Size, mapLarge, p)
 		nul := -2
 		if p != nil {
 			nul = p.nul
@@ -302,7 +308,7 @@ func (s *Source) read(f File, follow bool, pre *prefilter) (Buffer, error) {
 	if err != nil {
 		return s.finish(bp, err)
 	}
-	if s.mapLarge {
+	if mapLarge {
 		// A file opened by its path (named on the command line, or reached
 		// through a followed link) is mapped when large, as a walked one is:
 		// read into the heap, a 200 MB log named on the command line took

@@ -52,14 +52,18 @@ func TestLargeFileMemoryIsBounded(t *testing.T) {
 	if err := errors.Join(err, f.Close()); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ pattern, path string }{{"needle", ""}, {`n[e]+dle`, ""}, {"needle", "big.txt"}} {
-		name := c.pattern
-		if c.path != "" {
-			name += " in the file named"
-		}
-		t.Run(name, func(t *testing.T) {
+	for _, c := range []struct{ name, pattern, path, count string }{
+		{"needle", "needle", "", ""},
+		{"n[e]+dle", `n[e]+dle`, "", ""},
+		{"needle in the file named", "needle", "big.txt", ""},
+		// What the ripgrep engine does when rg stops printing at a page's
+		// cap: it counts the file, through a Source that maps nothing.
+		{"needle counted by CountFile", "needle", "", "big.txt"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestLargeFileMemoryChild$", "-test.count=1")
-			cmd.Env = append(os.Environ(), readMemoryChildEnv+"="+dir, readMemoryChildEnv+"_PATTERN="+c.pattern, readMemoryChildEnv+"_PATH="+c.path)
+			cmd.Env = append(os.Environ(), readMemoryChildEnv+"="+dir, readMemoryChildEnv+"_PATTERN="+c.pattern,
+				readMemoryChildEnv+"_PATH="+c.path, readMemoryChildEnv+"_COUNT="+c.count)
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("the child failed: %v\n%s", err, firstLines(out, 12))
@@ -97,6 +101,24 @@ func TestLargeFileMemoryChild(t *testing.T) {
 	q, err := search.Normalize(q)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if path := os.Getenv(readMemoryChildEnv + "_COUNT"); path != "" {
+		m, err := Compile(MatchOptionsFor(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := (&Reader{}).Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer src.Close()
+		before := procStatusBytes(t, "VmHWM:")
+		n, err := NewFileSearcher(context.Background(), q, m, search.Discard, src).CountFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("growth-bytes=%d\nmatched-lines=%d\n", procStatusBytes(t, "VmHWM:")-before, n)
+		return
 	}
 	before := procStatusBytes(t, "VmHWM:")
 	st, err := (&Engine{Workers: 1}).Search(context.Background(), q, search.Discard)
