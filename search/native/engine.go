@@ -178,17 +178,7 @@ func (r *FileSearcher) File(f File) (err error) {
 	if buf.mapped {
 		// A mapped file cut short by another process faults where its
 		// pages went missing: that file is unreadable, the search goes on.
-		old := debug.SetPanicOnFault(true)
-		defer func() {
-			debug.SetPanicOnFault(old)
-			if p := recover(); p != nil {
-				if _, fault := p.(interface{ Addr() uintptr }); !fault {
-					panic(p)
-				}
-				r.unreadable.Add(1)
-				err = nil
-			}
-		}()
+		defer catchFault(debug.SetPanicOnFault(true), func() { r.unreadable.Add(1); err = nil })
 	}
 	return r.searchData(f, buf.Data, buf.releaser(), buf.nul)
 }
@@ -495,18 +485,24 @@ func (r *FileSearcher) CountFile(path string) (n int, err error) {
 	}
 	defer buf.Release()
 	if buf.mapped {
-		old := debug.SetPanicOnFault(true)
-		defer func() {
-			debug.SetPanicOnFault(old)
-			if p := recover(); p != nil {
-				if _, fault := p.(interface{ Addr() uintptr }); !fault {
-					panic(p)
-				}
-				n, err = 0, &os.PathError{Op: "read", Path: path, Err: errTruncated}
-			}
-		}()
+		defer catchFault(debug.SetPanicOnFault(true), func() {
+			n, err = 0, &os.PathError{Op: "read", Path: path, Err: errTruncated}
+		})
 	}
 	return r.countData(path, buf.Data, buf.releaser())
+}
+
+// catchFault, deferred after debug.SetPanicOnFault(true) returned old,
+// restores old and turns a memory fault (a mapped file truncated while it
+// is read) into a call of onFault; any other panic goes on.
+func catchFault(old bool, onFault func()) {
+	debug.SetPanicOnFault(old)
+	if p := recover(); p != nil {
+		if _, fault := p.(interface{ Addr() uintptr }); !fault {
+			panic(p)
+		}
+		onFault()
+	}
 }
 
 // errTruncated is a mapped file cut short while it was read.
