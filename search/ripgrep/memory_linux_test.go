@@ -23,14 +23,14 @@ import (
 // binary, re-executed, its address space limited to 2 GB) whose peak
 // resident set proc.Run measures.
 
-// longLineLen is 50 MB under RGKIT_TEST_FULL=1 (CI); 8 MB by default,
-// whose 450 MB record still takes twice the limit to hold (and takes rg
-// past testMemoryCap).
+// longLineLen is 50 MB under RGKIT_TEST_FULL=1 (CI); 5 MB by default,
+// whose 280 MB record still takes 1.4 times the limit to hold (and takes
+// rg past testMemoryCap).
 var longLineLen = func() int {
 	if testtool.Full() {
 		return 50_000_000
 	}
-	return 8_000_000
+	return 5_000_000
 }()
 
 const (
