@@ -37,18 +37,25 @@ func TestCountFileSurvivesAFileTruncatedMidCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ctx := &truncatingCtx{Context: context.Background(), path: path}
+	n, err := countingSearcher(t, ctx, q).CountFile("big.txt")
+	if !errors.Is(err, errTruncated) {
+		t.Fatalf("CountFile = %d, %v; want the truncation reported", n, err)
+	}
+}
+
+// countingSearcher is a FileSearcher for q over a Source that maps nothing
+// itself, as the ripgrep engine's count uses; the Source closes with t.
+func countingSearcher(t *testing.T, ctx context.Context, q search.Query) *FileSearcher {
+	t.Helper()
 	m, err := Compile(MatchOptionsFor(q))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := (&Reader{}).Open(root)
+	src, err := (&Reader{}).Open(q.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer src.Close()
-	ctx := &truncatingCtx{Context: context.Background(), path: path}
-	n, err := NewFileSearcher(ctx, q, m, search.Discard, src).CountFile("big.txt")
-	if !errors.Is(err, errTruncated) {
-		t.Fatalf("CountFile = %d, %v; want the truncation reported", n, err)
-	}
+	t.Cleanup(func() { src.Close() })
+	return NewFileSearcher(ctx, q, m, search.Discard, src)
 }

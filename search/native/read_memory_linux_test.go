@@ -103,17 +103,9 @@ func TestLargeFileMemoryChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	if path := os.Getenv(readMemoryChildEnv + "_COUNT"); path != "" {
-		m, err := Compile(MatchOptionsFor(q))
-		if err != nil {
-			t.Fatal(err)
-		}
-		src, err := (&Reader{}).Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer src.Close()
+		fs := countingSearcher(t, context.Background(), q)
 		before := procStatusBytes(t, "VmHWM:")
-		n, err := NewFileSearcher(context.Background(), q, m, search.Discard, src).CountFile(path)
+		n, err := fs.CountFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
