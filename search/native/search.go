@@ -106,12 +106,12 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	located := peek > 0 // no BOM: data is the file's own bytes
 	var end int
 	var binary bool
+	if !located {
+		o.Release = nil // data is not the file's bytes: nothing to release
+	}
 	if o.BinaryConvert && o.KeepNUL {
 		// A mapped file named on the command line: its pages are dropped as
 		// the NUL scan and then the search move past them.
-		if !located {
-			o.Release = nil
-		}
 		binary = indexNUL(data, o.Release) >= 0
 		end = len(data)
 	} else if o.BinaryConvert {
@@ -122,9 +122,6 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 		end, binary = multilineBinaryCut(data)
 		data = data[:end]
 	} else {
-		if !located {
-			o.Release = nil // data is not the file's bytes: nothing to release
-		}
 		if o.NoStats && !o.probed && m.noCandidate(data, o.Release) {
 			// No match anywhere, so none before a NUL either: where the
 			// NUL is (if any) only changes what the caller does not read.

@@ -222,10 +222,7 @@ func (r *grepRun) batch(files []native.File) error {
 			})
 		}
 	}
-	printed := false
-	out := func(rd io.Reader) error {
-		return read(&firstByte{r: rd, seen: func() { printed = true; r.printed.Store(true) }})
-	}
+	out := func(rd io.Reader) error { return read(&firstByte{r: rd, seen: &r.printed}) }
 	res, err := proc.Run(r.ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: r.path, Args: args, Dir: r.q.Root, Env: grepEnv, MaxStdout: proc.DefaultMaxStdout}, out)
 	r.cpu.Add(int64(res.CPU))
 	for old := r.peakRSS.Load(); res.PeakRSS > old && !r.peakRSS.CompareAndSwap(old, res.PeakRSS); old = r.peakRSS.Load() {
@@ -236,7 +233,7 @@ func (r *grepRun) batch(files []native.File) error {
 	if res.StdoutCapped {
 		return fmt.Errorf("grep printed more than %d bytes; narrow the search", proc.DefaultMaxStdout)
 	}
-	if err := refusedPattern(res, printed || r.printed.Load()); err != nil {
+	if err := refusedPattern(res, r.printed.Load()); err != nil {
 		return err
 	}
 	if res.ExitCode > 1 && len(strings.TrimSpace(string(res.Stderr))) > 0 {
@@ -283,18 +280,16 @@ func (r *grepRun) content(rd io.Reader, byArg map[string]native.File) error {
 	return r.close(cur)
 }
 
-// firstByte calls seen once, when the first byte is read through it.
+// firstByte sets seen once a byte is read through it.
 type firstByte struct {
 	r    io.Reader
-	seen func()
-	done bool
+	seen *atomic.Bool
 }
 
 func (f *firstByte) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
-	if n > 0 && !f.done {
-		f.done = true
-		f.seen()
+	if n > 0 && !f.seen.Load() {
+		f.seen.Store(true)
 	}
 	return n, err
 }
