@@ -6,17 +6,17 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/search"
-	"github.com/rgkit/rgkit/search/engines"
-	"github.com/rgkit/rgkit/search/native"
 )
 
 // Engines returns the engines to measure: those named (all of rgkit's when
 // names is empty), in the default chain's order, each with its version. An
 // engine that cannot run here is returned in skipped when it was not asked
 // for by name, and is an error when it was.
-func Engines(ctx context.Context, names []string, opts engines.Options) (out []Engine, skipped []search.Skip, err error) {
-	all := engines.Default(opts).Engines
+func Engines(ctx context.Context, names []string, opts backends.Options) (out []Engine, skipped []search.Skip, err error) {
+	all := backends.Default(opts).Engines
 	for _, b := range all {
 		if n, ok := b.(*native.Engine); ok {
 			// As rgkit grep runs it without --stats: a benchmark reads
@@ -68,7 +68,7 @@ func listerFor(b search.Engine, info search.Info) Lister {
 		return ripgrepLister(info.Path)
 	case "native":
 		return func(ctx context.Context, root string) ([]string, search.Stats, error) {
-			res, err := engines.Glob(ctx, engines.GlobQuery{Root: root, Pattern: "**", Sort: engines.GlobSortPath})
+			res, err := backends.Glob(ctx, backends.GlobQuery{Root: root, Pattern: "**", Sort: backends.GlobSortPath})
 			if err != nil {
 				return nil, search.Stats{}, err
 			}

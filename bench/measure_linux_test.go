@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rgkit/rgkit/backends"
 	"github.com/rgkit/rgkit/search"
-	"github.com/rgkit/rgkit/search/engines"
 )
 
 // requireTool finds a tool on PATH, or skips (fails under RGKIT_REQUIRE_TOOLS=1).
@@ -99,7 +99,7 @@ func TestPeakMemoryIsThatOfTheProcessesThatDidTheWork(t *testing.T) {
 	})
 	t.Run("the real grep engine counts grep and its re-read", func(t *testing.T) {
 		requireTool(t, "grep")
-		g, err := engines.Default(engines.Options{}).ByName("grep")
+		g, err := backends.Default(backends.Options{}).ByName("grep")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,8 @@
 // collects, orders and pages what the winning engine found.
 //
 // This package imports no engine, spawns no process and has no network code;
-// the engines live in search/native, search/ripgrep, search/gitgrep and
-// search/sysgrep, and search/engines assembles the default Chain.
+// the engines live in backends/native, backends/ripgrep, backends/gitgrep and
+// backends/sysgrep, and backends assembles the default Chain.
 package search
 
 import (

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
-	"github.com/rgkit/rgkit/search/engines"
-	"github.com/rgkit/rgkit/search/native"
 )
 
 // BenchmarkGrepTool measures one whole Grep tool call (sandbox, search,
@@ -26,7 +26,7 @@ func BenchmarkGrepTool(b *testing.B) {
 		b.Skipf("no GOROOT/src: %v", err)
 	}
 	engines := map[string]Searcher{
-		"auto":   engines.Default(engines.Options{}),
+		"auto":   backends.Default(backends.Options{}),
 		"native": &search.Chain{Engines: []search.Engine{native.New()}},
 	}
 	inputs := map[string]GrepInput{

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rgkit/rgkit/search/engines"
+	"github.com/rgkit/rgkit/backends"
 )
 
 // GlobInput are Glob's arguments.
@@ -36,7 +36,7 @@ func (w *Workspace) globTool() Tool {
 }
 
 // Glob lists the files under path whose path matches the pattern, newest
-// modified first, through engines.Glob (rg --files or the native walker).
+// modified first, through backends.Glob (rg --files or the native walker).
 func (w *Workspace) Glob(ctx context.Context, in GlobInput) (Output, error) {
 	name := w.names.Glob
 	fail := func(err error) (Output, error) {
@@ -61,7 +61,7 @@ func (w *Workspace) Glob(ctx context.Context, in GlobInput) (Output, error) {
 	q.Confine = held
 	tctx, cancel := context.WithTimeout(ctx, w.limits.Timeout)
 	defer cancel()
-	res, err := engines.Glob(tctx, q)
+	res, err := backends.Glob(tctx, q)
 	if ierr := w.sandbox.Intact(); ierr != nil {
 		return fail(ierr)
 	}
@@ -73,7 +73,7 @@ func (w *Workspace) Glob(ctx context.Context, in GlobInput) (Output, error) {
 	case tctx.Err() != nil:
 		return fail(fmt.Errorf("%s timed out after %s before the listing finished; no files are shown because the list would be incomplete. Use a more specific pattern or a path deeper in the tree",
 			name, w.limits.Timeout))
-	case errors.Is(err, engines.ErrGlobOutsideRoot):
+	case errors.Is(err, backends.ErrGlobOutsideRoot):
 		return fail(fmt.Errorf("pattern %q reaches outside the search directory %s; only files under the workspace root %s can be listed",
 			in.Pattern, dir.Abs, w.sandbox.Root()))
 	default:
@@ -86,29 +86,29 @@ func (w *Workspace) Glob(ctx context.Context, in GlobInput) (Output, error) {
 
 // globQuery resolves the search directory through the sandbox and checks
 // the pattern.
-func (w *Workspace) globQuery(in GlobInput) (engines.GlobQuery, Target, error) {
+func (w *Workspace) globQuery(in GlobInput) (backends.GlobQuery, Target, error) {
 	name := w.names.Glob
 	if in.Pattern == "" {
-		return engines.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "pattern", Msg: "is required"}
+		return backends.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "pattern", Msg: "is required"}
 	}
 	if err := nonNegative(name, map[string]int{"offset": in.Offset}); err != nil {
-		return engines.GlobQuery{}, Target{}, err
+		return backends.GlobQuery{}, Target{}, err
 	}
 	if in.HeadLimit != nil && *in.HeadLimit < 0 {
-		return engines.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "head_limit", Msg: "must be 0 (no limit) or more"}
+		return backends.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "head_limit", Msg: "must be 0 (no limit) or more"}
 	}
 	dir, err := w.sandbox.Resolve(in.Path)
 	if err != nil {
-		return engines.GlobQuery{}, Target{}, w.pathHint(err)
+		return backends.GlobQuery{}, Target{}, w.pathHint(err)
 	}
 	if !dir.Info.IsDir() {
-		return engines.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "path",
+		return backends.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "path",
 			Msg: fmt.Sprintf("is %q, a file; give the directory to search in", in.Path)}
 	}
 	pattern := in.Pattern
 	body := strings.TrimPrefix(pattern, "!")
 	if climbs(body) {
-		return engines.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "pattern",
+		return backends.GlobQuery{}, Target{}, &ArgumentError{Tool: name, Param: "pattern",
 			Msg: fmt.Sprintf("%q climbs above the search directory with \"..\"; only files under the workspace root %s can be listed, so use path to choose the directory",
 				in.Pattern, w.sandbox.Root())}
 	}
@@ -117,7 +117,7 @@ func (w *Workspace) globQuery(in GlobInput) (engines.GlobQuery, Target, error) {
 		// /tmp); resolve its literal directory part through the sandbox.
 		abs, err := w.absPattern(body)
 		if err != nil {
-			return engines.GlobQuery{}, Target{}, err
+			return backends.GlobQuery{}, Target{}, err
 		}
 		pattern = strings.TrimSuffix(pattern, body) + abs
 	}
@@ -125,12 +125,12 @@ func (w *Workspace) globQuery(in GlobInput) (engines.GlobQuery, Target, error) {
 	if in.HeadLimit != nil {
 		limit = *in.HeadLimit
 	}
-	q := engines.GlobQuery{
+	q := backends.GlobQuery{
 		Root:     dir.Abs,
 		Pattern:  pattern,
 		Hidden:   w.hidden,
 		NoIgnore: w.noIgnore,
-		Sort:     engines.GlobSortModified,
+		Sort:     backends.GlobSortModified,
 		Ripgrep:  w.ripgrep,
 	}
 	if limit > 0 {
@@ -157,7 +157,7 @@ func (w *Workspace) absPattern(p string) (string, error) {
 
 // globResult pages the listing and turns its paths, relative to the
 // search directory, into paths relative to the workspace root.
-func (w *Workspace) globResult(in GlobInput, q engines.GlobQuery, dir Target, res engines.GlobResult) *GlobResult {
+func (w *Workspace) globResult(in GlobInput, q backends.GlobQuery, dir Target, res backends.GlobResult) *GlobResult {
 	r := &GlobResult{
 		Files:        []string{},
 		SearchRoot:   dir.Abs,

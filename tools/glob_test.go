@@ -143,7 +143,7 @@ func TestGlobRefusals(t *testing.T) {
 }
 
 // A listing cut by the timeout is an error that says so, never a short
-// list passed off as complete (engines.Glob has no partial result).
+// list passed off as complete (backends.Glob has no partial result).
 func TestGlobTimeoutIsAnError(t *testing.T) {
 	root := globTree(t, "a.go", "b.go")
 	w := newTestWorkspace(t, root, Options{Limits: Limits{Timeout: time.Nanosecond}})

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/search"
-	"github.com/rgkit/rgkit/search/native"
 )
 
 // GrepMode is Grep's output_mode.

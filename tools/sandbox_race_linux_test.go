@@ -18,10 +18,10 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/backends/ripgrep"
 	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
-	"github.com/rgkit/rgkit/search/native"
-	"github.com/rgkit/rgkit/search/ripgrep"
 )
 
 // The outside directory's files carry these: neither may ever appear in a

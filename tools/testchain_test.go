@@ -1,10 +1,10 @@
 package tools
 
-import "github.com/rgkit/rgkit/search/engines"
+import "github.com/rgkit/rgkit/backends"
 
 // testChain is the engine chain the tool tests search with: the real
 // default chain, so the tests pin down what a model gets whichever engine
 // runs first here.
 func testChain() Searcher {
-	return engines.Default(engines.Options{})
+	return backends.Default(backends.Options{})
 }

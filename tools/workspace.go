@@ -3,10 +3,10 @@ package tools
 import (
 	"context"
 
+	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/backends/ripgrep"
 	"github.com/rgkit/rgkit/rgfetch"
 	"github.com/rgkit/rgkit/search"
-	"github.com/rgkit/rgkit/search/engines"
-	"github.com/rgkit/rgkit/search/ripgrep"
 )
 
 // Searcher runs one grep Query; *search.Chain is the real one. Tests and
@@ -31,7 +31,7 @@ type Options struct {
 	// nil = an rgfetch.Resolver that never downloads and never takes an rg
 	// from inside the workspace (a planted ./rg in an untrusted checkout).
 	Locate func(ctx context.Context) (string, error)
-	// Searcher runs Grep's searches; nil = engines.Default.
+	// Searcher runs Grep's searches; nil = backends.Default.
 	Searcher Searcher
 }
 
@@ -70,7 +70,7 @@ func NewWorkspace(root string, opts Options) (*Workspace, error) {
 	}
 	w.ripgrep = ripgrep.New(w.locate)
 	if w.searcher == nil {
-		w.searcher = engines.Default(engines.Options{
+		w.searcher = backends.Default(backends.Options{
 			Locate:         w.locate,
 			MaxOutputBytes: DefaultMaxHeldBytes,
 		})

@@ -11,9 +11,10 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/rgkit/rgkit/backends"
 	"github.com/rgkit/rgkit/bench"
+	"github.com/rgkit/rgkit/internal/realrg"
 	"github.com/rgkit/rgkit/search"
-	"github.com/rgkit/rgkit/search/engines"
 )
 
 // benchOptions are `rgkit bench`'s flags.
@@ -92,7 +93,7 @@ func runBench(cmd *cobra.Command, s streams, o benchOptions, root string) error 
 		return &exitError{code: 2, err: fmt.Errorf("bench needs a directory: %s", root)}
 	}
 	ctx := cmd.Context()
-	engines, skipped, err := bench.Engines(ctx, o.backends, engines.Options{Locate: locateRg()})
+	engines, skipped, err := bench.Engines(ctx, o.backends, backends.Options{Locate: realrg.Locate()})
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -103,17 +104,7 @@ func runBench(cmd *cobra.Command, s streams, o benchOptions, root string) error 
 		}
 		engines = append([]bench.Engine{base}, engines...)
 	}
-	tasks := bench.DefaultSuite()
-	if len(o.patterns) > 0 {
-		tasks = nil
-		for _, p := range o.patterns {
-			q := search.Query{Pattern: p}
-			if o.ignoreCase {
-				q.Case = search.CaseInsensitive
-			}
-			tasks = append(tasks, bench.Task{Name: p, Query: q})
-		}
-	}
+	tasks := benchTasks(o)
 
 	opts := bench.Options{Root: abs, Engines: engines, Tasks: tasks, Runs: o.runs, Warmup: o.warmup, Skipped: skipped}
 	if f, ok := s.errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
@@ -131,19 +122,41 @@ func runBench(cmd *cobra.Command, s streams, o benchOptions, root string) error 
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	if err := rep.Write(s.out, format); err != nil {
+	if err := writeBench(s, rep, format, o.svg, scale); err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	if o.svg != "" {
-		var b strings.Builder
-		if err := rep.WriteSVG(&b, bench.ChartOptions{Scale: scale}); err != nil {
-			return &exitError{code: 2, err: err}
-		}
-		if err := os.WriteFile(o.svg, []byte(b.String()), 0o644); err != nil {
-			return &exitError{code: 2, err: err}
+	return disagreementExit(rep)
+}
+
+// benchTasks is the default suite, or one task per --pattern.
+func benchTasks(o benchOptions) []bench.Task {
+	tasks := bench.DefaultSuite()
+	if len(o.patterns) > 0 {
+		tasks = nil
+		for _, p := range o.patterns {
+			q := search.Query{Pattern: p}
+			if o.ignoreCase {
+				q.Case = search.CaseInsensitive
+			}
+			tasks = append(tasks, bench.Task{Name: p, Query: q})
 		}
 	}
-	return disagreementExit(rep)
+	return tasks
+}
+
+// writeBench prints the report and, with --svg, writes its chart.
+func writeBench(s streams, rep *bench.Report, format bench.Format, svg string, scale bench.Scale) error {
+	if err := rep.Write(s.out, format); err != nil {
+		return err
+	}
+	if svg == "" {
+		return nil
+	}
+	var b strings.Builder
+	if err := rep.WriteSVG(&b, bench.ChartOptions{Scale: scale}); err != nil {
+		return err
+	}
+	return os.WriteFile(svg, []byte(b.String()), 0o644)
 }
 
 // disagreementExit is exit status 3 when engines found different matches:

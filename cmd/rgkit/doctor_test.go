@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/doctor"
 	"github.com/rgkit/rgkit/rgfetch"
 )
 
@@ -22,19 +23,19 @@ func TestDoctorReportsToolsAsTheEnginesSee(t *testing.T) {
 		name     string
 		tool     string // "git" or "grep"
 		version  string // its --version output; "" = not installed
-		want     toolReport
+		want     doctor.Tool
 		errParts []string // when the tool is unavailable to rgkit
 	}{
 		{"GNU grep", "grep", "grep (GNU grep) 3.8\nCopyright (C) 2022 Free Software Foundation, Inc.",
-			toolReport{Version: "3.8", Flavour: "GNU"}, nil},
+			doctor.Tool{Version: "3.8", Flavour: "GNU"}, nil},
 		{"BSD grep", "grep", "grep (BSD grep, GNU compatible) 2.6.0-FreeBSD",
-			toolReport{Version: "2.6.0-FreeBSD", Flavour: "BSD"}, nil},
+			doctor.Tool{Version: "2.6.0-FreeBSD", Flavour: "BSD"}, nil},
 		{"BusyBox grep is not one rgkit runs", "grep", "BusyBox v1.36.1 (2023-06-01) multi-call binary.",
-			toolReport{}, []string{"neither GNU nor BSD", "BusyBox v1.36.1"}},
-		{"no grep", "grep", "", toolReport{}, []string{"not on PATH"}},
-		{"git", "git", "git version 2.39.5", toolReport{Version: "2.39.5"}, nil},
-		{"git too old for gitgrep", "git", "git version 2.10.0", toolReport{}, []string{"2.10.0", "2.15"}},
-		{"no git", "git", "", toolReport{}, []string{"not on PATH"}},
+			doctor.Tool{}, []string{"neither GNU nor BSD", "BusyBox v1.36.1"}},
+		{"no grep", "grep", "", doctor.Tool{}, []string{"not on PATH"}},
+		{"git", "git", "git version 2.39.5", doctor.Tool{Version: "2.39.5"}, nil},
+		{"git too old for gitgrep", "git", "git version 2.10.0", doctor.Tool{}, []string{"2.10.0", "2.15"}},
+		{"no git", "git", "", doctor.Tool{}, []string{"not on PATH"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,11 +52,11 @@ func TestDoctorReportsToolsAsTheEnginesSee(t *testing.T) {
 				}
 			}
 			out, errOut, _ := runCLI(t, "doctor", "--json")
-			var rep doctorReport
+			var rep doctor.Report
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatalf("%v: %s %s", err, out, errOut)
 			}
-			var got toolReport
+			var got doctor.Tool
 			for _, tr := range rep.Tools {
 				if tr.Name == tt.tool {
 					got = tr
@@ -101,7 +102,7 @@ func TestDoctorJSONReportsToolsAndSteps(t *testing.T) {
 	isolateFetch(t)
 	t.Setenv("RGKIT_OFFLINE", "1")
 	out, errOut, code := runCLI(t, "doctor", "--json")
-	var rep doctorReport
+	var rep doctor.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("exit %d, %v: %s %s", code, err, out, errOut)
 	}
@@ -111,7 +112,7 @@ func TestDoctorJSONReportsToolsAndSteps(t *testing.T) {
 	if _, err := exec.LookPath("rg"); err == nil && (rep.Rg.Chosen == nil || rep.Rg.Chosen.Source != rgfetch.SourceSystem) {
 		t.Errorf("rg is on PATH but not chosen: %+v", rep.Rg)
 	}
-	byName := map[string]toolReport{}
+	byName := map[string]doctor.Tool{}
 	for _, tr := range rep.Tools {
 		byName[tr.Name] = tr
 	}

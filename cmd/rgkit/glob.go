@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/rgkit/rgkit/search/engines"
+	"github.com/rgkit/rgkit/backends"
+	"github.com/rgkit/rgkit/internal/realrg"
 	"github.com/spf13/cobra"
 )
 
@@ -93,7 +94,7 @@ func runGlob(ctx context.Context, s streams, o globOptions, args []string) error
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	res, err := engines.Glob(ctx, q)
+	res, err := backends.Glob(ctx, q)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -136,8 +137,8 @@ func runGlob(ctx context.Context, s streams, o globOptions, args []string) error
 }
 
 // query builds the GlobQuery from the flags and arguments.
-func (o globOptions) query(ctx context.Context, args []string) (engines.GlobQuery, error) {
-	q := engines.GlobQuery{Pattern: args[0], Root: ".", Hidden: o.hidden, NoIgnore: o.noIgnore}
+func (o globOptions) query(ctx context.Context, args []string) (backends.GlobQuery, error) {
+	q := backends.GlobQuery{Pattern: args[0], Root: ".", Hidden: o.hidden, NoIgnore: o.noIgnore}
 	if len(args) == 2 {
 		q.Root = args[1]
 	}
@@ -152,15 +153,15 @@ func (o globOptions) query(ctx context.Context, args []string) (engines.GlobQuer
 	}
 	switch o.sort {
 	case "modified", "":
-		q.Sort = engines.GlobSortModified
+		q.Sort = backends.GlobSortModified
 	case "path":
-		q.Sort = engines.GlobSortPath
+		q.Sort = backends.GlobSortPath
 	default:
 		return q, fmt.Errorf("glob: --sort %q: want modified or path", o.sort)
 	}
 	switch o.backend {
 	case "auto", "", "ripgrep":
-		rg, err := engines.Default(engines.Options{Locate: locateRg()}).ByName("ripgrep")
+		rg, err := backends.Default(backends.Options{Locate: realrg.Locate()}).ByName("ripgrep")
 		if err == nil {
 			q.Ripgrep = rg
 		}

@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// tsReport is what tools/testdata/tsclient/client.mjs prints.
+// tsReport is what testdata/tsclient/client.mjs prints.
 type tsReport struct {
 	ServerInfo struct {
 		Name string `json:"name"`
@@ -44,18 +44,18 @@ type tsReport struct {
 // TestMCPTypeScriptClient runs the same session as TestMCPGoClient with
 // the official TypeScript SDK (@modelcontextprotocol/sdk from npm), whose
 // callTool also validates structured content against the output schemas.
-// It needs node and `npm ci` in tools/testdata/tsclient.
+// It needs node and `npm ci` in testdata/tsclient.
 func TestMCPTypeScriptClient(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed; the TypeScript MCP client test needs node 18+")
 	}
-	dir, err := filepath.Abs(filepath.Join("..", "..", "tools", "testdata", "tsclient"))
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "tsclient"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		t.Skipf("the TypeScript MCP SDK is not installed; run `cd tools/testdata/tsclient && npm ci` (%v)", err)
+		t.Skipf("the TypeScript MCP SDK is not installed; run `cd testdata/tsclient && npm ci` (%v)", err)
 	}
 	f := newMCPFixture(t)
 	bin := rgkitBin(t)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rgkit/rgkit/internal/buildinfo"
+	"github.com/rgkit/rgkit/internal/realrg"
 	"github.com/rgkit/rgkit/rgfetch"
 )
 
@@ -30,17 +31,17 @@ func newVersionCmd(s streams) *cobra.Command {
 func printVersion(ctx context.Context, w io.Writer) {
 	fmt.Fprintf(w, "rgkit %s\n", buildinfo.Version())
 	fmt.Fprintf(w, "%s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	if os.Getenv(nestedEnv) != "" {
+	if os.Getenv(realrg.NestedEnv) != "" {
 		fmt.Fprintln(w, "rg: not resolved (rgkit started as rg by rgkit)")
 		return
 	}
-	os.Setenv(nestedEnv, "1")
-	defer os.Unsetenv(nestedEnv)
+	os.Setenv(realrg.NestedEnv, "1")
+	defer os.Unsetenv(realrg.NestedEnv)
 	res, err := (&rgfetch.Resolver{NoDownload: true}).Resolve(ctx)
 	switch {
 	case err != nil:
 		fmt.Fprintf(w, "rg: none found (%v); searches use the other engines\n", err)
-	case isSelf(res.Path):
+	case realrg.IsSelf(res.Path):
 		fmt.Fprintf(w, "rg: %s is rgkit itself; searches use the other engines\n", res.Path)
 	default:
 		fmt.Fprintf(w, "rg: ripgrep %s at %s (%s)\n", res.Version, res.Path, res.Source)

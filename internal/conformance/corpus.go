@@ -4,7 +4,7 @@
 //
 // The builder is a package, not a testdata/ script, so that the engines'
 // tests and the bench can import it and only fixtures live
-// under search/engines/testdata/conformance.
+// under backends/testdata/conformance.
 //
 // The corpus holds every file-selection and content case where the engines
 // could differ from rg: hidden,

@@ -5,7 +5,7 @@ import "strings"
 // Exception is a documented, tested difference between one engine and the
 // reference (rgkit's ripgrep engine) on one case. The differential test
 // skips it; TestConformanceExceptions asserts that the difference is exactly
-// the one recorded in search/engines/testdata/conformance/exceptions, so it fails
+// the one recorded in backends/testdata/conformance/exceptions, so it fails
 // when the exception disappears or changes.
 type Exception struct {
 	Engine string // Backend.Name()

@@ -39,7 +39,7 @@ const maxTranslated = 64 << 10
 // Translation is a Query's pattern re-emitted for one engine.
 //
 // The request language is Go RE2 syntax (see Normalize) with rg 13's
-// semantics, as the native engine runs it (search/native: ^ and $ are line
+// semantics, as the native engine runs it (backends/native: ^ and $ are line
 // anchors, no class matches '\n' outside multiline mode, '.' and broad
 // classes never match invalid UTF-8). The Translation is made from the
 // parsed syntax tree, never by editing the pattern text, and is exact: the

@@ -13,11 +13,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/rgregex"
 	"github.com/rgkit/rgkit/internal/searchtest"
 	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
-	"github.com/rgkit/rgkit/search/native"
 )
 
 func TestTranslateEmitsEachDialect(t *testing.T) {

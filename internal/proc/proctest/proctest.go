@@ -17,11 +17,11 @@ import (
 )
 
 // FakeEngine returns the absolute path of a stand-in executable from
-// internal/proc/testdata/fake-engines, skipping the test without /bin/sh.
+// testdata/fake-engines, skipping the test without /bin/sh.
 func FakeEngine(t *testing.T, name string) string {
 	t.Helper()
 	_, here, _, _ := runtime.Caller(0)
-	p, err := filepath.Abs(filepath.Join(filepath.Dir(here), "..", "testdata", "fake-engines", name))
+	p, err := filepath.Abs(filepath.Join(filepath.Dir(here), "..", "..", "..", "testdata", "fake-engines", name))
 	if err != nil {
 		t.Fatal(err)
 	}

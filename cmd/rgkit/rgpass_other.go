@@ -1,8 +1,0 @@
-//go:build !unix
-
-package main
-
-import "errors"
-
-// becomeProgram cannot replace the process here: rg runs as a child.
-func becomeProgram(string, []string, []string) error { return errors.ErrUnsupported }

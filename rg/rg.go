@@ -1,0 +1,195 @@
+// Package rg is rg 15.2.0's command line run on rgkit's library engines:
+// the same flags, defaults, messages, exit codes and output bytes as rg,
+// with no rg binary needed. cmd/rgkit's `rgkit grep` and the `rg` it
+// installs are thin wrappers around it; a program that wants "rg inside
+// itself" (a sandboxed shell, a WebAssembly build, a test harness) calls
+// Main.
+//
+// By default it searches with the pure-Go engine alone, so a program that
+// imports it links no subprocess or network code of rgkit's. A Program
+// can name other engines (Engines) and hand the whole command line to a
+// real rg when one is present (Delegate).
+package rg
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/internal/rgcli"
+	"github.com/rgkit/rgkit/search"
+)
+
+// Program is one configuration of the rg command line. The zero value is
+// the pure-Go rg: the native engine, the process environment, no handover.
+type Program struct {
+	// Getenv reads the environment (RIPGREP_CONFIG_PATH, NO_COLOR, ...);
+	// nil is os.Getenv.
+	Getenv func(string) string
+	// Engines returns the Chain for a --backend value ("auto", "fastest",
+	// "native", ...); nil is NativeOnly.
+	Engines func(backend string) (*search.Chain, error)
+	// Delegate, when set, runs the command line with a real rg whose
+	// version starts with versionPrefix ("15." or "" for any) and reports
+	// ran=false when there is none. It is asked before the library
+	// searches with --backend auto or ripgrep, so that rg itself answers
+	// where it is installed.
+	Delegate func(ctx context.Context, versionPrefix string, args []string, in io.Reader, out, errOut io.Writer) (exit int, ran bool)
+	// Version prints --version; nil prints DefaultVersion's text.
+	Version func(ctx context.Context, w io.Writer)
+}
+
+// Main runs one rg command line (args without the program name) with the
+// zero Program and returns rg's exit status: 0 a match, 1 none, 2 an error.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var p Program
+	return p.Main(ctx, args, stdin, stdout, stderr)
+}
+
+// NativeOnly is the default Engines: the pure-Go engine for "auto",
+// "fastest" and "native", and an error naming the choice for any other.
+func NativeOnly(backend string) (*search.Chain, error) {
+	switch backend {
+	case "auto", "fastest", "native":
+		return &search.Chain{Engines: []search.Engine{native.New()}}, nil
+	}
+	return nil, fmt.Errorf("%q is not available in this program (it has the native engine only)", backend)
+}
+
+// streams are the standard streams of one run.
+type streams struct {
+	in          io.Reader
+	out, errOut io.Writer
+}
+
+// Main runs one rg command line and returns its exit status. Messages go
+// to stderr prefixed "rg: " as rg's do.
+func (p *Program) Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	s := streams{in: stdin, out: stdout, errOut: stderr}
+	getenv := p.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	delegate := func(prefix string, args []string) (int, bool) {
+		if p.Delegate == nil {
+			return 0, false
+		}
+		return p.Delegate(ctx, prefix, args, stdin, stdout, stderr)
+	}
+	cfg, err := rgcli.ConfigArgs(getenv, args)
+	if err != nil {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
+	o, err := rgcli.Parse(append(cfg, args...))
+	if err != nil {
+		// rg itself, when it is here, has the last word on its own command
+		// line (a spelling rgcli does not know yet still works).
+		if len(StripRgkitFlags(args)) == len(args) {
+			if code, ok := delegate("15.", args); ok {
+				return code
+			}
+		}
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
+	switch o.Mode {
+	case rgcli.ModeVersion:
+		if p.Version != nil {
+			p.Version(ctx, s.out)
+		} else {
+			fmt.Fprint(s.out, DefaultVersion)
+		}
+		return 0
+	case rgcli.ModeHelp:
+		fmt.Fprint(s.out, Help)
+		return 0
+	}
+	if o.Format != "rgkit-json" && (o.Backend == "" || o.Backend == "auto" || o.Backend == "ripgrep") {
+		if code, ok := delegate("15.", StripRgkitFlags(args)); ok {
+			return code
+		}
+	}
+	if o.PCRE2 && o.Format != "rgkit-json" && (o.Backend == "" || o.Backend == "auto" || o.Backend == "ripgrep") {
+		// PCRE2 exists only inside rg: any rg found runs it, in its own
+		// version's output format (rg 15's is identical; 13 and 14 differ
+		// in details, see docs/cli.md).
+		if code, ok := delegate("", StripRgkitFlags(args)); ok {
+			return code
+		}
+	}
+	if o.Mode == rgcli.ModeTypeList {
+		return printTypeList(s, o)
+	}
+	return p.runLibrary(ctx, s, o)
+}
+
+// DefaultVersion is what --version prints when Program.Version is nil.
+const DefaultVersion = "rgkit's pure-Go rg (rg 15.2.0's command line)\n"
+
+// StripRgkitFlags removes rgkit's own flags (--backend, --format) before
+// the arguments go to a real rg.
+func StripRgkitFlags(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		name, _, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if strings.HasPrefix(a, "--") && isRgkitFlag(name) {
+			if !hasVal {
+				i++
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isRgkitFlag(name string) bool {
+	for _, f := range rgcli.RgkitOnly {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// stdinReadable applies rg's rule for searching stdin when no PATH is
+// given: stdin is a file, a pipe or a socket (not a terminal, not
+// /dev/null). A reader that is not a file (an in-process caller's) counts.
+func stdinReadable(in io.Reader) bool {
+	if in == nil {
+		return false
+	}
+	f, ok := in.(*os.File)
+	if !ok {
+		return true
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	m := fi.Mode()
+	return m.IsRegular() || m&os.ModeNamedPipe != 0 || m&os.ModeSocket != 0
+}
+
+// errUnsupported is a flag the library's engines cannot honour, with why.
+type errUnsupported struct{ flag, why string }
+
+func (e *errUnsupported) Error() string {
+	return fmt.Sprintf("%s is not supported by rgkit's engines (%s); install rg 15 (rgkit fetch) to use it", e.flag, e.why)
+}

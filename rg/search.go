@@ -1,0 +1,401 @@
+package rg
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/internal/rgcli"
+	"github.com/rgkit/rgkit/search"
+)
+
+// target is one thing to search: a directory, a file named on the command
+// line, or stdin (spooled to a private file).
+type target struct {
+	root    string        // Query.Root
+	paths   []string      // Query.Paths (relative to root)
+	display string        // how rg prints this argument ("" for the working directory)
+	file    bool          // a file named explicitly (or stdin)
+	index   int           // position among the targets (rg sorts within each)
+	stream  *streamSource // stdin, a FIFO or a device: searched as it arrives
+}
+
+// printedPath is how rg prints rel (a result path relative to t.root).
+func (t target) printedPath(rel string) string {
+	switch {
+	case t.file:
+		return t.display
+	case t.display == "":
+		return rel
+	case strings.HasSuffix(t.display, "/"):
+		return t.display + rel
+	}
+	return t.display + "/" + rel
+}
+
+// runLibrary searches with the library's engines and prints as rg does.
+func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) int {
+	start := time.Now()
+	if err := checkSupported(o); err != nil {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
+	patterns, err := readPatterns(o, s.in)
+	if err != nil {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
+	if o.Mode == rgcli.ModeFiles {
+		patterns = []string{""} // --files takes no pattern; the query still needs one
+	}
+	if len(patterns) == 0 || (o.MaxCount != nil && *o.MaxCount == 0) {
+		return 1 // no pattern (an empty -f file) or -m0: nothing can match
+	}
+	q, err := baseQuery(o, patterns)
+	if err != nil {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
+	chain, err := p.chain(o)
+	if err != nil {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
+
+	status := 0
+	var targets []target
+	cleanup := func() {}
+	defer func() { cleanup() }()
+	addStdin := func() {
+		targets = append(targets, target{display: "<stdin>", file: true, stream: &streamSource{r: s.in}})
+	}
+	if len(o.Paths) == 0 {
+		if stdinReadable(s.in) {
+			addStdin()
+		} else {
+			cwd, err := os.Getwd()
+			if err != nil {
+				fmt.Fprintln(s.errOut, "rg:", err)
+				return 2
+			}
+			targets = append(targets, target{root: cwd})
+		}
+	}
+	for _, p := range o.Paths {
+		if p == "-" {
+			addStdin()
+			continue
+		}
+		t, done, err := pathTarget(p)
+		if err != nil {
+			if !o.NoMessages {
+				// rg words it differently when it sorts (it stats the path first).
+				if o.Sort != rgcli.SortNone || o.SortReverse || len(o.Paths) == 1 {
+					fmt.Fprintf(s.errOut, "rg: %s: IO error for operation on %s: %s\n", p, p, rgcli.OSError(err))
+				} else {
+					fmt.Fprintf(s.errOut, "rg: %s: %s\n", p, rgcli.OSError(err))
+				}
+			}
+			status = 2
+			continue
+		}
+		prev := cleanup
+		cleanup = func() { done(); prev() }
+		targets = append(targets, t)
+	}
+
+	out := &countingWriter{w: s.out}
+	bw := bufio.NewWriterSize(out, 64<<10)
+	tty := isTerminal(s.out)
+	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file))
+	if !run.printsSpans() {
+		for _, e := range chain.Engines {
+			if n, ok := e.(*native.Engine); ok {
+				n.NoSpans = true // no regexp run per printed line for its matches
+			}
+		}
+	}
+	run.flushEach = tty || o.LineBuffered
+	for i, t := range targets {
+		t.index = i
+		if ctx.Err() != nil {
+			break
+		}
+		tq := q
+		tq.Root, tq.Paths = t.root, t.paths
+		var res search.Result
+		if t.stream != nil && needsListing(o) {
+			res, err = run.streamListing(ctx, tq, t.stream, &rgSink{run: run, t: t})
+		} else if t.stream != nil {
+			res, err = searchStream(ctx, tq, t.stream, "stdin", run.sinkFor(t))
+		} else if needsListing(o) {
+			err = run.runListing(ctx, chain, q, t)
+		} else {
+			res, err = chain.Search(ctx, tq, run.sinkFor(t))
+		}
+		run.addResult(res)
+		if errors.Is(err, syscall.EPIPE) || errors.Is(err, errQuit) {
+			break
+		}
+		if err != nil {
+			if ferr := bw.Flush(); ferr != nil && errors.Is(ferr, syscall.EPIPE) {
+				return 0
+			}
+			fmt.Fprintln(s.errOut, "rg:", describeSearchError(err))
+			return 2
+		}
+		if res.Partial {
+			status = 2
+		}
+	}
+	if err := run.finish(time.Since(start)); err != nil && !errors.Is(err, syscall.EPIPE) {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
+	if err := bw.Flush(); err != nil && !errors.Is(err, syscall.EPIPE) {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
+	if o.Stats && o.Mode != rgcli.ModeJSON && o.Mode != rgcli.ModeFiles {
+		printed := out.n
+		if summaryOnly(o) {
+			printed = 0 // rg's summary printer (-l, -c, -q) counts no bytes printed
+		}
+		run.printStats(s.out, printed, time.Since(start))
+	}
+	if len(o.Paths) == 0 && len(targets) == 1 && !targets[0].file && run.stats.FilesSearched == 0 &&
+		o.Mode != rgcli.ModeFiles && status == 0 && !run.matched && run.backend != "ripgrep" {
+		// rg's note when its own directory walk searched nothing at all.
+		// (The ripgrep engine does not count the files it searched.)
+		if !o.NoMessages {
+			fmt.Fprint(s.errOut, "rg: No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.\n")
+		}
+		return 2
+	}
+	switch {
+	case o.Quiet && run.matched:
+		return 0
+	case status != 0:
+		return status
+	case run.matched:
+		return 0
+	}
+	return 1
+}
+
+// printsStats reports output that shows the bytes searched or the binary
+// files counted: --stats, rg's JSON summary and rgkit's JSON.
+func printsStats(o *rgcli.Options) bool {
+	return o.Stats || o.Mode == rgcli.ModeJSON || o.Format == "rgkit-json"
+}
+
+// summaryOnly reports the modes rg prints with its summary printer: a
+// count or a path per file (or nothing, with -q), never lines.
+func summaryOnly(o *rgcli.Options) bool {
+	switch o.Mode {
+	case rgcli.ModeFilesWithMatches, rgcli.ModeFilesWithoutMatch, rgcli.ModeCount, rgcli.ModeCountMatches:
+		return true
+	}
+	return o.Quiet && o.Mode != rgcli.ModeJSON
+}
+
+// statsSearchWhole reports a --stats run in a mode that would otherwise stop
+// a file at its first match or count lines only (-l, -c, -q): rg counts
+// every match of every file for its statistics.
+func statsSearchWhole(o *rgcli.Options) bool {
+	return o.Stats && !needsListing(o) && summaryOnly(o) && o.Mode != rgcli.ModeCountMatches
+}
+
+// describeSearchError words an engine error for the user.
+func describeSearchError(err error) string {
+	var ipe *search.InvalidPatternError
+	if errors.As(err, &ipe) {
+		return "regex parse error:\n    " + ipe.Pattern + "\n" + "error: " + ipe.Error()
+	}
+	return err.Error()
+}
+
+// pathTarget makes a target of a PATH argument as the user wrote it. A
+// FIFO, socket or character device (`<(cmd)`, /dev/stdin on a pipe,
+// /dev/null) is read as a stream; a link to a file is searched where it
+// leads (rg follows links named on its command line), printed as written.
+// done releases what the target holds.
+func pathTarget(p string) (t target, done func(), err error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return target{}, nil, err
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return target{}, nil, err
+	}
+	switch {
+	case fi.IsDir():
+		return target{root: abs, display: p}, func() {}, nil
+	case fi.Mode().IsRegular():
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		return target{root: filepath.Dir(abs), paths: []string{filepath.Base(abs)}, display: p, file: true}, func() {}, nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return target{}, nil, err
+	}
+	return target{display: p, file: true, stream: &streamSource{r: f}}, func() { f.Close() }, nil
+}
+
+// readPatterns gathers -e, the positional pattern and -f files' lines
+// ("-" reads stdin), in rg's order.
+func readPatterns(o *rgcli.Options, in io.Reader) ([]string, error) {
+	ps := append([]string(nil), o.Patterns...)
+	for _, f := range o.PatternFiles {
+		var data []byte
+		var err error
+		if f == "-" && in != nil {
+			data, err = io.ReadAll(in)
+		} else {
+			data, err = os.ReadFile(f)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s", f, rgcli.OSError(err))
+		}
+		text := strings.TrimSuffix(string(data), "\n")
+		if text == "" && len(data) == 0 {
+			continue
+		}
+		for _, line := range strings.Split(text, "\n") {
+			ps = append(ps, strings.TrimSuffix(line, "\r"))
+		}
+	}
+	return ps, nil
+}
+
+// baseQuery maps the options to a search.Query (paths come per target).
+func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
+	var q search.Query
+	ps := make([]string, len(patterns))
+	for i, p := range patterns {
+		if o.Fixed {
+			p = regexp.QuoteMeta(p)
+		}
+		if o.LineRegexp {
+			p = "^(?:" + p + ")$"
+		}
+		ps[i] = p
+	}
+	if len(ps) == 1 {
+		q.Pattern = ps[0]
+	} else {
+		q.Pattern = "(?:" + strings.Join(ps, ")|(?:") + ")"
+	}
+	if o.Multiline && !o.MultilineDotall {
+		q.Pattern = "(?-s:" + q.Pattern + ")"
+	}
+	q.Case = map[rgcli.Case]search.CaseMode{rgcli.CaseSensitive: search.CaseSensitive, rgcli.CaseInsensitive: search.CaseInsensitive, rgcli.CaseSmart: search.CaseSmart}[o.Case]
+	q.Word, q.Multiline = o.Word, o.Multiline
+	q.Before, q.After = o.ContextLines()
+	if o.MaxCount != nil {
+		q.MaxCountPerFile = *o.MaxCount
+	}
+	for _, g := range o.Globs {
+		q.Globs = append(q.Globs, g.Pattern)
+	}
+	q.Types = o.Types
+	if len(o.TypesNot) > 0 {
+		globs, err := search.TypeGlobs(o.TypesNot)
+		if err != nil {
+			return q, typeError(err)
+		}
+		for _, g := range globs {
+			q.Globs = append(q.Globs, "!"+g)
+		}
+	}
+	if len(o.Types) > 0 {
+		if _, err := search.TypeGlobs(o.Types); err != nil {
+			return q, typeError(err)
+		}
+	}
+	q.Hidden, q.NoIgnore, q.FollowSymlinks = o.Hidden, o.NoIgnore, o.Follow
+	if o.MaxFilesize != nil {
+		q.MaxFileSize = *o.MaxFilesize
+	}
+	switch o.Mode {
+	case rgcli.ModeFilesWithMatches:
+		q.Mode = search.ModeFilesWithMatches
+	case rgcli.ModeCount:
+		q.Mode = search.ModeCount
+	}
+	if o.Quiet && o.Mode != rgcli.ModeJSON {
+		q.Mode = search.ModeFilesWithMatches
+	}
+	if statsSearchWhole(o) {
+		// rg reads every file to the end to count for --stats, even where
+		// -l or -q could stop at the first match: search in content mode
+		// and let the sink count (it prints only the summary).
+		q.Mode = search.ModeContent
+		q.Before, q.After = 0, 0
+	}
+	q.Sort = search.SortNone // rgRun orders files itself for --sort
+	return q, nil
+}
+
+// typeError rewords the library's unknown-type error as rg's.
+func typeError(err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "unrecognized file type: "); i >= 0 {
+		name := strings.TrimPrefix(msg[i:], "unrecognized file type: ")
+		if j := strings.Index(name, " (see"); j >= 0 {
+			name = name[:j]
+		}
+		return fmt.Errorf("unrecognized file type: %s", strings.Trim(name, `"`))
+	}
+	return err
+}
+
+// chain is the engines --backend names (Program.Engines), without the
+// chain's output cap (the command line streams).
+func (p *Program) chain(o *rgcli.Options) (*search.Chain, error) {
+	backend := o.Backend
+	if backend == "" {
+		backend = "auto"
+	}
+	engines := p.Engines
+	if engines == nil {
+		engines = NativeOnly
+	}
+	c, err := engines(backend)
+	if err != nil {
+		return nil, fmt.Errorf("--backend: %w", err)
+	}
+	c.MaxOutputBytes = -1
+	if !printsStats(o) {
+		for _, e := range c.Engines {
+			if n, ok := e.(*native.Engine); ok {
+				n.NoStats = true // no NUL scan of a file without a match
+			}
+		}
+	}
+	return c, nil
+}
+
+// countingWriter counts bytes written (rg --stats' "bytes printed").
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}

@@ -1,0 +1,597 @@
+package rg
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rgkit/rgkit/internal/rgcli"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/printer"
+)
+
+// errQuit ends the search at the first match (rg -q).
+var errQuit = errors.New("quiet: a match was found")
+
+// rgRun prints one command line's results the way rg does, across all of
+// its targets.
+type rgRun struct {
+	o         *rgcli.Options
+	w         *bufio.Writer
+	flushEach bool
+	cfg       printer.StandardConfig
+	std       *printer.Standard
+	js        *printer.RgJSON
+	legacy    *printer.JSON
+	replacer  *regexp.Regexp
+	matched   bool
+	stats     search.Stats
+	backend   string // the engine that ran last (--format rgkit-json's summary)
+	matches   int64  // submatches (--stats)
+	lines     int64  // matched lines (--stats)
+	files     int64  // files with a match (--stats)
+	sorted    []sortedFile
+}
+
+// sortedFile is one file's output held for --sort / --sortr.
+type sortedFile struct {
+	arg  int    // the PATH argument it came from: rg sorts within each
+	path string // as printed
+	abs  string
+	out  []byte
+}
+
+// printsSpans reports whether the output shows where a line's matches are
+// or how many it holds: colour, columns, -o, -r, a long line's match count,
+// JSON, --stats, --count-matches. Without them a match line is printed
+// whole and its submatches need not be found.
+func (r *rgRun) printsSpans() bool {
+	o := r.o
+	return r.cfg.Color || r.cfg.Column || r.cfg.OnlyMatching || r.cfg.Vimgrep || r.cfg.MaxColumns > 0 ||
+		o.Replace != nil || printsStats(o) || o.Mode == rgcli.ModeJSON || o.Mode == rgcli.ModeCountMatches ||
+		r.legacy != nil || r.js != nil
+}
+
+func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
+	r := &rgRun{o: o, w: w}
+	color := false
+	switch o.Color {
+	case "always", "ansi":
+		color = true
+	case "auto":
+		_, noColor := os.LookupEnv("NO_COLOR") // set at all, even empty, as rg reads it
+		color = tty && !noColor && os.Getenv("TERM") != "dumb"
+	}
+	heading := tty
+	if o.Heading != nil {
+		heading = *o.Heading
+	}
+	lineNumber := tty || o.Column || o.Vimgrep
+	if o.LineNumber != nil {
+		lineNumber = *o.LineNumber
+	}
+	withFilename := multi || o.Vimgrep
+	if o.WithFilename != nil {
+		withFilename = *o.WithFilename
+	}
+	sep := []byte("--")
+	if o.ContextSeparator != nil {
+		sep = []byte(*o.ContextSeparator)
+	}
+	if o.NoContextSeparator {
+		sep = nil
+	}
+	before, after := o.ContextLines()
+	r.cfg = printer.StandardConfig{
+		Heading: heading && !o.Vimgrep, WithFilename: withFilename, LineNumber: lineNumber,
+		Column: o.Column || o.Vimgrep, ByteOffset: o.ByteOffset, OnlyMatching: o.OnlyMatching,
+		Vimgrep: o.Vimgrep, Null: o.Null, Trim: o.Trim,
+		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview,
+		ContextSeparator: sep, Context: before > 0 || after > 0,
+		FieldMatchSeparator: o.FieldMatchSeparator, FieldContextSeparator: o.FieldContextSeparator,
+		Color: color,
+	}
+	if o.Passthru {
+		r.cfg.Context = false
+	}
+	if color {
+		p := o.Palette()
+		r.cfg.Styles = printer.Styles{Path: p.Path.Escape(), Line: p.Line.Escape(), Column: p.Column.Escape(), Match: p.Match.Escape()}
+	}
+	if o.Replace != nil {
+		r.replacer = replacerFor(o)
+	}
+	switch {
+	case o.Format == "rgkit-json":
+		r.legacy = printer.NewJSON(w, map[rgcli.Mode]search.OutputMode{rgcli.ModeFilesWithMatches: search.ModeFilesWithMatches, rgcli.ModeCount: search.ModeCount}[o.Mode])
+	case o.Mode == rgcli.ModeJSON:
+		r.js = printer.NewRgJSON(w)
+	default:
+		r.std = printer.NewStandard(w, r.cfg)
+	}
+	return r
+}
+
+// replacerFor compiles the pattern the way the library matches it, for
+// expanding -r's $1 / ${name} against each match.
+func replacerFor(o *rgcli.Options) *regexp.Regexp {
+	ps := make([]string, len(o.Patterns))
+	for i, p := range o.Patterns {
+		if o.Fixed {
+			p = regexp.QuoteMeta(p)
+		}
+		ps[i] = p
+	}
+	p := strings.Join(ps, "|")
+	insensitive := o.Case == rgcli.CaseInsensitive || (o.Case == rgcli.CaseSmart && strings.ToLower(p) == p)
+	if insensitive {
+		p = "(?i)" + p
+	}
+	re, err := regexp.Compile(`\A(?:` + p + `)\z`)
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+// sinkFor returns the search.Sink for one target.
+func (r *rgRun) sinkFor(t target) search.Sink {
+	return &rgSink{run: r, t: t}
+}
+
+// rgSink adapts the library's results for one target to rg's printers.
+type rgSink struct {
+	run *rgRun
+	t   target
+
+	path      string // as printed
+	abs       string
+	loc       *lineLocator
+	binaryOff int64 // first NUL of an explicit file, -1 none
+	std       *printer.Standard
+	buf       bytes.Buffer // the file's output when sorting
+	lines     int64
+	matches   int64
+}
+
+func (s *rgSink) Begin(rel string) error {
+	r := s.run
+	if r.legacy != nil {
+		return r.legacy.Begin(rel)
+	}
+	s.path = s.t.printedPath(rel)
+	if r.o.PathSeparator != "" {
+		s.path = strings.ReplaceAll(s.path, "/", r.o.PathSeparator)
+	}
+	s.abs = filepath.Join(s.t.root, filepath.FromSlash(rel))
+	s.lines, s.matches, s.binaryOff = 0, 0, -1
+	if s.loc != nil {
+		s.loc.close()
+	}
+	s.loc = nil
+	if s.t.file && r.std != nil && s.t.stream == nil {
+		s.binaryOff = firstNUL(s.abs)
+	}
+	s.std = r.std
+	if r.sorting() {
+		s.buf.Reset()
+		if r.std != nil {
+			s.std = printer.NewStandard(&s.buf, r.cfg)
+		}
+	}
+	if s.std != nil {
+		s.std.Begin(s.path)
+	}
+	if r.js != nil {
+		if r.sorting() {
+			r.js.SetOutput(&s.buf)
+		}
+		r.js.Begin(s.path)
+	}
+	return nil
+}
+
+func (s *rgSink) Line(l search.Line) error {
+	r := s.run
+	if r.legacy != nil {
+		r.matched = r.matched || l.Kind == search.KindMatch
+		return r.legacy.Line(l)
+	}
+	if l.Kind == search.KindMatch {
+		s.lines++
+		s.matches += int64(len(l.Submatches))
+		r.matched = true
+		if r.o.Quiet && !r.o.Stats {
+			return errQuit
+		}
+	}
+	if statsSearchWhole(r.o) {
+		return nil // counted for --stats; -l, -c and -q print no lines
+	}
+	if st := s.t.stream; st != nil && r.std != nil {
+		s.binaryOff = st.binaryOff // known once the window holding the NUL is read
+	}
+	if r.o.Mode == rgcli.ModeCountMatches || s.binaryOff >= 0 {
+		return nil
+	}
+	rl := printer.RgLine{Line: l, Path: s.path}
+	if st := s.t.stream; st != nil {
+		// A stream's window knows where its lines start in the stream (an
+		// engine's offsets would count from the window).
+		rl.Offset, rl.Term = st.loc.at(l.Number)
+	} else if l.Located {
+		// The engine read the file and knows where the line is: no
+		// second pass over it.
+		rl.Offset, rl.Term = l.Offset, terminator(l.Term)
+	} else {
+		if s.loc == nil {
+			s.loc = openLocator(s.abs)
+		}
+		rl.Offset, rl.Term = s.loc.at(l.Number)
+	}
+	if r.replacer != nil && l.Kind == search.KindMatch {
+		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, l)
+	}
+	var err error
+	if r.js != nil {
+		err = r.js.Line(rl)
+	} else {
+		err = s.std.Line(rl)
+	}
+	if err == nil && r.flushEach && !r.sorting() {
+		// A terminal or --line-buffered gets each line as it is found, as
+		// from rg (what `tail -f log | rgkit grep ERROR` needs).
+		err = r.w.Flush()
+	}
+	return err
+}
+
+func (s *rgSink) End(sum search.FileSummary) error {
+	r := s.run
+	if r.legacy != nil {
+		r.matched = r.matched || sum.MatchedLines > 0 || r.o.Mode == rgcli.ModeFilesWithMatches
+		return r.legacy.End(sum)
+	}
+	if s.loc != nil {
+		s.loc.close()
+		s.loc = nil
+	}
+	filesMode := r.o.Mode == rgcli.ModeFilesWithMatches || (r.o.Quiet && r.o.Mode != rgcli.ModeJSON)
+	if r.o.Mode == rgcli.ModeCount || filesMode {
+		s.lines = int64(sum.MatchedLines)
+		if s.lines == 0 && filesMode {
+			s.lines = 1
+		}
+		r.matched = r.matched || s.lines > 0
+		if r.o.Quiet && r.matched && !r.o.Stats {
+			return errQuit
+		}
+	}
+	if s.lines > 0 {
+		r.files++
+		r.lines += s.lines
+		r.matches += s.matches
+	}
+	var err error
+	switch {
+	case r.o.Quiet:
+	case r.js != nil:
+		var size int64
+		if st := s.t.stream; st != nil {
+			size = st.bytes
+		} else if fi, _ := os.Stat(s.abs); fi != nil {
+			size = fi.Size()
+		}
+		err = r.js.End(size, -1)
+	case r.o.Mode == rgcli.ModeFilesWithMatches:
+		err = s.std.PathLine(s.path)
+	case r.o.Mode == rgcli.ModeCount:
+		err = s.std.Count(s.path, s.lines)
+	case r.o.Mode == rgcli.ModeCountMatches:
+		err = s.std.Count(s.path, s.matches)
+	case s.binaryOff >= 0 && s.lines > 0:
+		err = s.std.Binary(s.path, s.binaryOff)
+	}
+	if err != nil {
+		return err
+	}
+	return s.finishFile()
+}
+
+// finishFile hands the file's output on: held for --sort, else flushed
+// per file when the output is a terminal or line-buffered.
+func (s *rgSink) finishFile() error {
+	r := s.run
+	if r.sorting() {
+		if s.buf.Len() > 0 {
+			r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: bytes.Clone(s.buf.Bytes())})
+		}
+		return nil
+	}
+	if r.flushEach {
+		return r.w.Flush()
+	}
+	return nil
+}
+
+// sorting reports whether files are held for --sort / --sortr.
+func (r *rgRun) sorting() bool {
+	return r.o.Sort != rgcli.SortNone || r.o.SortReverse
+}
+
+// finish writes the held files in --sort order, and --json's summary.
+func (r *rgRun) finish(wall time.Duration) error {
+	if r.sorting() {
+		r.sortFiles()
+		for i, f := range r.sorted {
+			if i > 0 && r.std != nil && r.o.Mode == rgcli.ModeStandard {
+				if sep := r.fileSeparator(); sep != nil {
+					if _, err := r.w.Write(sep); err != nil {
+						return err
+					}
+				}
+			}
+			if _, err := r.w.Write(f.out); err != nil {
+				return err
+			}
+		}
+	}
+	if r.js != nil {
+		r.js.SetOutput(r.w)
+		return r.js.Summary(wall, r.stats.FilesSearched, r.stats.BytesSearched)
+	}
+	if r.legacy != nil {
+		return r.legacy.Summary(search.Result{Backend: r.backend, Stats: r.stats}, nil)
+	}
+	return nil
+}
+
+// fileSeparator is what rg prints between two files' lines.
+func (r *rgRun) fileSeparator() []byte {
+	c := r.cfg
+	switch {
+	case c.Heading:
+		return []byte("\n")
+	case c.Context && c.ContextSeparator != nil:
+		return append(bytes.Clone(c.ContextSeparator), '\n')
+	}
+	return nil
+}
+
+// sortFiles orders the held files by --sort / --sortr's key.
+func (r *rgRun) sortFiles() {
+	key := func(f sortedFile) time.Time {
+		fi, err := os.Stat(f.abs)
+		if err != nil {
+			return time.Time{}
+		}
+		if r.o.Sort == rgcli.SortAccessed {
+			if t, ok := accessTime(fi); ok {
+				return t
+			}
+		}
+		return fi.ModTime()
+	}
+	slices.SortStableFunc(r.sorted, func(a, b sortedFile) int {
+		if a.arg != b.arg {
+			return a.arg - b.arg
+		}
+		var c int
+		switch r.o.Sort {
+		case rgcli.SortModified, rgcli.SortAccessed, rgcli.SortCreated:
+			c = key(a).Compare(key(b))
+		default:
+			c = comparePaths(a.path, b.path)
+		}
+		if r.o.SortReverse {
+			c = -c
+		}
+		return c
+	})
+}
+
+// comparePaths orders paths component by component, as a walk that sorts
+// each directory's entries by name visits them.
+func comparePaths(a, b string) int {
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		if c := strings.Compare(as[i], bs[i]); c != 0 {
+			return c
+		}
+	}
+	return len(as) - len(bs)
+}
+
+// printStats writes rg's --stats block.
+func (r *rgRun) printStats(w io.Writer, printed int64, wall time.Duration) {
+	matches := r.matches
+	if (r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeFilesWithMatches) && !statsSearchWhole(r.o) {
+		matches = r.lines
+	}
+	fmt.Fprintf(w, "\n%d matches\n%d matched lines\n%d files contained matches\n%d files searched\n%d bytes printed\n%d bytes searched\n%.6f seconds spent searching\n%.6f seconds total\n",
+		matches, r.lines, r.files, r.stats.FilesSearched, printed, r.stats.BytesSearched, wall.Seconds(), wall.Seconds())
+}
+
+// replaceSpans builds -r's line: each match replaced by the template
+// expanded against it.
+func replaceSpans(re *regexp.Regexp, tmpl string, l search.Line) ([]byte, []search.Span) {
+	var out []byte
+	var spans []search.Span
+	at := 0
+	for _, sp := range l.Submatches {
+		if sp.Start < at || sp.End > len(l.Text) {
+			continue
+		}
+		out = append(out, l.Text[at:sp.Start]...)
+		m := l.Text[sp.Start:sp.End]
+		start := len(out)
+		if re != nil {
+			if idx := re.FindSubmatchIndex(m); idx != nil {
+				out = re.Expand(out, []byte(tmpl), m, idx)
+			} else {
+				out = append(out, tmpl...)
+			}
+		} else {
+			out = append(out, tmpl...)
+		}
+		spans = append(spans, search.Span{Start: start, End: len(out)})
+		at = sp.End
+	}
+	out = append(out, l.Text[at:]...)
+	return out, spans
+}
+
+// firstNUL returns the offset of the first NUL byte in the file at path,
+// or -1: rg reports a file named on the command line that holds one as
+// "binary file matches" instead of printing its lines.
+func firstNUL(path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	var off int64
+	for {
+		n, err := f.Read(buf)
+		if i := bytes.IndexByte(buf[:n], 0); i >= 0 {
+			return off + int64(i)
+		}
+		off += int64(n)
+		if err != nil {
+			return -1
+		}
+	}
+}
+
+// The terminators a line can have, shared so that printing one allocates
+// nothing.
+var (
+	termLF   = []byte("\n")
+	termCRLF = []byte("\r\n")
+)
+
+// terminator is a search.Line's Term as the printers take it.
+// splitLine cuts one raw line into its text and the terminator rg prints
+// ("\r\n", "\n", or none: a last line without one, or a stream's line
+// that a NUL ended, which rg turns into a line break of its own).
+func splitLine(raw []byte) (text, term []byte) {
+	switch {
+	case bytes.HasSuffix(raw, termCRLF):
+		return raw[:len(raw)-2], termCRLF
+	case bytes.HasSuffix(raw, termLF):
+		return raw[:len(raw)-1], termLF
+	case bytes.HasSuffix(raw, []byte{0}):
+		return raw[:len(raw)-1], nil
+	}
+	return raw, nil
+}
+
+func terminator(t string) []byte {
+	switch t {
+	case "\n":
+		return termLF
+	case "\r\n":
+		return termCRLF
+	}
+	return nil
+}
+
+// lineLocator reads a file alongside the results to give each line its
+// byte offset and its terminator as rg prints them (the library's lines
+// carry neither). Lines arrive in increasing order, so one forward pass
+// over the file suffices.
+type lineLocator struct {
+	f    *os.File
+	r    *bufio.Reader
+	line int   // lines consumed so far
+	off  int64 // offset of the next line
+	err  error
+}
+
+func openLocator(path string) *lineLocator {
+	f, err := os.Open(path)
+	if err != nil {
+		return &lineLocator{err: err}
+	}
+	return &lineLocator{f: f, r: bufio.NewReaderSize(f, 64<<10)}
+}
+
+// at returns line n's offset and terminator ("\n", "\r\n" or none).
+func (l *lineLocator) at(n int) (int64, []byte) {
+	if l.err != nil || n <= l.line {
+		return 0, nil
+	}
+	for l.line < n-1 {
+		skipped, err := l.skipLine()
+		if err != nil {
+			l.err = err
+			return 0, nil
+		}
+		l.off += skipped
+		l.line++
+	}
+	start := l.off
+	text, err := l.r.ReadSlice('\n')
+	size := int64(len(text))
+	for errors.Is(err, bufio.ErrBufferFull) {
+		last := text[len(text)-1]
+		var more []byte
+		more, err = l.r.ReadSlice('\n')
+		size += int64(len(more))
+		if len(more) > 0 {
+			text = append([]byte{last}, more...)
+		}
+	}
+	l.off += size
+	l.line++
+	if bytes.HasSuffix(text, termLF) { // a NUL ends no line in a file
+		_, term := splitLine(text)
+		return start, term
+	}
+	return start, nil
+}
+
+// skipLine consumes one line and returns its size.
+func (l *lineLocator) skipLine() (int64, error) {
+	var n int64
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		n += int64(len(chunk))
+		if err == nil {
+			return n, nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return n, err
+		}
+	}
+}
+
+func (l *lineLocator) close() {
+	if l.f != nil {
+		l.f.Close()
+	}
+}
+
+// addResult accumulates one target's search result.
+func (r *rgRun) addResult(res search.Result) {
+	if res.Backend != "" {
+		r.backend = res.Backend
+	}
+	st := &r.stats
+	st.FilesSearched += res.Stats.FilesSearched
+	st.FilesMatched += res.Stats.FilesMatched
+	st.MatchedLines += res.Stats.MatchedLines
+	st.BytesSearched += res.Stats.BytesSearched
+	st.Binary += res.Stats.Binary
+	st.Unreadable += res.Stats.Unreadable
+	st.TooLarge += res.Stats.TooLarge
+}

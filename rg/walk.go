@@ -1,0 +1,239 @@
+package rg
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"slices"
+	"sync"
+
+	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/internal/rgcli"
+	"github.com/rgkit/rgkit/search"
+	"github.com/rgkit/rgkit/search/printer"
+)
+
+// The modes here need every file rg would search, not only those with a
+// match: --files, --files-without-match, --passthru and -v. They list the
+// files with the native walker (rg's file selection) and then search file
+// by file.
+
+// needsListing reports whether o needs the per-file listing path.
+func needsListing(o *rgcli.Options) bool {
+	return o.Mode == rgcli.ModeFiles || o.Mode == rgcli.ModeFilesWithoutMatch || o.Passthru || o.Invert
+}
+
+// listFiles returns the files rg would search in t, sorted by path when
+// asked (rg's --sort path) and in walk order otherwise.
+func listFiles(ctx context.Context, q search.Query, t target) ([]string, error) {
+	q.Root, q.Paths = t.root, t.paths
+	nq, err := search.Normalize(q)
+	if err != nil {
+		return nil, err
+	}
+	typeGlobs, err := search.TypeGlobs(nq.Types)
+	if err != nil {
+		return nil, typeError(err)
+	}
+	wo := native.WalkOptionsFor(nq, typeGlobs, 0)
+	wo.NoStat = wo.MaxFileSize == 0
+	var mu sync.Mutex
+	var files []string
+	_, err = native.Walk(ctx, wo, func(f native.File) error {
+		mu.Lock()
+		files = append(files, f.Path)
+		mu.Unlock()
+		return nil
+	})
+	slices.SortFunc(files, comparePaths)
+	return files, err
+}
+
+// runListing prints one target in a listing mode.
+func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Query, t target) error {
+	files, err := listFiles(ctx, q, t)
+	if err != nil {
+		return err
+	}
+	for _, rel := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s := &rgSink{run: r, t: t}
+		if r.o.Mode == rgcli.ModeFiles {
+			if err := s.Begin(rel); err != nil {
+				return err
+			}
+			r.matched = true
+			if err := s.std.PathLine(s.path); err != nil {
+				return err
+			}
+			if err := s.finishFile(); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := r.searchOne(ctx, chain, q, t, rel, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// searchOne searches one listed file and prints it in the listing mode.
+func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Query, t target, rel string, s *rgSink) error {
+	q.Root, q.Paths = t.root, []string{rel}
+	q.Before, q.After, q.Mode = 0, 0, search.ModeContent
+	if r.o.Invert {
+		q.MaxCountPerFile = 0 // -m counts the inverted lines, below
+	}
+	matched := map[int]search.Line{}
+	res, err := chain.Search(ctx, q, search.SinkFunc(func(l search.Line) error {
+		if l.Kind == search.KindMatch {
+			l.Text = bytes.Clone(l.Text)
+			l.Submatches = slices.Clone(l.Submatches)
+			matched[l.Number] = l
+		}
+		return nil
+	}))
+	r.addResult(res)
+	if err != nil {
+		return err
+	}
+	if err := s.Begin(rel); err != nil {
+		return err
+	}
+	if r.o.Mode == rgcli.ModeFilesWithoutMatch {
+		if len(matched) == 0 && firstNUL(s.abs) < 0 {
+			r.matched = true
+			if err := s.std.PathLine(s.path); err != nil {
+				return err
+			}
+		}
+		return s.finishFile()
+	}
+	if !t.file && firstNUL(s.abs) >= 0 {
+		return s.finishFile() // rg stops at a NUL in a file it found by walking
+	}
+	if err := r.printAllLines(s, matched); err != nil {
+		return err
+	}
+	return s.finishFile()
+}
+
+// printAllLines prints a file line by line: --passthru prints matches and
+// everything else as context; -v prints the lines that do not match.
+func (r *rgRun) printAllLines(s *rgSink, matched map[int]search.Line) error {
+	f, err := os.Open(s.abs)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	all := allLines{r: r, s: s, n: 1}
+	for {
+		raw, err := br.ReadBytes('\n')
+		if len(raw) == 0 && err != nil {
+			break
+		}
+		if done, perr := all.line(raw, matched); perr != nil || done {
+			if perr != nil {
+				return perr
+			}
+			break
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+	}
+	return all.finish()
+}
+
+// allLines prints a file (or a stream) line by line for --passthru and -v,
+// given which lines match.
+type allLines struct {
+	r     *rgRun
+	s     *rgSink
+	n     int   // the next line's number
+	off   int64 // and its offset
+	count int64 // lines printed as matches
+}
+
+// line prints raw, line a.n with its terminator; done reports -v's -m limit
+// was passed.
+func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err error) {
+	r, s, n := a.r, a.s, a.n
+	a.n++
+	text, term := raw, []byte(nil)
+	if bytes.HasSuffix(raw, termLF) { // lines here are cut at '\n' alone
+		text, term = splitLine(raw)
+	}
+	l, isMatch := matched[n]
+	var rl printer.RgLine
+	switch {
+	case r.o.Invert && isMatch:
+		a.off += int64(len(raw))
+		return false, nil
+	case r.o.Invert:
+		a.count++
+		rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindMatch}}
+	case isMatch:
+		a.count++
+		rl = printer.RgLine{Line: l}
+	default:
+		rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindContext}}
+	}
+	rl.Path, rl.Term, rl.Offset = s.path, term, a.off
+	a.off += int64(len(raw))
+	if r.o.Invert && r.o.MaxCount != nil && a.count > int64(*r.o.MaxCount) {
+		return true, nil
+	}
+	switch {
+	case r.o.Quiet:
+	case r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeFilesWithMatches:
+	case s.binaryOff >= 0:
+		// A stream found binary: rg prints a note instead of its lines and
+		// stops at the first one it would print.
+		return a.count > 0, nil
+	default:
+		if r.replacer != nil && rl.Kind == search.KindMatch {
+			rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
+		}
+		if err := s.std.Line(rl); err != nil {
+			return true, err
+		}
+		if r.flushEach && !r.sorting() {
+			if err := r.w.Flush(); err != nil {
+				return true, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// finish counts the file and prints its count or name.
+func (a *allLines) finish() error {
+	r, s := a.r, a.s
+	count := a.count
+	if r.o.Invert && r.o.MaxCount != nil {
+		count = min(count, int64(*r.o.MaxCount))
+	}
+	if count > 0 {
+		r.matched = true
+		r.files++
+		r.lines += count
+	}
+	switch {
+	case r.o.Quiet || count == 0:
+	case r.o.Mode == rgcli.ModeCount:
+		return s.std.Count(s.path, count)
+	case r.o.Mode == rgcli.ModeFilesWithMatches:
+		return s.std.PathLine(s.path)
+	case s.binaryOff >= 0:
+		return s.std.Binary(s.path, s.binaryOff)
+	}
+	return nil
+}
