@@ -13,6 +13,7 @@ package rg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -82,7 +83,10 @@ func (p *Program) Main(ctx context.Context, args []string, stdin io.Reader, stdo
 		return p.Delegate(ctx, prefix, args, stdin, stdout, stderr)
 	}
 	cfg, err := rgcli.ConfigArgs(getenv, args)
-	if err != nil {
+	var cfgErr *rgcli.ConfigReadError
+	if errors.As(err, &cfgErr) {
+		fmt.Fprintln(s.errOut, "rg:", err) // rg warns and searches without it
+	} else if err != nil {
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}

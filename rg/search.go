@@ -70,6 +70,14 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
+	if len(q.IgnoreFiles) > 0 {
+		// rg reads them once the pattern is known to be valid.
+		if _, err := search.Normalize(search.Query{Pattern: q.Pattern, Case: q.Case, Multiline: q.Multiline}); err != nil {
+			fmt.Fprintln(s.errOut, "rg:", describeSearchError(err))
+			return 2
+		}
+		reportIgnoreFiles(s.errOut, o, q.IgnoreFiles)
+	}
 
 	status := 0
 	var targets []target
@@ -307,25 +315,10 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 	if o.MaxCount != nil {
 		q.MaxCountPerFile = *o.MaxCount
 	}
-	for _, g := range o.Globs {
-		q.Globs = append(q.Globs, g.Pattern)
+	if err := selectFiles(&q, o); err != nil {
+		return q, err
 	}
-	q.Types = o.Types
-	if len(o.TypesNot) > 0 {
-		globs, err := search.TypeGlobs(o.TypesNot)
-		if err != nil {
-			return q, typeError(err)
-		}
-		for _, g := range globs {
-			q.Globs = append(q.Globs, "!"+g)
-		}
-	}
-	if len(o.Types) > 0 {
-		if _, err := search.TypeGlobs(o.Types); err != nil {
-			return q, typeError(err)
-		}
-	}
-	q.Hidden, q.NoIgnore, q.FollowSymlinks = o.Hidden, o.NoIgnore, o.Follow
+	q.FollowSymlinks = o.Follow
 	if o.MaxFilesize != nil {
 		q.MaxFileSize = *o.MaxFilesize
 	}

@@ -369,6 +369,10 @@ func (r *rgRun) fileSeparator() []byte {
 // sortFiles orders the held files by --sort / --sortr's key.
 func (r *rgRun) sortFiles() {
 	key := func(f sortedFile) time.Time {
+		if r.o.Sort == rgcli.SortCreated {
+			t, _ := createdTime(f.abs) // unknown: the zero time, first
+			return t
+		}
 		fi, err := os.Stat(f.abs)
 		if err != nil {
 			return time.Time{}

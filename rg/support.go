@@ -7,7 +7,6 @@ import (
 
 	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/rgcli"
-	"github.com/rgkit/rgkit/search"
 )
 
 // unsupportedFlags are rg flags the library's engines cannot honour, with
@@ -37,28 +36,9 @@ var unsupportedFlags = []struct {
 	{"-a/--text", "binary files are always skipped like rg's default", func(o *rgcli.Options) bool { return o.Text }},
 	{"--binary/-uuu", "binary files are always skipped like rg's default", func(o *rgcli.Options) bool { return o.Binary }},
 	{"--stop-on-nonmatch", "not implemented by the engines", func(o *rgcli.Options) bool { return o.StopOnNonmatch }},
-	{"-d/--max-depth", "the engines walk the whole tree", func(o *rgcli.Options) bool { return o.MaxDepth != nil }},
-	{"--iglob", "case-insensitive globs are not supported", func(o *rgcli.Options) bool { return hasIglob(o) }},
-	{"--glob-case-insensitive", "case-insensitive globs are not supported", func(o *rgcli.Options) bool { return o.GlobCaseInsensitive }},
-	{"--ignore-file", "extra ignore files are not supported", func(o *rgcli.Options) bool { return len(o.IgnoreFiles) > 0 }},
-	{"--no-ignore-vcs/-dot/-parent/-global/-exclude/-files, --no-require-git", "ignore rules are applied all together or not at all (--no-ignore)", func(o *rgcli.Options) bool {
-		return o.NoIgnoreVCS || o.NoIgnoreDot || o.NoIgnoreParent || o.NoIgnoreGlobal || o.NoIgnoreExclude || o.NoIgnoreFiles || o.NoRequireGit
-	}},
-	{"--one-file-system", "not implemented by the walker", func(o *rgcli.Options) bool { return o.OneFileSystem }},
-	{"--type-add/--type-clear", "the type table is fixed", func(o *rgcli.Options) bool { return len(o.TypeOps) > 0 }},
-	{"--sort created", "file creation time is not read", func(o *rgcli.Options) bool { return o.Sort == rgcli.SortCreated }},
 	{"--hyperlink-format", "hyperlinks are not printed", func(o *rgcli.Options) bool { return o.HyperlinkFormat != "" }},
 	{"--generate", "man pages and completions come from rg", func(o *rgcli.Options) bool { return o.Has("generate") }},
 	{"--pcre2-version", "there is no PCRE2", func(o *rgcli.Options) bool { return o.Has("pcre2-version") }},
-}
-
-func hasIglob(o *rgcli.Options) bool {
-	for _, g := range o.Globs {
-		if g.CaseInsensitive {
-			return true
-		}
-	}
-	return false
 }
 
 // checkSupported refuses, with the reason, an rg flag the library's
@@ -72,12 +52,22 @@ func checkSupported(o *rgcli.Options) error {
 	return checkGlobs(o)
 }
 
-// printTypeList prints --type-list from the library's table, in rg's
+// printTypeList prints --type-list from the library's table as the
+// command line's --type-add and --type-clear leave it, in rg's
 // "name: glob, glob" form.
 func printTypeList(s streams, o *rgcli.Options) int {
-	for _, name := range search.TypeNames() {
-		globs, _ := search.TypeGlobs([]string{name})
+	defs, _, err := typeFlags(o)
+	if err != nil {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
+	names := defs.Names()
+	for _, name := range names {
+		globs, _ := defs.Globs(name)
 		fmt.Fprintf(s.out, "%s: %s\n", name, strings.Join(globs, ", "))
+	}
+	if len(names) == 0 {
+		return 1
 	}
 	return 0
 }
@@ -104,24 +94,33 @@ RGKIT OPTIONS:
 // ']'"), whichever engine would have reported it.
 func checkGlobs(o *rgcli.Options) error {
 	for _, g := range o.Globs {
-		err := native.CheckGlob(g.Pattern)
-		var ge *native.GlobError
-		if !errors.As(err, &ge) {
-			continue
-		}
-		reason := ge.Reason
-		var lo, hi rune
-		switch {
-		case strings.HasPrefix(reason, "unclosed character class"):
-			reason = "unclosed character class; missing ']'"
-		case strings.HasPrefix(reason, "unclosed alternate group"):
-			reason = "unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)"
-		default:
-			if n, _ := fmt.Sscanf(reason, "invalid range %c-%c", &lo, &hi); n == 2 {
-				reason = fmt.Sprintf("invalid range; '%c' > '%c'", lo, hi)
+		if err := native.CheckGlob(g.Pattern); err != nil {
+			if e := globError(strings.TrimPrefix(g.Pattern, "!"), err); e != nil {
+				return e
 			}
 		}
-		return fmt.Errorf("error parsing glob '%s': %s", strings.TrimPrefix(g.Pattern, "!"), reason)
 	}
 	return nil
+}
+
+// globError words a *native.GlobError for glob as rg does; nil for any
+// other error.
+func globError(glob string, err error) error {
+	var ge *native.GlobError
+	if !errors.As(err, &ge) {
+		return nil
+	}
+	reason := ge.Reason
+	var lo, hi rune
+	switch {
+	case strings.HasPrefix(reason, "unclosed character class"):
+		reason = "unclosed character class; missing ']'"
+	case strings.HasPrefix(reason, "unclosed alternate group"):
+		reason = "unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)"
+	default:
+		if n, _ := fmt.Sscanf(reason, "invalid range %c-%c", &lo, &hi); n == 2 {
+			reason = fmt.Sprintf("invalid range; '%c' > '%c'", lo, hi)
+		}
+	}
+	return fmt.Errorf("error parsing glob '%s': %s", glob, reason)
 }

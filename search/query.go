@@ -83,11 +83,55 @@ type Query struct {
 	MaxCountSet bool
 	Mode        OutputMode
 
-	Hidden         bool  // search hidden files and directories
-	NoIgnore       bool  // do not apply ignore files
+	Hidden bool // search hidden files and directories
+	// NoIgnore does not apply ignore files: it is NoIgnoreDot,
+	// NoIgnoreVCS and NoIgnoreParent together (rg --no-ignore).
+	// IgnoreFiles still apply, as in rg.
+	NoIgnore       bool
 	FollowSymlinks bool  // follow symbolic links while recursing
 	MaxFileSize    int64 // skip files larger than this many bytes; 0 = no limit
 	MaxColumns     int   // cut line text after this many bytes, with a marker; 0 = no cap
+
+	// The finer switches of rg's file selection; the zero value of each is
+	// rg's default. Engines that cannot honour one decline the query.
+	NoIgnoreDot     bool // skip .ignore and .rgignore files (rg --no-ignore-dot)
+	NoIgnoreVCS     bool // skip .gitignore, .git/info/exclude and the global excludes file (rg --no-ignore-vcs)
+	NoIgnoreExclude bool // skip .git/info/exclude (rg --no-ignore-exclude)
+	NoIgnoreGlobal  bool // skip the global git excludes file (rg --no-ignore-global)
+	NoIgnoreParent  bool // skip ignore files of the directories above Root and Paths (rg --no-ignore-parent)
+	NoRequireGit    bool // apply git's ignore files outside a git repository too (rg --no-require-git)
+	// IgnoreCaseInsensitive matches ignore files' globs ignoring ASCII case
+	// (rg --ignore-file-case-insensitive).
+	IgnoreCaseInsensitive bool
+	// IgnoreFiles are extra gitignore-syntax files (rg --ignore-file),
+	// matched against paths relative to Root: they rank below every other
+	// ignore file, and a later one ranks above an earlier one. A file that
+	// cannot be read is skipped (the caller reports it).
+	IgnoreFiles []string
+	// IGlobs are Globs compared ignoring ASCII case (rg --iglob); like rg,
+	// they come after every glob of Globs, so they win a tie.
+	IGlobs []string
+	// GlobCaseInsensitive compares every glob of Globs ignoring ASCII case
+	// too (rg --glob-case-insensitive).
+	GlobCaseInsensitive bool
+	// TypeSelections are rg --type / --type-not selections with their
+	// globs resolved (after --type-add / --type-clear), in command-line
+	// order, applied after Types: the last selection with a glob matching
+	// a file's name decides (Negate excludes it, otherwise it is
+	// searched); when any selection (or Types) includes, a file matching
+	// none is excluded. Directories are never filtered by type.
+	TypeSelections []TypeSelection
+	// MaxDepth limits the walk to this many levels below each path (rg -d;
+	// 0 searches only paths that are files), when MaxDepthSet.
+	MaxDepth    int
+	MaxDepthSet bool
+	// OneFileSystem does not descend into a directory on another file
+	// system than the path it was reached from (rg --one-file-system).
+	OneFileSystem bool
+	// GitDir treats a .git directory as the hidden directory it is (rg's
+	// rule: searched with Hidden); unset, .git is never searched, the
+	// library's rule for agents and listings.
+	GitDir bool
 
 	Limit  int // at most this many entries (matching lines, or files in the other modes); 0 = no limit
 	Offset int // skip this many entries first (paging)
@@ -107,6 +151,14 @@ type Query struct {
 	// with FollowSymlinks is refused: links out of the tree are what
 	// following them is for.
 	Confine *os.Root
+}
+
+// TypeSelection is one rg -t (or, with Negate, -T) whose type's globs are
+// resolved: rg type globs, matched against a file's base name.
+type TypeSelection struct {
+	Name   string // the type's name, for messages
+	Globs  []string
+	Negate bool
 }
 
 // ContextLines merges rg's -B, -A and -C into the lines of context before

@@ -450,6 +450,22 @@ func WalkOptionsFor(q search.Query, typeGlobs []string, workers int) WalkOptions
 		TypeGlobs:      typeGlobs,
 		Workers:        workers,
 		Confine:        q.Confine,
+
+		NoIgnoreDot:           q.NoIgnoreDot,
+		NoIgnoreVCS:           q.NoIgnoreVCS,
+		NoIgnoreExclude:       q.NoIgnoreExclude,
+		NoIgnoreGlobal:        q.NoIgnoreGlobal,
+		NoIgnoreParent:        q.NoIgnoreParent,
+		NoRequireGit:          q.NoRequireGit,
+		IgnoreCaseInsensitive: q.IgnoreCaseInsensitive,
+		IgnoreFiles:           q.IgnoreFiles,
+		IGlobs:                q.IGlobs,
+		GlobCaseInsensitive:   q.GlobCaseInsensitive,
+		TypeSelections:        q.TypeSelections,
+		MaxDepth:              q.MaxDepth,
+		MaxDepthSet:           q.MaxDepthSet,
+		OneFileSystem:         q.OneFileSystem,
+		GitDir:                q.GitDir,
 	}
 }
 

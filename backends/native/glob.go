@@ -126,11 +126,30 @@ func compileGlob(src string, literalSep bool) (*glob, error) {
 // compileGlobWith parses a glob; allowUnclosed makes an unclosed '[' a
 // literal, as rg 15 reads ignore files.
 func compileGlobWith(src string, literalSep, allowUnclosed bool) (*glob, error) {
+	return compileGlobFold(src, literalSep, allowUnclosed, false)
+}
+
+// compileGlobFold is compileGlobWith; fold matches ignoring ASCII case, as
+// globset's case_insensitive does ("(?i)" in its (?-u) regex: non-ASCII
+// bytes still compare exactly). A folded glob always takes the regexp.
+func compileGlobFold(src string, literalSep, allowUnclosed, fold bool) (*glob, error) {
 	toks, err := parseGlob(src, allowUnclosed)
 	if err != nil {
 		return nil, err
 	}
 	g := &glob{src: src, literalSep: literalSep}
+	if fold {
+		if len(toks) == 1 && toks[0].kind == tokRecPrefix {
+			g.fast = fastAll
+			return g, nil
+		}
+		re, err := regexp.Compile(globRegexpFold(toks, literalSep, true))
+		if err != nil {
+			return nil, &GlobError{Glob: src, Kind: GlobTooComplex, Reason: "too large or complex to compile"}
+		}
+		g.re = re
+		return g, nil
+	}
 	if len(toks) == 1 && toks[0].kind == tokRecPrefix {
 		// globset's special case: the glob "**" alone matches everything.
 		// ("**/{}" is not it: its empty group still counts as a token.)

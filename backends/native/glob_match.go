@@ -250,21 +250,31 @@ func countAlternatives(toks []globToken) int {
 // char_to_escaped_literal makes it. The translation is linear in the glob's
 // size (no alternative is expanded), and so is matching.
 func globRegexp(toks []globToken, literalSep bool) string {
+	return globRegexpFold(toks, literalSep, false)
+}
+
+// globRegexpFold is globRegexp; fold makes each ASCII letter match either
+// case (literals and class members), as (?i) does in globset's (?-u) regex.
+func globRegexpFold(toks []globToken, literalSep, fold bool) string {
 	if len(toks) == 1 && toks[0].kind == tokRecPrefix {
 		return `(?s)\A.*\z` // globset's special case: "**" alone matches everything
 	}
 	var b strings.Builder
 	b.WriteString(`(?s)\A(?:`)
-	writeRegexp(&b, toks, literalSep)
+	writeRegexp(&b, toks, literalSep, fold)
 	b.WriteString(`)\z`)
 	return b.String()
 }
 
-func writeRegexp(b *strings.Builder, toks []globToken, literalSep bool) {
+func writeRegexp(b *strings.Builder, toks []globToken, literalSep, fold bool) {
 	for _, t := range toks {
 		switch t.kind {
 		case tokLiteral:
 			for i := 0; i < len(t.lit); i++ {
+				if c := t.lit[i]; fold && isASCIILetter(c) {
+					b.WriteString("[" + string(c|0x20) + string(c&^0x20) + "]")
+					continue
+				}
 				writeRegexpByte(b, t.lit[i])
 			}
 		case tokAny:
@@ -290,7 +300,11 @@ func writeRegexp(b *strings.Builder, toks []globToken, literalSep bool) {
 			if t.negated {
 				b.WriteByte('^')
 			}
-			for _, r := range t.ranges {
+			ranges := t.ranges
+			if fold {
+				ranges = foldRanges(ranges)
+			}
+			for _, r := range ranges {
 				writeClassRune(b, r.lo)
 				if r.hi != r.lo {
 					b.WriteByte('-')
@@ -302,7 +316,7 @@ func writeRegexp(b *strings.Builder, toks []globToken, literalSep bool) {
 			var parts []string
 			for _, a := range t.alts {
 				var ab strings.Builder
-				writeRegexp(&ab, a, literalSep)
+				writeRegexp(&ab, a, literalSep, fold)
 				if ab.Len() > 0 {
 					parts = append(parts, ab.String())
 				}
@@ -312,6 +326,22 @@ func writeRegexp(b *strings.Builder, toks []globToken, literalSep bool) {
 			}
 		}
 	}
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// foldRanges adds to a class the other case of every ASCII letter in it.
+func foldRanges(rs []runeRange) []runeRange {
+	out := append([]runeRange(nil), rs...)
+	for _, r := range rs {
+		for _, span := range [...]struct{ lo, hi, delta rune }{{'a', 'z', 'A' - 'a'}, {'A', 'Z', 'a' - 'A'}} {
+			lo, hi := max(r.lo, span.lo), min(r.hi, span.hi)
+			if lo <= hi {
+				out = append(out, runeRange{lo + span.delta, hi + span.delta})
+			}
+		}
+	}
+	return out
 }
 
 func writeRegexpByte(b *strings.Builder, c byte) {

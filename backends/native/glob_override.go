@@ -1,5 +1,7 @@
 package native
 
+import "github.com/rgkit/rgkit/search"
+
 // overrides are WalkOptions.Globs, applied like rg's --glob (the ignore
 // crate's Override): each glob is a gitignore line with the sense inverted,
 // so a plain glob whitelists and a "!glob" excludes; the last matching glob
@@ -12,22 +14,40 @@ type overrides struct {
 }
 
 func newOverrides(globs []string) (*overrides, error) {
-	if len(globs) == 0 {
+	return newOverridesFold(globs, nil, false)
+}
+
+// newOverridesFold is newOverrides with rg's case-insensitive globs: fold
+// makes globs compare ignoring ASCII case (--glob-case-insensitive), and
+// iglobs (--iglob), always folded, come after them all, as rg adds them.
+func newOverridesFold(globs, iglobs []string, fold bool) (*overrides, error) {
+	if len(globs) == 0 && len(iglobs) == 0 {
 		return nil, nil
 	}
 	o := &overrides{}
-	for _, g := range globs {
-		r, ok, err := parseIgnoreLine(g, false)
+	add := func(g string, fold bool) error {
+		r, ok, err := parseIgnoreLineFold(g, false, fold)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !ok {
-			continue // rg drops comment and blank globs too
+			return nil // rg drops comment and blank globs too
 		}
 		if !r.whitelist {
 			o.whitelists++
 		}
 		o.rules = append(o.rules, r)
+		return nil
+	}
+	for _, g := range globs {
+		if err := add(g, fold); err != nil {
+			return nil, err
+		}
+	}
+	for _, g := range iglobs {
+		if err := add(g, true); err != nil {
+			return nil, err
+		}
 	}
 	return o, nil
 }
@@ -55,25 +75,57 @@ func (o *overrides) match(path string, isDir bool) ignoreMatch {
 	return matchNone
 }
 
-// typeFilter is WalkOptions.TypeGlobs, applied like rg's --type: matched
-// against the file name only, with '*' free to match anything; a file that
-// matches none is excluded, a file that matches is whitelisted (which, as in
-// rg, lets a hidden file of the type through). Directories are not filtered.
+// typeFilter is WalkOptions.TypeGlobs and TypeSelections, applied like
+// rg's --type and --type-not (the ignore crate's Types): matched against
+// the file name only; the last selection with a matching glob decides (a
+// match of an included type whitelists the file, which, as in rg, lets a
+// hidden file of the type through; a negated one excludes it); a file
+// that matches none is excluded when some selection includes.
+// Directories are not filtered.
 type typeFilter struct {
-	globs []*glob
+	sels     []typeSel
+	selected bool // some selection includes
+}
+
+// typeSel is one compiled selection.
+type typeSel struct {
+	globs  []*glob
+	negate bool
 }
 
 func newTypeFilter(globs []string) (*typeFilter, error) {
-	if len(globs) == 0 {
+	return newTypeFilterSelections(globs, nil)
+}
+
+// newTypeFilterSelections compiles globs (one including selection) and
+// then sels, in order.
+func newTypeFilterSelections(globs []string, sels []search.TypeSelection) (*typeFilter, error) {
+	if len(globs) == 0 && len(sels) == 0 {
 		return nil, nil
 	}
 	t := &typeFilter{}
-	for _, s := range globs {
-		g, err := compileGlob(s, false)
-		if err != nil {
+	add := func(globs []string, negate bool) error {
+		ts := typeSel{negate: negate}
+		for _, s := range globs {
+			g, err := compileGlob(s, false)
+			if err != nil {
+				return err
+			}
+			ts.globs = append(ts.globs, g)
+		}
+		t.sels = append(t.sels, ts)
+		t.selected = t.selected || !negate
+		return nil
+	}
+	if len(globs) > 0 {
+		if err := add(globs, false); err != nil {
 			return nil, err
 		}
-		t.globs = append(t.globs, g)
+	}
+	for _, s := range sels {
+		if err := add(s.Globs, s.Negate); err != nil {
+			return nil, err
+		}
 	}
 	return t, nil
 }
@@ -82,17 +134,32 @@ func (t *typeFilter) match(name string, isDir bool) ignoreMatch {
 	if t == nil || isDir {
 		return matchNone
 	}
-	for _, g := range t.globs {
-		if g.match(name) {
-			return matchWhitelist
+	for i := len(t.sels) - 1; i >= 0; i-- {
+		for _, g := range t.sels[i].globs {
+			if g.match(name) {
+				if t.sels[i].negate {
+					return matchIgnore
+				}
+				return matchWhitelist
+			}
 		}
 	}
-	return matchIgnore
+	if t.selected {
+		return matchIgnore
+	}
+	return matchNone
 }
 
 // CheckGlob reports whether g is a valid rg --glob (a *GlobError if not),
 // so callers can refuse a bad glob before any engine runs.
 func CheckGlob(g string) error {
 	_, _, err := parseIgnoreLine(g, false)
+	return err
+}
+
+// CheckTypeGlob reports whether g is a valid rg type glob (a *GlobError
+// if not), as rg compiles the globs of the types a command line selects.
+func CheckTypeGlob(g string) error {
+	_, err := compileGlob(g, false)
 	return err
 }

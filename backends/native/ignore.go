@@ -46,12 +46,13 @@ type ignoreFile struct {
 
 // readIgnoreFile parses the ignore file at path; a missing or unreadable file
 // is an empty one (rg ignores such errors too). A nil result means no rules.
-func readIgnoreFile(path string) *ignoreFile {
+// fold compares the globs ignoring ASCII case.
+func readIgnoreFile(path string, fold bool) *ignoreFile {
 	data, err := os.ReadFile(path)
 	if err != nil || len(data) == 0 {
 		return nil
 	}
-	f := parseIgnore(data)
+	f := parseIgnore(data, fold)
 	if len(f.rules) == 0 {
 		return nil
 	}
@@ -63,7 +64,7 @@ func readIgnoreFile(path string) *ignoreFile {
 // removed; a UTF-8 byte order mark at the start of the first line is
 // dropped; reading stops at the first line that is not valid UTF-8; a line
 // that is not a valid glob is skipped.
-func parseIgnore(data []byte) *ignoreFile {
+func parseIgnore(data []byte, fold bool) *ignoreFile {
 	f := &ignoreFile{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), len(data)+1)
@@ -80,7 +81,7 @@ func parseIgnore(data []byte) *ignoreFile {
 			}
 			first = false
 		}
-		if r, ok, err := parseIgnoreLine(string(line), true); ok && err == nil {
+		if r, ok, err := parseIgnoreLineFold(string(line), true, fold); ok && err == nil {
 			f.add(r)
 		}
 	}
@@ -134,6 +135,13 @@ func isPureExt(s string) bool {
 // does not). ok is false for a comment or blank line; err is set for an
 // invalid glob.
 func parseIgnoreLine(line string, allowUnclosed bool) (r ignoreRule, ok bool, err error) {
+	return parseIgnoreLineFold(line, allowUnclosed, false)
+}
+
+// parseIgnoreLineFold is parseIgnoreLine; fold compares the glob ignoring
+// ASCII case (rg's --iglob, --glob-case-insensitive and
+// --ignore-file-case-insensitive).
+func parseIgnoreLineFold(line string, allowUnclosed, fold bool) (r ignoreRule, ok bool, err error) {
 	if strings.HasPrefix(line, "#") {
 		return r, false, nil
 	}
@@ -173,7 +181,7 @@ func parseIgnoreLine(line string, allowUnclosed bool) (r ignoreRule, ok bool, er
 	if strings.HasSuffix(actual, "/**") {
 		actual += "/*"
 	}
-	g, err := compileGlobWith(actual, true, allowUnclosed)
+	g, err := compileGlobFold(actual, true, allowUnclosed, fold)
 	if err != nil {
 		var ge *GlobError
 		if errors.As(err, &ge) {

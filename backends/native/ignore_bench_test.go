@@ -65,7 +65,7 @@ docs/**/*.tmp
 // BenchmarkIgnoreMatch measures one verdict of a 55-rule .gitignore for
 // typical paths (most match nothing, so every rule is tried).
 func BenchmarkIgnoreMatch(b *testing.B) {
-	f := parseIgnore([]byte(nodeGitignore))
+	f := parseIgnore([]byte(nodeGitignore), false)
 	paths := []string{"src/components/button/index.tsx", "README.md", "logs", "src/generated/api/types.ts", "docs/a/b/c.tmp", "packages/core/src/lib/util.js", ".env.example"}
 	b.ReportMetric(float64(len(f.rules)), "rules")
 	for b.Loop() {

@@ -84,43 +84,83 @@ func (m *dirMarkers) note(name string) {
 	}
 }
 
+// ignoreOpts says which ignore files a walk reads, after rg's switches
+// (--no-ignore-dot, --no-ignore-vcs, --no-ignore-exclude,
+// --no-ignore-global, --no-ignore-parent, --no-require-git).
+type ignoreOpts struct {
+	dot        bool // .ignore and .rgignore
+	vcs        bool // .gitignore
+	exclude    bool // .git/info/exclude
+	global     bool // the global excludes file
+	parents    bool // the files of directories above a walk's start
+	requireGit bool // git's files apply only inside a repository
+	fold       bool // globs compared ignoring ASCII case
+}
+
+// ignoreOptsFor reads the switches of o.
+func ignoreOptsFor(o WalkOptions) ignoreOpts {
+	if o.NoIgnore {
+		return ignoreOpts{requireGit: !o.NoRequireGit}
+	}
+	vcs := !o.NoIgnoreVCS
+	return ignoreOpts{
+		dot:        !o.NoIgnoreDot,
+		vcs:        vcs,
+		exclude:    vcs && !o.NoIgnoreExclude,
+		global:     vcs && !o.NoIgnoreGlobal,
+		parents:    !o.NoIgnoreParent,
+		requireGit: !o.NoRequireGit,
+		fold:       o.IgnoreCaseInsensitive,
+	}
+}
+
+// anyFiles reports whether any kind of ignore file is read.
+func (o *ignoreOpts) anyFiles() bool { return o.dot || o.vcs || o.exclude || o.global }
+
 // child builds the ignore state of directory abs (relative path rel) whose
 // listing held the names in m.
-func (d *ignoreDir) child(abs, rel string, m dirMarkers, useIgnore bool) *ignoreDir {
+func (d *ignoreDir) child(abs, rel string, m dirMarkers, o *ignoreOpts) *ignoreDir {
 	c := &ignoreDir{parent: d, rel: rel}
-	c.load(abs, m, useIgnore)
+	c.load(abs, m, o, false)
 	c.anyGit = c.hasGit || (d != nil && d.anyGit)
 	return c
 }
 
-// load reads the directory's ignore files.
-func (d *ignoreDir) load(abs string, m dirMarkers, useIgnore bool) {
+// load reads the directory's ignore files. Whether it is a repository root
+// is asked as rg 15.2 asks it: only when git's files apply only inside a
+// repository, and for a directory above the walk's start only when
+// .gitignore files are read.
+func (d *ignoreDir) load(abs string, m dirMarkers, o *ignoreOpts, above bool) {
+	checkVCS := o.requireGit && (o.vcs || o.exclude)
+	if above {
+		checkVCS = o.requireGit && o.vcs
+	}
 	gitFound := false
 	if m.git {
 		if _, err := os.Stat(filepath.Join(abs, nameGit)); err == nil {
-			d.hasGit, gitFound = true, true
+			gitFound = true
+			d.hasGit = checkVCS
 		}
 	}
-	if !useIgnore {
-		return
-	}
-	if m.jj && !d.hasGit {
-		// Only when ignore files are read (rg 15.2 checks for .jj then).
+	if checkVCS && m.jj && !d.hasGit {
 		if _, err := os.Stat(filepath.Join(abs, nameJJ)); err == nil {
 			d.hasGit = true
 		}
 	}
-	if m.rgignore {
-		d.rgignore = readIgnoreFile(filepath.Join(abs, nameRgignore))
+	if above && !o.parents {
+		return // only its being a repository counts (rg --no-ignore-parent)
 	}
-	if m.ignore {
-		d.ignore = readIgnoreFile(filepath.Join(abs, nameIgnore))
+	if o.dot && m.rgignore {
+		d.rgignore = readIgnoreFile(filepath.Join(abs, nameRgignore), o.fold)
 	}
-	if m.gitignore {
-		d.gitignore = readIgnoreFile(filepath.Join(abs, nameGitignore))
+	if o.dot && m.ignore {
+		d.ignore = readIgnoreFile(filepath.Join(abs, nameIgnore), o.fold)
 	}
-	if gitFound {
-		d.exclude = readIgnoreFile(gitExcludePath(abs))
+	if o.vcs && m.gitignore {
+		d.gitignore = readIgnoreFile(filepath.Join(abs, nameGitignore), o.fold)
+	}
+	if o.exclude && gitFound {
+		d.exclude = readIgnoreFile(gitExcludePath(abs), o.fold)
 	}
 }
 
@@ -159,7 +199,7 @@ func gitExcludePath(dir string) string {
 // ancestors builds the chain of directories above a walk's start directory
 // (canonical absolute path canon, relative path startRel from Root), from the
 // filesystem root down to the start's parent, reading their ignore files.
-func ancestors(canon, startRel string, useIgnore bool) *ignoreDir {
+func ancestors(canon, startRel string, o *ignoreOpts) *ignoreDir {
 	var dirs []string
 	for p := filepath.Dir(canon); ; p = filepath.Dir(p) {
 		dirs = append(dirs, p)
@@ -175,7 +215,7 @@ func ancestors(canon, startRel string, useIgnore bool) *ignoreDir {
 			continue
 		}
 		c := &ignoreDir{parent: chain, above: true, up: filepath.ToSlash(up), startRel: startRel}
-		c.load(p, markersOf(p), useIgnore)
+		c.load(p, markersOf(p), o, true)
 		c.anyGit = c.hasGit || (chain != nil && chain.anyGit)
 		chain = c
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/rgkit/rgkit/search"
 )
 
 // ErrStopWalk is returned by a Walk callback to end the walk early without an
@@ -32,6 +34,36 @@ type WalkOptions struct {
 	// NoIgnore disables every ignore file (.gitignore, .ignore, .rgignore,
 	// .git/info/exclude, the global excludes file).
 	NoIgnore bool
+	// NoIgnoreDot, NoIgnoreVCS, NoIgnoreExclude, NoIgnoreGlobal,
+	// NoIgnoreParent and NoRequireGit are rg's finer switches (see
+	// search.Query); NoIgnore is the first five together.
+	NoIgnoreDot, NoIgnoreVCS, NoIgnoreExclude, NoIgnoreGlobal, NoIgnoreParent bool
+	NoRequireGit                                                              bool
+	// IgnoreCaseInsensitive compares the globs of ignore files ignoring
+	// ASCII case (not IgnoreFiles', as in rg).
+	IgnoreCaseInsensitive bool
+	// IgnoreFiles are rg --ignore-file files: below every other ignore
+	// file, the later above the earlier, matched against paths relative
+	// to Root, applied whatever the other switches say. A file that cannot
+	// be read adds no rules (see IgnoreFileErrors).
+	IgnoreFiles []string
+	// IGlobs are Globs compared ignoring ASCII case, after Globs (rg
+	// --iglob); GlobCaseInsensitive folds Globs too.
+	IGlobs              []string
+	GlobCaseInsensitive bool
+	// TypeSelections are resolved rg -t/-T selections after TypeGlobs
+	// (see search.Query.TypeSelections).
+	TypeSelections []search.TypeSelection
+	// MaxDepth, when MaxDepthSet, lists only entries at most this many
+	// levels below each start directory (rg -d; 0 lists none).
+	MaxDepth    int
+	MaxDepthSet bool
+	// OneFileSystem does not descend into a directory on another device
+	// than its start directory (rg --one-file-system).
+	OneFileSystem bool
+	// GitDir treats .git as an ordinary hidden directory (rg's rule);
+	// unset, .git is never entered.
+	GitDir bool
 	// FollowSymlinks follows symbolic links while recursing; a link back to
 	// an ancestor directory is skipped (loop detection by device and inode).
 	FollowSymlinks bool
@@ -119,14 +151,15 @@ func Walk(ctx context.Context, o WalkOptions, fn func(File) error) (WalkStats, e
 
 // walker is one Walk in progress.
 type walker struct {
-	ctx       context.Context
-	o         WalkOptions
-	fn        func(File) error
-	root      string // absolute, clean
-	useIgnore bool
-	over      *overrides
-	types     *typeFilter
-	global    *ignoreFile
+	ctx      context.Context
+	o        WalkOptions
+	fn       func(File) error
+	root     string // absolute, clean
+	ign      ignoreOpts
+	explicit []*ignoreFile // IgnoreFiles, the last first
+	over     *overrides
+	types    *typeFilter
+	global   *ignoreFile
 
 	q workQueue
 
@@ -148,20 +181,25 @@ func newWalker(ctx context.Context, o WalkOptions, fn func(File) error) (*walker
 	if o.Confine != nil && o.FollowSymlinks {
 		return nil, errConfinedFollow
 	}
-	w := &walker{ctx: ctx, o: o, fn: fn, root: root, useIgnore: !o.NoIgnore}
-	if w.over, err = newOverrides(o.Globs); err != nil {
+	w := &walker{ctx: ctx, o: o, fn: fn, root: root, ign: ignoreOptsFor(o)}
+	if w.over, err = newOverridesFold(o.Globs, o.IGlobs, o.GlobCaseInsensitive); err != nil {
 		return nil, err
 	}
-	if w.types, err = newTypeFilter(o.TypeGlobs); err != nil {
+	if w.types, err = newTypeFilterSelections(o.TypeGlobs, o.TypeSelections); err != nil {
 		return nil, err
 	}
-	if w.useIgnore {
+	if w.ign.global {
 		getenv := o.Getenv
 		if getenv == nil {
 			getenv = os.Getenv
 		}
 		if p := globalExcludesPath(getenv); p != "" {
-			w.global = readIgnoreFile(p)
+			w.global = readIgnoreFile(p, w.ign.fold)
+		}
+	}
+	for i := len(o.IgnoreFiles) - 1; i >= 0; i-- {
+		if f := readIgnoreFile(o.IgnoreFiles[i], false); f != nil {
+			w.explicit = append(w.explicit, f)
 		}
 	}
 	return w, nil
@@ -250,7 +288,15 @@ func (w *walker) startWork(abs, rel string) work {
 	if err != nil {
 		canon = abs
 	}
-	it := work{abs: abs, rel: rel, parent: ancestors(canon, rel, w.useIgnore), loop: w.loopLink(nil, abs)}
+	it := work{abs: abs, rel: rel, loop: w.loopLink(nil, abs)}
+	if w.ign.parents || w.ign.vcs || w.ign.exclude || w.ign.global {
+		// rg reads the directories above only when their files or
+		// their being a repository can matter (Ignore::add_parents).
+		it.parent = ancestors(canon, rel, &w.ign)
+	}
+	if w.o.OneFileSystem {
+		it.dev, it.devKnown = deviceOf(abs)
+	}
 	if (useRoot || w.o.Confine != nil) && !w.o.FollowSymlinks {
 		// The start itself may be a link (rg follows a named one); below
 		// it the walk stays inside.

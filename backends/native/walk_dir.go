@@ -40,7 +40,7 @@ func (w *walker) listDir(it work, l *dirList) {
 	for i := range l.ents {
 		m.note(l.ents[i].name)
 	}
-	ig := it.parent.child(it.abs, it.rel, m, w.useIgnore)
+	ig := it.parent.child(it.abs, it.rel, m, &w.ign)
 	for i := range l.ents {
 		if w.stopped.Load() {
 			return
@@ -51,8 +51,12 @@ func (w *walker) listDir(it work, l *dirList) {
 
 // entry handles one directory entry.
 func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
-	if e.name == nameGit {
+	if e.name == nameGit && !w.o.GitDir {
 		w.skipped.Add(1) // .git is never searched, even with Hidden
+		return
+	}
+	if w.o.MaxDepthSet && it.depth+1 > w.o.MaxDepth {
+		w.skipped.Add(1) // below rg's --max-depth
 		return
 	}
 	l.statType(e)
@@ -99,7 +103,16 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 		if loop == nil {
 			loop = w.loopLink(it.loop, abs)
 		}
-		child := work{abs: abs, rel: rel, parent: ig, loop: loop}
+		child := work{abs: abs, rel: rel, parent: ig, loop: loop, depth: it.depth + 1, dev: it.dev, devKnown: it.devKnown}
+		if w.o.MaxDepthSet && child.depth >= w.o.MaxDepth {
+			return // rg lists it but does not read it
+		}
+		if it.devKnown {
+			if dev, ok := deviceOf(abs); ok && dev != it.dev {
+				w.skipped.Add(1) // another file system (--one-file-system)
+				return
+			}
+		}
 		l.childWork(&it, &child, e.name, w.o.FollowSymlinks)
 		w.q.push(child)
 		return
@@ -149,7 +162,7 @@ func (w *walker) excluded(ig *ignoreDir, rel, name string, isDir bool) bool {
 		return true
 	}
 	whitelisted := false
-	if w.useIgnore {
+	if w.ign.anyFiles() || len(w.explicit) > 0 {
 		switch w.ignoreVerdict(ig, rel, isDir) {
 		case matchIgnore:
 			return true
@@ -176,10 +189,13 @@ func (w *walker) excluded(ig *ignoreDir, rel, name string, isDir bool) bool {
 // (the ripgrep engine runs rg from Root), so "/top.txt" there means Root's
 // top.txt.
 func (w *walker) ignoreVerdict(d *ignoreDir, rel string, isDir bool) ignoreMatch {
-	anyGit := d.anyGit
+	anyGit := d.anyGit || !w.ign.requireGit
 	var mRg, mIg, mGi, mEx ignoreMatch
 	sawGit := false
 	for x := d; x != nil; x = x.parent {
+		if x.above && !w.ign.parents {
+			break // rg --no-ignore-parent
+		}
 		if x.hasRules() {
 			p := x.matchPath(rel)
 			if mRg == matchNone {
@@ -205,7 +221,14 @@ func (w *walker) ignoreVerdict(d *ignoreDir, rel string, isDir bool) ignoreMatch
 		}
 	}
 	if anyGit && w.global != nil {
-		return w.global.match(rel, isDir)
+		if m := w.global.match(rel, isDir); m != matchNone {
+			return m
+		}
+	}
+	for _, f := range w.explicit { // --ignore-file: the last given first
+		if m := f.match(rel, isDir); m != matchNone {
+			return m
+		}
 	}
 	return matchNone
 }

@@ -12,6 +12,10 @@ type work struct {
 	rel    string     // relative to Root, forward slashes ("" for Root)
 	parent *ignoreDir // the ignore chain of the directory's parent
 	loop   *loopLink  // the directory and its walked ancestors (FollowSymlinks only)
+	depth  int        // levels below its start directory (0 for a start)
+	// dev is the device of the start directory (OneFileSystem only).
+	dev      uint64
+	devKnown bool
 	// root confines the walk below a start directory when links are not
 	// followed: the directory is opened as inRoot within it, one component
 	// at a time without following links, so a directory swapped for a

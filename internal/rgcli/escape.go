@@ -49,8 +49,10 @@ func Unescape(s string) string {
 // ConfigArgs reads rg's configuration file named by RIPGREP_CONFIG_PATH
 // (getenv's value): one argument per line, blank lines and lines starting
 // with '#' skipped. It returns nil when the variable is unset or args
-// contain --no-config. Only the command line honours it; the library and
-// the agent tools never read it.
+// contain --no-config. A file that cannot be read is a *ConfigReadError:
+// rg warns about it and searches without it, so the caller prints it and
+// goes on. Only the command line honours it; the library and the agent
+// tools never read it.
 func ConfigArgs(getenv func(string) string, args []string) ([]string, error) {
 	path := getenv("RIPGREP_CONFIG_PATH")
 	if path == "" {
@@ -66,7 +68,7 @@ func ConfigArgs(getenv func(string) string, args []string) ([]string, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, errorf("%s: %v", path, ioReason(err))
+		return nil, &ConfigReadError{Path: path, Reason: ioReason(err)}
 	}
 	var out []string
 	for _, line := range strings.Split(string(data), "\n") {
@@ -77,6 +79,16 @@ func ConfigArgs(getenv func(string) string, args []string) ([]string, error) {
 		out = append(out, line)
 	}
 	return out, nil
+}
+
+// ConfigReadError is a RIPGREP_CONFIG_PATH file that could not be read,
+// worded as rg's warning.
+type ConfigReadError struct {
+	Path, Reason string
+}
+
+func (e *ConfigReadError) Error() string {
+	return "failed to read the file specified in RIPGREP_CONFIG_PATH: " + e.Path + ": " + e.Reason
 }
 
 // ioReason words an OS error as rg's messages do ("No such file or

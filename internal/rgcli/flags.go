@@ -114,8 +114,8 @@ var flags = []flag{
 		}
 		return err
 	}),
-	sw("no-ignore", 0, func(o *Options) { o.NoIgnore = true }),
-	sw("ignore", 0, func(o *Options) { o.NoIgnore = false }),
+	sw("no-ignore", 0, func(o *Options) { o.setNoIgnore(true) }),
+	sw("ignore", 0, func(o *Options) { o.setNoIgnore(false) }),
 	sw("no-ignore-dot", 0, func(o *Options) { o.NoIgnoreDot = true }),
 	sw("ignore-dot", 0, func(o *Options) { o.NoIgnoreDot = false }),
 	sw("no-ignore-exclude", 0, func(o *Options) { o.NoIgnoreExclude = true }),
@@ -132,18 +132,29 @@ var flags = []flag{
 	sw("require-git", 0, func(o *Options) { o.NoRequireGit = false }),
 	sw("one-file-system", 0, func(o *Options) { o.OneFileSystem = true }),
 	sw("no-one-file-system", 0, func(o *Options) { o.OneFileSystem = false }),
-	val("type", 't', func(o *Options, v, _ string) error { o.Types = append(o.Types, v); return nil }),
-	val("type-not", 'T', func(o *Options, v, _ string) error { o.TypesNot = append(o.TypesNot, v); return nil }),
-	val("type-add", 0, func(o *Options, v, _ string) error { o.TypeOps = append(o.TypeOps, TypeOp{Spec: v}); return nil }),
+	val("type", 't', func(o *Options, v, _ string) error {
+		o.Types = append(o.Types, v)
+		o.TypeOps = append(o.TypeOps, TypeOp{Kind: TypeSelect, Spec: v})
+		return nil
+	}),
+	val("type-not", 'T', func(o *Options, v, _ string) error {
+		o.TypesNot = append(o.TypesNot, v)
+		o.TypeOps = append(o.TypeOps, TypeOp{Kind: TypeNegate, Spec: v})
+		return nil
+	}),
+	val("type-add", 0, func(o *Options, v, _ string) error {
+		o.TypeOps = append(o.TypeOps, TypeOp{Kind: TypeAdd, Spec: v})
+		return nil
+	}),
 	val("type-clear", 0, func(o *Options, v, _ string) error {
-		o.TypeOps = append(o.TypeOps, TypeOp{Clear: true, Spec: v})
+		o.TypeOps = append(o.TypeOps, TypeOp{Kind: TypeClear, Spec: v})
 		return nil
 	}),
 	sw("unrestricted", 'u', func(o *Options) {
 		o.Unrestricted++
 		switch o.Unrestricted {
 		case 1:
-			o.NoIgnore = true
+			o.setNoIgnore(true)
 		case 2:
 			o.Hidden = true
 		default:

@@ -65,11 +65,37 @@ const (
 	SortCreated
 )
 
-// TypeOp is one --type-add / --type-clear, kept in command-line order
-// because rg applies them in that order.
+// TypeOpKind says which of rg's type flags a TypeOp is.
+type TypeOpKind int
+
+const (
+	// TypeAdd is --type-add SPEC.
+	TypeAdd TypeOpKind = iota
+	// TypeClear is --type-clear NAME.
+	TypeClear
+	// TypeSelect is -t/--type NAME.
+	TypeSelect
+	// TypeNegate is -T/--type-not NAME.
+	TypeNegate
+)
+
+// TypeOp is one --type-add, --type-clear, -t or -T, kept in command-line
+// order because rg applies them in that order: definitions change as they
+// come, and among the selections the last one matching a file decides.
 type TypeOp struct {
-	Clear bool   // --type-clear NAME
-	Spec  string // --type-add SPEC, or the NAME to clear
+	Kind TypeOpKind
+	Spec string // the SPEC added, or the NAME cleared, selected or negated
+}
+
+// HasTypeDefs reports whether the command line changes the type table
+// (--type-add or --type-clear).
+func (o *Options) HasTypeDefs() bool {
+	for _, op := range o.TypeOps {
+		if op.Kind == TypeAdd || op.Kind == TypeClear {
+			return true
+		}
+	}
+	return false
 }
 
 // Glob is one -g / --iglob.
@@ -98,12 +124,16 @@ type Options struct {
 	Threads                          int
 	Encoding                         string
 
-	Follow, Hidden, GlobCaseInsensitive    bool
-	Globs                                  []Glob
-	IgnoreFiles                            []string
-	IgnoreFileCaseInsensitive              bool
-	MaxDepth                               *int
-	MaxFilesize                            *int64
+	Follow, Hidden, GlobCaseInsensitive bool
+	Globs                               []Glob
+	IgnoreFiles                         []string
+	IgnoreFileCaseInsensitive           bool
+	MaxDepth                            *int
+	MaxFilesize                         *int64
+	// NoIgnore is the last of --no-ignore (true) and --ignore (false);
+	// like rg, each sets the five switches below it (dot, exclude, global,
+	// parent, vcs), which later flags can change one by one. It does not
+	// touch NoIgnoreFiles.
 	NoIgnore, NoIgnoreDot, NoIgnoreExclude bool
 	NoIgnoreFiles, NoIgnoreGlobal          bool
 	NoIgnoreParent, NoIgnoreVCS            bool
@@ -159,6 +189,12 @@ func (o *Options) ContextLines() (before, after int) {
 		after = *o.After
 	}
 	return before, after
+}
+
+// setNoIgnore is --no-ignore (yes) or --ignore: rg sets five switches.
+func (o *Options) setNoIgnore(yes bool) {
+	o.NoIgnore = yes
+	o.NoIgnoreDot, o.NoIgnoreExclude, o.NoIgnoreGlobal, o.NoIgnoreParent, o.NoIgnoreVCS = yes, yes, yes, yes, yes
 }
 
 // Has reports whether the long flag name (without dashes) was given.
