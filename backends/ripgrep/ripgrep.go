@@ -269,12 +269,22 @@ func rgArgs(q search.Query, threads int) ([]string, error) {
 	if len(globs) > 0 {
 		args = append(args, "--type=rgkit")
 	}
+	sel, err := selectionArgs(q)
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, sel...)
 	for _, g := range q.Globs {
 		args = append(args, "--glob="+g)
 	}
-	// .git is never searched, even with Hidden (the native walker's rule);
-	// last, so it wins over a user's positive glob.
-	args = append(args, "--glob=!.git")
+	for _, g := range q.IGlobs {
+		args = append(args, "--iglob="+g)
+	}
+	if !q.GitDir {
+		// .git is never searched, even with Hidden (the library's rule
+		// unless GitDir); last, so it wins over a user's positive glob.
+		args = append(args, "--glob=!.git")
+	}
 	args = append(args, "--regexp="+q.Pattern, "--")
 	if len(q.Paths) == 0 {
 		args = append(args, q.Root)
@@ -637,4 +647,54 @@ func globError(stderr []byte) (glob, reason string, ok bool) {
 	}
 	reason, _, _ = strings.Cut(reason, "\n")
 	return glob, strings.TrimSpace(reason), true
+}
+
+// selectionArgs passes the Query's finer file-selection switches to rg as
+// its own flags: the ignore switches, --ignore-file (absolute: rg runs in
+// Root), case-insensitive globs, -d, --one-file-system, and each type
+// selection as a type of its own (rgkitsel0, ...).
+func selectionArgs(q search.Query) ([]string, error) {
+	var args []string
+	for _, f := range []struct {
+		on   bool
+		flag string
+	}{
+		{q.NoIgnoreDot, "--no-ignore-dot"}, {q.NoIgnoreVCS, "--no-ignore-vcs"},
+		{q.NoIgnoreExclude, "--no-ignore-exclude"}, {q.NoIgnoreGlobal, "--no-ignore-global"},
+		{q.NoIgnoreParent, "--no-ignore-parent"}, {q.NoRequireGit, "--no-require-git"},
+		{q.IgnoreCaseInsensitive, "--ignore-file-case-insensitive"},
+		{q.GlobCaseInsensitive, "--glob-case-insensitive"}, {q.OneFileSystem, "--one-file-system"},
+	} {
+		if f.on {
+			args = append(args, f.flag)
+		}
+	}
+	for _, f := range q.IgnoreFiles {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--ignore-file="+abs)
+	}
+	if q.MaxDepthSet {
+		args = append(args, "--max-depth="+strconv.Itoa(q.MaxDepth))
+	}
+	for i, s := range q.TypeSelections {
+		if len(s.Globs) == 0 {
+			return nil, fmt.Errorf("%w: type %q has no globs", search.ErrUnsupported, s.Name)
+		}
+		name := "rgkitsel" + strconv.Itoa(i)
+		for _, g := range s.Globs {
+			if strings.Contains(g, ":") {
+				return nil, fmt.Errorf("%w: rg's --type-add cannot carry the glob %q", search.ErrUnsupported, g)
+			}
+			args = append(args, "--type-add="+name+":"+g)
+		}
+		if s.Negate {
+			args = append(args, "--type-not="+name)
+		} else {
+			args = append(args, "--type="+name)
+		}
+	}
+	return args, nil
 }
