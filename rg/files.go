@@ -14,6 +14,9 @@ import (
 // selectFiles sets the Query fields that say which files rg searches:
 // globs, types, hidden files, ignore files, depth and file systems.
 func selectFiles(q *search.Query, o *rgcli.Options) error {
+	if err := sortSupported(o); err != nil {
+		return err
+	}
 	for _, g := range o.Globs {
 		if g.CaseInsensitive {
 			q.IGlobs = append(q.IGlobs, g.Pattern)
@@ -140,6 +143,26 @@ func checkTypeGlobs(sels []search.TypeSelection) error {
 				return e
 			}
 		}
+	}
+	return nil
+}
+
+// errNoCreationTime is rg's refusal of --sort created where the platform
+// keeps no birth times (Rust's words for it).
+var errNoCreationTime = errors.New("sorting by creation time isn't supported: creation time is not available on this platform currently")
+
+// sortSupported refuses --sort created as rg does where birth times cannot
+// be read: rg asks for its own executable's.
+func sortSupported(o *rgcli.Options) error {
+	if o.Sort != rgcli.SortCreated {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return errNoCreationTime
+	}
+	if _, ok := createdTime(exe); !ok {
+		return errNoCreationTime
 	}
 	return nil
 }

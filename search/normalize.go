@@ -27,8 +27,8 @@ import (
 //   - Paths are slash-separated, relative to Root, clean, existing, and never
 //     climb out of Root ("." for Root itself);
 //   - CaseSmart is resolved with rg's rule to CaseSensitive or CaseInsensitive;
-//   - Types are known rg type names; negative numbers and unknown enum values
-//     are refused.
+//   - Types are known rg type names; IgnoreFiles are non-empty paths;
+//     negative numbers (MaxDepth too) and unknown enum values are refused.
 func Normalize(q Query) (Query, error) {
 	if err := checkNumbers(q); err != nil {
 		return q, err
@@ -41,6 +41,11 @@ func Normalize(q Query) (Query, error) {
 	}
 	if _, err := TypeGlobs(q.Types); err != nil {
 		return q, err
+	}
+	for _, f := range q.IgnoreFiles {
+		if f == "" {
+			return q, errors.New("search: an ignore file needs a path")
+		}
 	}
 	root, err := normalizeRoot(q.Root)
 	if err != nil {
@@ -70,6 +75,7 @@ func checkNumbers(q Query) error {
 		{"max-count", int64(q.MaxCountPerFile)}, {"max-filesize", q.MaxFileSize},
 		{"max-columns", int64(q.MaxColumns)}, {"limit", int64(q.Limit)},
 		{"offset", int64(q.Offset)}, {"timeout", int64(q.Timeout)},
+		{"max-depth", int64(q.MaxDepth)},
 	} {
 		if n.v < 0 {
 			return fmt.Errorf("search: %s must not be negative (got %d)", n.name, n.v)

@@ -1,0 +1,324 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The file-selection differential test: rg 15.2.0's flags that decide
+// which files are searched (types, case-insensitive globs, each ignore
+// switch, --ignore-file, depth, file systems, creation time, .git with
+// --hidden), run through rg and through `rgkit grep --backend native` on
+// a tree with a git repository, a directory outside any repository, a
+// global excludes file and ignore files above the searched paths. Each
+// must print rg's bytes, messages and exit status.
+
+// walkTree writes the fixture and returns the working directory for the
+// runs and a HOME holding the global git excludes file.
+func walkTree(t *testing.T) (dir, home string) {
+	t.Helper()
+	dir, home = t.TempDir(), t.TempDir()
+	files := map[string]string{
+		// A repository: its own ignore files, info/exclude, files in .git.
+		"repo/.git/HEAD":                "ref: refs/heads/main\n",
+		"repo/.git/info/exclude":        "excluded.txt\n",
+		"repo/.git/objects/packed.txt":  "foo inside .git\n",
+		"repo/.gitignore":               "gitignored.txt\n*.log\nUPPER.txt\n",
+		"repo/.ignore":                  "dotignored.txt\n",
+		"repo/.rgignore":                "rgignored.txt\n",
+		"repo/a.go":                     "foo go\n",
+		"repo/b.html":                   "foo html\n",
+		"repo/c.css":                    "foo css\n",
+		"repo/d.GO":                     "foo upper go\n",
+		"repo/README.md":                "foo readme\n",
+		"repo/gitignored.txt":           "foo gitignored\n",
+		"repo/x.log":                    "foo log\n",
+		"repo/dotignored.txt":           "foo dotignored\n",
+		"repo/rgignored.txt":            "foo rgignored\n",
+		"repo/excluded.txt":             "foo excluded\n",
+		"repo/globalignored.txt":        "foo globalignored\n",
+		"repo/upper.txt":                "foo upper\n",
+		"repo/.hidden.txt":              "foo hidden\n",
+		"repo/sub/e.go":                 "foo e\n",
+		"repo/sub/gitignored.txt":       "foo sub gitignored\n",
+		"repo/sub/dotignored.txt":       "foo sub dotignored\n",
+		"repo/sub/.gitignore":           "local.txt\n",
+		"repo/sub/local.txt":            "foo local\n",
+		"repo/sub/x.log":                "foo sub log\n",
+		"repo/sub/deep/f.go":            "foo f\n",
+		"repo/sub/deep/F.Html":          "foo F\n",
+		"repo/sub/deep/deeper/g.go":     "foo g\n",
+		"repo/sub/deep/deeper/last.txt": "foo last\n",
+		"repo/x.rs/inside.txt":          "foo in a directory named like a type\n",
+		// Outside any repository: git's ignore files apply only with
+		// --no-require-git; .ignore always.
+		"plain/.gitignore":        "plaingit.txt\n",
+		"plain/.ignore":           "plaindot.txt\n",
+		"plain/plaingit.txt":      "foo plain git\n",
+		"plain/plaindot.txt":      "foo plain dot\n",
+		"plain/kept.txt":          "foo plain kept\n",
+		"plain/globalignored.txt": "foo plain global\n",
+		// --ignore-file files (not searched themselves: no foo).
+		"extra.ignore":  "a.go\nc.css\n!gitignored.txt\n",
+		"extra2.ignore": "!c.css\nREADME.md\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	global := filepath.Join(home, ".config", "git", "ignore")
+	if err := os.MkdirAll(filepath.Dir(global), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(global, []byte("globalignored.txt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Files created one after another, for --sort created (birth times a
+	// few milliseconds apart, so no two are equal).
+	for _, name := range []string{"created/m.txt", "created/b.txt", "created/z.txt", "created/a.txt"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("foo "+name+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return dir, home
+}
+
+// walkCases are the invocations, each run in the tree's directory.
+func walkCases() []diffCase {
+	var cs []diffCase
+	add := func(args ...string) { cs = append(cs, diffCase{args: args}) }
+	for _, flags := range [][]string{
+		// --type-add / --type-clear, in order with -t and -T.
+		{"--type-add", "web:*.{html,css}", "-tweb"},
+		{"--type-add", "web:*.html", "--type-add", "web:*.css", "-tweb"},
+		{"-tweb", "--type-add", "web:*.html"},
+		{"--type-add", "foo:include:go,html", "-tfoo"},
+		{"--type-add", "foo:include:go,nope", "-tfoo"},
+		{"--type-add", "foo", "-tfoo"},
+		{"--type-add", "all:*.x"},
+		{"--type-add", "a-b:*.x"},
+		{"--type-add", "foo:*.["},
+		{"--type-add", "foo:*.[", "-tfoo"},
+		{"--type-clear", "go", "-tgo"},
+		{"--type-clear", "go", "--type-add", "go:*.html", "-tgo"},
+		{"--type-add", "go:*.css", "-tgo"},
+		{"--type-add", "foo:*.go", "-Tfoo"},
+		{"-tgo", "-Tgo"},
+		{"-Tgo", "-tgo"},
+		{"-tgo", "-tmd", "-Tgo"},
+		{"-Trust"},
+		{"-tall"},
+		{"-Tall"},
+		{"-tall", "--type-add", "zz:*.log", "--no-ignore"},
+		// --iglob and --glob-case-insensitive.
+		{"--iglob", "*.GO"},
+		{"--iglob", "!*.GO"},
+		{"--iglob", "*.go", "-g", "!a.go"},
+		{"-g", "!a.go", "--iglob", "*.GO"},
+		{"--iglob", "!A.GO", "-g", "*.go"},
+		{"-g", "*.HTML"},
+		{"--glob-case-insensitive", "-g", "*.HTML"},
+		{"--glob-case-insensitive", "--no-glob-case-insensitive", "-g", "*.HTML"},
+		{"--iglob", "[A-C].*"},
+		{"--iglob", "[!a-c].*"},
+		{"--iglob", "**/DEEP/**"},
+		{"--iglob", "*.{GO,CSS}"},
+		// Each ignore switch and its negation.
+		{"--no-ignore-vcs"},
+		{"--no-ignore-vcs", "--ignore-vcs"},
+		{"--no-ignore-dot"},
+		{"--no-ignore-dot", "--ignore-dot"},
+		{"--no-ignore-exclude"},
+		{"--no-ignore-global"},
+		{"--no-ignore-global", "--ignore-global"},
+		{"--no-ignore", "--ignore-vcs"},
+		{"--no-ignore", "--ignore-dot"},
+		{"-u", "--ignore-exclude"},
+		{"--no-ignore", "--ignore"},
+		{"--no-require-git"},
+		{"--no-require-git", "--require-git"},
+		{"--no-require-git", "--no-ignore-vcs"},
+		{"--no-ignore-vcs", "--no-ignore-dot"},
+		{"--ignore-file-case-insensitive"},
+		// --ignore-file: lowest precedence, the later file first.
+		{"--ignore-file", "extra.ignore"},
+		{"--ignore-file", "extra.ignore", "--ignore-file", "extra2.ignore"},
+		{"--ignore-file", "extra2.ignore", "--ignore-file", "extra.ignore"},
+		{"--no-ignore", "--ignore-file", "extra.ignore"},
+		{"--no-ignore-files", "--ignore-file", "extra.ignore"},
+		{"--no-ignore-files", "--ignore-files", "--ignore-file", "extra.ignore"},
+		{"--ignore-file", "missing.ignore"},
+		{"--no-messages", "--ignore-file", "missing.ignore"},
+		{"--no-ignore-messages", "--ignore-file", "missing.ignore"},
+		{"--ignore-file", "repo"},
+		// -d / --max-depth, alone and with globs and types.
+		{"-d", "0"}, {"-d", "1"}, {"-d", "2"}, {"-d", "3"}, {"--max-depth", "1", "-g", "*.go"},
+		{"-d", "2", "--iglob", "*.GO"}, {"-d", "3", "-tgo"}, {"--maxdepth", "2", "--hidden"},
+		// .git is a hidden directory like any other.
+		{"--hidden"}, {"--hidden", "-g", "!.git"}, {"-uu"}, {"-u"}, {"-g", ".git"}, {"--hidden", "--no-ignore-vcs"},
+	} {
+		add(append(append([]string{}, flags...), "foo")...)
+		add(append(append([]string{}, flags...), "foo", "repo")...)
+	}
+	// Ignore files of the directories above a searched path.
+	for _, flags := range [][]string{{}, {"--no-ignore-parent"}, {"--no-ignore-parent", "--ignore-parent"}, {"--no-ignore-vcs"}, {"--no-ignore-parent", "--no-ignore-dot"}, {"-d", "1"}, {"--no-require-git", "--no-ignore-parent"}} {
+		add(append(append([]string{}, flags...), "foo", "repo/sub")...)
+		add(append(append([]string{}, flags...), "foo", "repo/sub/deep")...)
+	}
+	// A path given as a file is searched at any depth.
+	add("-d", "0", "foo", "repo/a.go")
+	add("-d", "1", "foo", "repo/sub/deep/f.go", "repo/sub")
+	// Listings go through the same walker.
+	for _, flags := range [][]string{
+		{"--files", "-d", "2"}, {"--files", "--no-ignore-vcs"}, {"--files", "--hidden"},
+		{"--files", "--type-add", "web:*.{html,css}", "-tweb"}, {"--files", "--iglob", "*.HTML"},
+		{"--files", "--ignore-file", "extra.ignore"}, {"--files-without-match", "-d", "1", "nomatch"},
+		{"-v", "-d", "1", "foo"}, {"-l", "--no-ignore-dot", "foo"}, {"-c", "--no-require-git", "foo"},
+	} {
+		add(flags...)
+	}
+	// --type-list shows the table as the command line leaves it.
+	for _, flags := range [][]string{
+		{"--type-add", "web:*.{html,css}"}, {"--type-add", "rust:*.x"}, {"--type-add", "zz:*.b", "--type-add", "zz:*.a", "--type-add", "zz:*.b"},
+		{"--type-clear", "go"}, {"--type-add", "foo:include:c,rust"}, {"--type-add", "foo"},
+	} {
+		add(append(append([]string{}, flags...), "--type-list")...)
+	}
+	add("--sort", "path", "-d", "2", "foo")
+	return cs
+}
+
+// createdCases are --sort created runs over the files created in order.
+var createdCases = []struct {
+	args []string
+	want string
+}{
+	{[]string{"--sort", "created", "foo", "created"}, "created/m.txt:foo created/m.txt\ncreated/b.txt:foo created/b.txt\ncreated/z.txt:foo created/z.txt\ncreated/a.txt:foo created/a.txt\n"},
+	{[]string{"--sortr", "created", "foo", "created"}, "created/a.txt:foo created/a.txt\ncreated/z.txt:foo created/z.txt\ncreated/b.txt:foo created/b.txt\ncreated/m.txt:foo created/m.txt\n"},
+	{[]string{"--sort", "created", "--files", "created"}, "created/m.txt\ncreated/b.txt\ncreated/z.txt\ncreated/a.txt\n"},
+}
+
+func TestGrepFileSelectionAgainstRg15(t *testing.T) {
+	rg := rg15(t)
+	bin := rgkitBin(t)
+	dir, home := walkTree(t)
+	var env []string
+	for _, kv := range os.Environ() {
+		switch strings.SplitN(kv, "=", 2)[0] {
+		case "NO_COLOR", "RIPGREP_CONFIG_PATH", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOME="+home, "GIT_CONFIG_SYSTEM=/dev/null")
+	native := []string{bin, "grep", "--backend", "native"}
+	check := func(t *testing.T, env []string, c diffCase) {
+		t.Helper()
+		wantOut, wantErr, wantCode, err := runCaseErr(dir, env, []string{rg}, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := runCase(t, dir, env, native, c)
+		if normalize(out, c) != normalize(wantOut, c) || errOut != wantErr || code != wantCode {
+			t.Errorf("differs from rg 15\n%s\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d",
+				firstDiff(normalize(out, c), normalize(wantOut, c)), errOut, wantErr, code, wantCode)
+		}
+	}
+	for _, c := range walkCases() {
+		t.Run(c.name(), func(t *testing.T) {
+			t.Parallel()
+			check(t, env, c)
+		})
+	}
+	// rg 15.2.0 sorts by birth time where Rust's standard library reads it
+	// (statx in a glibc build); the static musl release refuses the flag.
+	// rgkit reads statx wherever the file system keeps birth times: where
+	// rg sorts, the bytes must be rg's; where it refuses, the order must
+	// be the order the files were created in.
+	for _, cc := range createdCases {
+		c := diffCase{args: cc.args}
+		t.Run(c.name(), func(t *testing.T) {
+			t.Parallel()
+			_, rgErr, _, err := runCaseErr(dir, env, []string{rg}, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(rgErr, "sorting by creation time isn't supported") {
+				check(t, env, c)
+				return
+			}
+			out, errOut, code := runCase(t, dir, env, native, c)
+			if out != cc.want || errOut != "" || code != 0 {
+				t.Errorf("rgkit printed %q (stderr %q, exit %d), want the creation order %q", out, errOut, code, cc.want)
+			}
+		})
+	}
+	t.Run("a missing RIPGREP_CONFIG_PATH file warns and searches", func(t *testing.T) {
+		t.Parallel()
+		check(t, append(env, "RIPGREP_CONFIG_PATH="+filepath.Join(dir, "no-such-rc")), diffCase{args: []string{"foo", "repo/a.go"}})
+	})
+	t.Run("--one-file-system stops at another file system", func(t *testing.T) {
+		t.Parallel()
+		other := otherFileSystemDir(t, dir)
+		if err := os.WriteFile(filepath.Join(other, "away.txt"), []byte("foo away\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tree := t.TempDir()
+		if err := os.WriteFile(filepath.Join(tree, "here.txt"), []byte("foo here\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(other, filepath.Join(tree, "elsewhere")); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{
+			{"-L", "foo", tree}, {"-L", "--one-file-system", "foo", tree},
+			{"-L", "--one-file-system", "--no-one-file-system", "foo", tree},
+			{"--one-file-system", "foo", tree, other},
+		} {
+			check(t, env, diffCase{args: args})
+		}
+	})
+}
+
+// otherFileSystemDir is a new directory on another device than dir
+// (/dev/shm's tmpfs on Linux), or the test is skipped.
+func otherFileSystemDir(t *testing.T, dir string) string {
+	t.Helper()
+	for _, base := range []string{"/dev/shm", "/run/user"} {
+		other, err := os.MkdirTemp(base, "rgkit-onefs-")
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { os.RemoveAll(other) })
+		a, errA := os.Stat(dir)
+		b, errB := os.Stat(other)
+		if errA == nil && errB == nil && !sameDevice(a, b) {
+			return other
+		}
+	}
+	t.Skip("no writable directory on another file system (/dev/shm)")
+	return ""
+}
+
+// sameDevice reports whether two files are on one device.
+func sameDevice(a, b os.FileInfo) bool {
+	sa, okA := a.Sys().(*syscall.Stat_t)
+	sb, okB := b.Sys().(*syscall.Stat_t)
+	return okA && okB && sa.Dev == sb.Dev
+}
