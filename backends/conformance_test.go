@@ -466,7 +466,9 @@ func TestConformanceFileListing(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", cs.Name, err)
 		}
-		key := fmt.Sprintf("%s|%q|%v|%v|%v|%d|%q|%q", q.Root, q.Paths, q.Hidden, q.NoIgnore, q.FollowSymlinks, q.MaxFileSize, q.Globs, q.Types)
+		key := fmt.Sprintf("%s|%q|%v|%v|%v|%d|%q|%q|%+v", q.Root, q.Paths, q.Hidden, q.NoIgnore, q.FollowSymlinks, q.MaxFileSize, q.Globs, q.Types,
+			[]any{q.NoIgnoreDot, q.NoIgnoreVCS, q.NoIgnoreExclude, q.NoIgnoreGlobal, q.NoIgnoreParent, q.NoRequireGit, q.IgnoreCaseInsensitive,
+				q.IgnoreFiles, q.IGlobs, q.GlobCaseInsensitive, q.TypeSelections, q.MaxDepth, q.MaxDepthSet, q.OneFileSystem, q.GitDir})
 		if seen[key] {
 			continue
 		}
@@ -508,10 +510,7 @@ func walkFiles(t *testing.T, q search.Query) []string {
 	}
 	var mu sync.Mutex
 	var files []string
-	_, err = native.Walk(context.Background(), native.WalkOptions{
-		Root: q.Root, Paths: q.Paths, Hidden: q.Hidden, NoIgnore: q.NoIgnore, FollowSymlinks: q.FollowSymlinks,
-		MaxFileSize: q.MaxFileSize, Globs: q.Globs, TypeGlobs: types,
-	}, func(f native.File) error {
+	_, err = native.Walk(context.Background(), native.WalkOptionsFor(q, types, 0), func(f native.File) error {
 		mu.Lock()
 		defer mu.Unlock()
 		files = append(files, f.Path)

@@ -69,7 +69,7 @@ func Queries() []Case {
 
 // selectionCases decide which files are searched at all.
 func selectionCases() []Case {
-	return []Case{
+	cs := []Case{
 		{Name: "select/default", Query: needle(), WantFiles: needleDefault,
 			Why: "hidden, ignored (root, nested, anchored, dir-only, negated, info/exclude, .ignore, .rgignore), tracked-but-ignored, binary, symlinks, FIFO"},
 		{Name: "select/hidden", Query: search.Query{Pattern: "needle", Hidden: true},
@@ -108,6 +108,44 @@ func selectionCases() []Case {
 			Why: "a 1 MiB line: column 524289"},
 		{Name: "select/awkward-names", Query: search.Query{Pattern: "needle", Paths: []string{"names"}},
 			WantFiles: []string{"names/-leading.txt", "names/colon:name.txt", "names/with space.txt", nonUTF8Name, newlineName}},
+	}
+	return append(cs, finerSelectionCases()...)
+}
+
+// finerSelectionCases are rg's finer file-selection switches, as Query
+// fields; rg 15.2.0 with the same flags is the reference.
+func finerSelectionCases() []Case {
+	q := func(f func(q *search.Query)) search.Query {
+		x := needle()
+		f(&x)
+		return x
+	}
+	return []Case{
+		{Name: "select/no-ignore-vcs", Query: q(func(q *search.Query) { q.NoIgnoreVCS = true }), Why: ".gitignore, info/exclude and the global file off; .ignore and .rgignore on"},
+		{Name: "select/no-ignore-dot", Query: q(func(q *search.Query) { q.NoIgnoreDot = true }), Why: ".ignore and .rgignore off"},
+		{Name: "select/no-ignore-exclude", Query: q(func(q *search.Query) { q.NoIgnoreExclude = true }), Why: "info/exclude off"},
+		{Name: "select/no-ignore-global", Query: q(func(q *search.Query) { q.NoIgnoreGlobal = true })},
+		{Name: "select/no-ignore-parent", Tree: TreeRepoSrc, Query: q(func(q *search.Query) { q.NoIgnoreParent = true }),
+			Why: "root is src/: the repo root's .gitignore no longer applies"},
+		{Name: "select/no-ignore-parent-dot", Tree: TreeParentIgnore, Query: q(func(q *search.Query) { q.NoIgnoreParent = true }),
+			Why: "the .ignore above the root no longer applies"},
+		{Name: "select/no-require-git", Tree: TreeNoGit, Query: q(func(q *search.Query) { q.NoRequireGit = true }),
+			Why: ".gitignore outside a repository applies"},
+		{Name: "select/ignore-case-insensitive", Query: q(func(q *search.Query) { q.IgnoreCaseInsensitive = true })},
+		{Name: "select/max-depth-0", Query: q(func(q *search.Query) { q.MaxDepth, q.MaxDepthSet = 0, true }), Why: "nothing below the root"},
+		{Name: "select/max-depth-1", Query: q(func(q *search.Query) { q.MaxDepth, q.MaxDepthSet = 1, true }), Why: "the root's own files"},
+		{Name: "select/max-depth-2-glob", Query: q(func(q *search.Query) { q.MaxDepth, q.MaxDepthSet, q.Globs = 2, true, []string{"*.txt"} })},
+		{Name: "select/iglob", Query: q(func(q *search.Query) { q.IGlobs = []string{"*.TXT", "!A*"} }), Why: "ASCII case folded"},
+		{Name: "select/iglob-after-globs", Query: q(func(q *search.Query) { q.Globs, q.IGlobs = []string{"!*.txt"}, []string{"*.TXT"} }),
+			Why: "an --iglob comes after every --glob and wins the tie"},
+		{Name: "select/glob-case-insensitive", Query: q(func(q *search.Query) { q.Globs, q.GlobCaseInsensitive = []string{"*.TXT", "!**/NESTED/**"}, true })},
+		{Name: "select/type-selections", Query: q(func(q *search.Query) {
+			q.TypeSelections = []search.TypeSelection{{Name: "a", Globs: []string{"*.txt", "*.go"}}, {Name: "b", Globs: []string{"a*"}, Negate: true}}
+		}), Why: "the last matching selection decides"},
+		{Name: "select/type-not-directory", Query: q(func(q *search.Query) {
+			q.TypeSelections = []search.TypeSelection{{Name: "a", Globs: []string{"nested", "sub"}, Negate: true}}
+		}), Why: "types never exclude a directory"},
+		{Name: "select/hidden-gitdir", Query: q(func(q *search.Query) { q.Hidden, q.GitDir = true, true }), Why: ".git is a hidden directory like any other"},
 	}
 }
 

@@ -59,8 +59,8 @@ func RipgrepFilesArgs(q search.Query) []string {
 }
 
 // selectionArgs are the file-selection flags. rgkit never searches .git/
-// (it is the repository's database, not its code), but rg with --hidden
-// does, so the baseline adds
+// (it is the repository's database, not its code) unless the Query's
+// GitDir says to, but rg with --hidden does, so the baseline adds
 // --glob=!.git last, where it beats any earlier glob.
 func selectionArgs(q search.Query) []string {
 	var args []string
@@ -81,6 +81,41 @@ func selectionArgs(q search.Query) []string {
 	}
 	for _, ty := range q.Types {
 		args = append(args, "--type", ty)
+	}
+	for i, sel := range q.TypeSelections {
+		name := "conf" + strconv.Itoa(i)
+		for _, g := range sel.Globs {
+			args = append(args, "--type-add", name+":"+g)
+		}
+		if sel.Negate {
+			args = append(args, "--type-not", name)
+		} else {
+			args = append(args, "--type", name)
+		}
+	}
+	for _, g := range q.IGlobs {
+		args = append(args, "--iglob", g)
+	}
+	flag := func(on bool, f ...string) {
+		if on {
+			args = append(args, f...)
+		}
+	}
+	flag(q.GlobCaseInsensitive, "--glob-case-insensitive")
+	flag(q.NoIgnoreDot, "--no-ignore-dot")
+	flag(q.NoIgnoreVCS, "--no-ignore-vcs")
+	flag(q.NoIgnoreExclude, "--no-ignore-exclude")
+	flag(q.NoIgnoreGlobal, "--no-ignore-global")
+	flag(q.NoIgnoreParent, "--no-ignore-parent")
+	flag(q.NoRequireGit, "--no-require-git")
+	flag(q.IgnoreCaseInsensitive, "--ignore-file-case-insensitive")
+	flag(q.MaxDepthSet, "--max-depth", strconv.Itoa(q.MaxDepth))
+	flag(q.OneFileSystem, "--one-file-system")
+	for _, f := range q.IgnoreFiles {
+		args = append(args, "--ignore-file", f)
+	}
+	if q.GitDir {
+		return args
 	}
 	return append(args, "--glob", "!.git")
 }
