@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/rgcli"
@@ -165,4 +167,31 @@ func sortSupported(o *rgcli.Options) error {
 		return errNoCreationTime
 	}
 	return nil
+}
+
+// globBase is a directory target's path as rg's walk names the files
+// below it, relative to the working directory, for search.Query.GlobBase:
+// the argument as written, without a leading "./" or trailing '/', and an
+// absolute path inside the working directory made relative to it, as rg's
+// globs strip that directory.
+func (t target) globBase() string {
+	if t.file || t.stream != nil {
+		return ""
+	}
+	p := t.display
+	if filepath.IsAbs(p) {
+		if cwd, err := os.Getwd(); err == nil {
+			if rel, ok := strings.CutPrefix(filepath.Clean(p), cwd); ok && (rel == "" || os.IsPathSeparator(rel[0])) {
+				p = strings.TrimLeft(rel, string(os.PathSeparator))
+			}
+		}
+	}
+	for strings.HasPrefix(p, "./") {
+		p = strings.TrimLeft(p[2:], "/")
+	}
+	p = strings.TrimRight(p, "/")
+	if p == "." {
+		return ""
+	}
+	return filepath.ToSlash(p)
 }

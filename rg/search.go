@@ -139,7 +139,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 			break
 		}
 		tq := q
-		tq.Root, tq.Paths = t.root, t.paths
+		tq.Root, tq.Paths, tq.GlobBase = t.root, t.paths, t.globBase()
 		var res search.Result
 		if t.stream != nil && needsListing(o) {
 			res, err = run.streamListing(ctx, tq, t.stream, &rgSink{run: run, t: t})

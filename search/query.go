@@ -128,6 +128,13 @@ type Query struct {
 	// OneFileSystem does not descend into a directory on another file
 	// system than the path it was reached from (rg --one-file-system).
 	OneFileSystem bool
+	// GlobBase is Root's path as rg's working directory names it ("" when
+	// Root is that directory): rg matches Globs, IGlobs, IgnoreFiles and
+	// the global excludes file against the path as its walk names it
+	// ("repo/a.go" for `rg -g 'repo/*.go' x repo`), so each path relative
+	// to Root is matched as GlobBase + "/" + path. Engines that run rg
+	// from Root cannot honour it and decline.
+	GlobBase string
 	// GitDir treats a .git directory as the hidden directory it is (rg's
 	// rule: searched with Hidden); unset, .git is never searched, the
 	// library's rule for agents and listings.

@@ -466,6 +466,7 @@ func WalkOptionsFor(q search.Query, typeGlobs []string, workers int) WalkOptions
 		MaxDepthSet:           q.MaxDepthSet,
 		OneFileSystem:         q.OneFileSystem,
 		GitDir:                q.GitDir,
+		GlobBase:              q.GlobBase,
 	}
 }
 

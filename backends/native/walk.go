@@ -61,6 +61,10 @@ type WalkOptions struct {
 	// OneFileSystem does not descend into a directory on another device
 	// than its start directory (rg --one-file-system).
 	OneFileSystem bool
+	// GlobBase is prefixed (with a '/') to a path relative to Root before
+	// Globs, IGlobs, IgnoreFiles and the global excludes file match it
+	// (see search.Query.GlobBase).
+	GlobBase string
 	// GitDir treats .git as an ordinary hidden directory (rg's rule);
 	// unset, .git is never entered.
 	GitDir bool

@@ -155,11 +155,13 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 // ignore verdict excludes, a whitelist verdict protects from the hidden
 // rule); then types; then hidden.
 func (w *walker) excluded(ig *ignoreDir, rel, name string, isDir bool) bool {
-	switch w.over.match(rel, isDir) {
-	case matchWhitelist:
-		return false
-	case matchIgnore:
-		return true
+	if w.over != nil {
+		switch w.over.match(w.globPath(rel), isDir) {
+		case matchWhitelist:
+			return false
+		case matchIgnore:
+			return true
+		}
 	}
 	whitelisted := false
 	if w.ign.anyFiles() || len(w.explicit) > 0 {
@@ -221,16 +223,24 @@ func (w *walker) ignoreVerdict(d *ignoreDir, rel string, isDir bool) ignoreMatch
 		}
 	}
 	if anyGit && w.global != nil {
-		if m := w.global.match(rel, isDir); m != matchNone {
+		if m := w.global.match(w.globPath(rel), isDir); m != matchNone {
 			return m
 		}
 	}
 	for _, f := range w.explicit { // --ignore-file: the last given first
-		if m := f.match(rel, isDir); m != matchNone {
+		if m := f.match(w.globPath(rel), isDir); m != matchNone {
 			return m
 		}
 	}
 	return matchNone
+}
+
+// globPath is rel as rg's globs see it: behind GlobBase when set.
+func (w *walker) globPath(rel string) string {
+	if w.o.GlobBase == "" {
+		return rel
+	}
+	return w.o.GlobBase + "/" + rel
 }
 
 // joinPath is dir + separator + name, without doubling a separator (Root

@@ -654,6 +654,10 @@ func globError(stderr []byte) (glob, reason string, ok bool) {
 // Root), case-insensitive globs, -d, --one-file-system, and each type
 // selection as a type of its own (rgkitsel0, ...).
 func selectionArgs(q search.Query) ([]string, error) {
+	if q.GlobBase != "" && len(q.Globs)+len(q.IGlobs)+len(q.IgnoreFiles) > 0 {
+		// (The global excludes file is matched from Root as before.)
+		return nil, fmt.Errorf("%w: rg runs from Root, where its globs see paths from Root, not from GlobBase", search.ErrUnsupported)
+	}
 	var args []string
 	for _, f := range []struct {
 		on   bool

@@ -67,6 +67,10 @@ func walkTree(t *testing.T) (dir, home string) {
 		// --ignore-file files (not searched themselves: no foo).
 		"extra.ignore":  "a.go\nc.css\n!gitignored.txt\n",
 		"extra2.ignore": "!c.css\nREADME.md\n",
+		// Anchored rules, matched against the path as rg's walk names it
+		// (from the working directory, through the path argument).
+		"anchored.ignore":       "repo/sub/e.go\n/repo/c.css\n",
+		"repo/rootanchored.txt": "foo anchored in the global file\n",
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -81,7 +85,7 @@ func walkTree(t *testing.T) (dir, home string) {
 	if err := os.MkdirAll(filepath.Dir(global), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(global, []byte("globalignored.txt\n"), 0o644); err != nil {
+	if err := os.WriteFile(global, []byte("globalignored.txt\n/repo/rootanchored.txt\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// Files created one after another, for --sort created (birth times a
@@ -181,6 +185,15 @@ func walkCases() []diffCase {
 		add(append(append([]string{}, flags...), "foo", "repo/sub")...)
 		add(append(append([]string{}, flags...), "foo", "repo/sub/deep")...)
 	}
+	// Globs and --ignore-file rules see the path as rg's walk names it.
+	for _, flags := range [][]string{
+		{"-g", "repo/*.go"}, {"-g", "!repo/sub/**"}, {"-g", "!/repo/a.go"}, {"-g", "!sub/e.go"},
+		{"--iglob", "REPO/*.GO"}, {"--ignore-file", "anchored.ignore"}, {"-g", "repo/**", "-g", "!*.go"},
+	} {
+		for _, path := range []string{"repo", "./repo", "repo/", "repo/sub"} {
+			add(append(append([]string{}, flags...), "foo", path)...)
+		}
+	}
 	// A path given as a file is searched at any depth.
 	add("-d", "0", "foo", "repo/a.go")
 	add("-d", "1", "foo", "repo/sub/deep/f.go", "repo/sub")
@@ -269,6 +282,16 @@ func TestGrepFileSelectionAgainstRg15(t *testing.T) {
 			}
 		})
 	}
+	t.Run("an absolute path inside the working directory is matched from it", func(t *testing.T) {
+		t.Parallel()
+		for _, args := range [][]string{
+			{"-g", "!repo/sub/**", "foo", filepath.Join(dir, "repo")},
+			{"--ignore-file", "anchored.ignore", "foo", filepath.Join(dir, "repo")},
+			{"foo", filepath.Join(dir, "repo")},
+		} {
+			check(t, env, diffCase{args: args})
+		}
+	})
 	t.Run("a missing RIPGREP_CONFIG_PATH file warns and searches", func(t *testing.T) {
 		t.Parallel()
 		check(t, append(env, "RIPGREP_CONFIG_PATH="+filepath.Join(dir, "no-such-rc")), diffCase{args: []string{"foo", "repo/a.go"}})
