@@ -417,7 +417,8 @@ func comparePaths(a, b string) int {
 // printStats writes rg's --stats block.
 func (r *rgRun) printStats(w io.Writer, printed int64, wall time.Duration) {
 	matches := r.matches
-	if (r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeFilesWithMatches) && !statsSearchWhole(r.o) {
+	countsLines := r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeFilesWithMatches || (r.o.Mode == rgcli.ModeCountMatches && r.o.Invert) // rg: -v --count-matches is -v -c
+	if countsLines && !statsSearchWhole(r.o) && !(includeZero(r.o) && !r.o.Invert) {
 		matches = r.lines
 	}
 	fmt.Fprintf(w, "\n%d matches\n%d matched lines\n%d files contained matches\n%d files searched\n%d bytes printed\n%d bytes searched\n%.6f seconds spent searching\n%.6f seconds total\n",

@@ -17,16 +17,15 @@ var unsupportedFlags = []struct {
 	given     func(o *rgcli.Options) bool
 }{
 	{"-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines speak rg's default (Rust) regex syntax", func(o *rgcli.Options) bool { return o.PCRE2 }},
-	{"-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those", func(o *rgcli.Options) bool {
+	{"-v/--invert-match with context, -o or --json", "inverted lines are listed file by file without those", func(o *rgcli.Options) bool {
 		b, a := o.ContextLines()
-		return o.Invert && (b > 0 || a > 0 || o.OnlyMatching || o.Vimgrep || o.Mode == rgcli.ModeCountMatches || o.Mode == rgcli.ModeJSON || o.Passthru)
+		return o.Invert && (b > 0 || a > 0 || (o.OnlyMatching && o.Mode != rgcli.ModeCountMatches) || o.Vimgrep || o.Mode == rgcli.ModeJSON || o.Passthru)
 	}},
 	{"--passthru with --json, -o or --count-matches", "passthru is printed file by file by the standard printer", func(o *rgcli.Options) bool {
 		return o.Passthru && (o.Mode == rgcli.ModeJSON || o.OnlyMatching || o.Mode == rgcli.ModeCountMatches)
 	}},
 	{"--pre", "running a preprocessor per file is left to rg", func(o *rgcli.Options) bool { return o.Has("pre") || o.Has("pre-glob") }},
 	{"-z/--search-zip", "decompression is left to rg", func(o *rgcli.Options) bool { return o.Has("search-zip") }},
-	{"--include-zero", "the engines report only files with a match", func(o *rgcli.Options) bool { return o.IncludeZero }},
 	{"-E/--encoding", "only UTF-8 (with BOM sniffing) is searched", func(o *rgcli.Options) bool {
 		return o.Encoding != "" && o.Encoding != "auto" && o.Encoding != "utf-8" && o.Encoding != "utf8"
 	}},

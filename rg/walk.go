@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 
@@ -23,7 +24,13 @@ import (
 
 // needsListing reports whether o needs the per-file listing path.
 func needsListing(o *rgcli.Options) bool {
-	return o.Mode == rgcli.ModeFiles || o.Mode == rgcli.ModeFilesWithoutMatch || o.Passthru || o.Invert
+	return o.Mode == rgcli.ModeFiles || o.Mode == rgcli.ModeFilesWithoutMatch || o.Passthru || o.Invert || includeZero(o)
+}
+
+// includeZero reports --include-zero where it counts: with -c or
+// --count-matches, a file searched without a match is printed with 0.
+func includeZero(o *rgcli.Options) bool {
+	return o.IncludeZero && (o.Mode == rgcli.ModeCount || o.Mode == rgcli.ModeCountMatches)
 }
 
 // listFiles returns the files rg would search in t, sorted by path when
@@ -99,6 +106,13 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 		}
 		return nil
 	}))
+	binary := firstNUL(filepath.Join(t.root, filepath.FromSlash(rel))) >= 0
+	if binary && !t.file {
+		// rg stops at a NUL in a file it found by walking: it counts
+		// neither its bytes nor its matches.
+		res.Stats.BytesSearched, res.Stats.MatchedLines, res.Stats.FilesMatched = 0, 0, 0
+		clear(matched)
+	}
 	r.addResult(res)
 	if err != nil {
 		return err
@@ -107,7 +121,14 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 		return err
 	}
 	if r.o.Mode == rgcli.ModeFilesWithoutMatch {
-		if len(matched) == 0 && firstNUL(s.abs) < 0 {
+		if len(matched) > 0 {
+			r.files++ // for --stats, as rg counts them
+			for _, l := range matched {
+				r.lines++
+				r.matches += int64(len(l.Submatches) + l.MoreSubmatches)
+			}
+		}
+		if len(matched) == 0 && !binary {
 			r.matched = true
 			if err := s.std.PathLine(s.path); err != nil {
 				return err
@@ -115,8 +136,8 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 		}
 		return s.finishFile()
 	}
-	if !t.file && firstNUL(s.abs) >= 0 {
-		return s.finishFile() // rg stops at a NUL in a file it found by walking
+	if binary && !t.file {
+		return s.finishFile()
 	}
 	if err := r.printAllLines(s, matched); err != nil {
 		return err
@@ -157,9 +178,10 @@ func (r *rgRun) printAllLines(s *rgSink, matched map[int]search.Line) error {
 type allLines struct {
 	r     *rgRun
 	s     *rgSink
-	n     int   // the next line's number
-	off   int64 // and its offset
-	count int64 // lines printed as matches
+	n       int   // the next line's number
+	off     int64 // and its offset
+	count   int64 // lines printed as matches
+	matches int64 // the matches on them (not for -v)
 }
 
 // line prints raw, line a.n with its terminator; done reports -v's -m limit
@@ -182,6 +204,7 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 		rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindMatch}}
 	case isMatch:
 		a.count++
+		a.matches += int64(len(l.Submatches) + l.MoreSubmatches)
 		rl = printer.RgLine{Line: l}
 	default:
 		rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindContext}}
@@ -193,7 +216,7 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 	}
 	switch {
 	case r.o.Quiet:
-	case r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeFilesWithMatches:
+	case r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeCountMatches || r.o.Mode == rgcli.ModeFilesWithMatches:
 	case s.binaryOff >= 0:
 		// A stream found binary: rg prints a note instead of its lines and
 		// stops at the first one it would print.
@@ -225,10 +248,13 @@ func (a *allLines) finish() error {
 		r.matched = true
 		r.files++
 		r.lines += count
+		r.matches += a.matches
 	}
 	switch {
-	case r.o.Quiet || count == 0:
-	case r.o.Mode == rgcli.ModeCount:
+	case r.o.Quiet || (count == 0 && !includeZero(r.o)):
+	case r.o.Mode == rgcli.ModeCountMatches && !r.o.Invert:
+		return s.std.Count(s.path, a.matches)
+	case r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeCountMatches:
 		return s.std.Count(s.path, count)
 	case r.o.Mode == rgcli.ModeFilesWithMatches:
 		return s.std.PathLine(s.path)

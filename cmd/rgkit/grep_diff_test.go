@@ -458,7 +458,7 @@ var refusals = map[string]knownDiff{
 		why: "regex errors carry rg's reason but not its caret picture of the wrapped pattern (same exit status, different layout)"},
 	"-P foo a.txt":           refusal("-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines speak rg's default (Rust) regex syntax"),
 	"--pre cat foo a.txt":    refusal("--pre", "running a preprocessor per file is left to rg"),
-	"--sort path -v -C1 foo": refusal("-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those"),
+	"--sort path -v -C1 foo": refusal("-v/--invert-match with context, -o or --json", "inverted lines are listed file by file without those"),
 }
 
 // knownDiffs are the expected differences per engine path, keyed by case

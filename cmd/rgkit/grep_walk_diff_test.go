@@ -55,6 +55,8 @@ func walkTree(t *testing.T) (dir, home string) {
 		"repo/sub/deep/F.Html":          "foo F\n",
 		"repo/sub/deep/deeper/g.go":     "foo g\n",
 		"repo/sub/deep/deeper/last.txt": "foo last\n",
+		"repo/bin.dat":                  "foo before\x00after foo\n",
+		"repo/nomatch.txt":              "nothing here\n",
 		"repo/x.rs/inside.txt":          "foo in a directory named like a type\n",
 		// Outside any repository: git's ignore files apply only with
 		// --no-require-git; .ignore always.
@@ -205,6 +207,21 @@ func walkCases() []diffCase {
 		{"-v", "-d", "1", "foo"}, {"-l", "--no-ignore-dot", "foo"}, {"-c", "--no-require-git", "foo"},
 	} {
 		add(flags...)
+	}
+	// --include-zero prints a 0 for each file searched without a match
+	// (not for a binary file the walk found), and the statistics count
+	// as rg's do.
+	for _, flags := range [][]string{
+		{"-c", "--include-zero"}, {"--count-matches", "--include-zero"}, {"-c", "--include-zero", "-m1"},
+		{"-c", "--include-zero", "-v"}, {"--count-matches", "--include-zero", "-v"}, {"--count-matches", "-v"},
+		{"-c", "--include-zero", "--stats"}, {"--count-matches", "--include-zero", "--stats"},
+		{"-c", "--include-zero", "-v", "--stats"}, {"--count-matches", "-v", "--stats"}, {"-v", "--stats"},
+		{"--files-without-match", "--stats"}, {"--include-zero"}, {"-l", "--include-zero"},
+		{"-c", "--include-zero", "--no-include-zero"}, {"-c", "--include-zero", "-q"}, {"--json", "--include-zero"},
+	} {
+		args := append([]string{"--sort", "path"}, flags...)
+		add(append(args, "foo", "repo")...)
+		add(append(args, "foo", "repo/nomatch.txt")...)
 	}
 	// --type-list shows the table as the command line leaves it.
 	for _, flags := range [][]string{
