@@ -176,8 +176,8 @@ func (r *rgRun) printAllLines(s *rgSink, matched map[int]search.Line) error {
 // allLines prints a file (or a stream) line by line for --passthru and -v,
 // given which lines match.
 type allLines struct {
-	r     *rgRun
-	s     *rgSink
+	r       *rgRun
+	s       *rgSink
 	n       int   // the next line's number
 	off     int64 // and its offset
 	count   int64 // lines printed as matches
