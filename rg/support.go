@@ -34,7 +34,10 @@ var unsupportedFlags = []struct {
 	{"--no-unicode", "matching is always Unicode-aware", func(o *rgcli.Options) bool { return o.NoUnicode }},
 	{"-a/--text", "binary files are always skipped like rg's default", func(o *rgcli.Options) bool { return o.Text }},
 	{"--binary/-uuu", "binary files are always skipped like rg's default", func(o *rgcli.Options) bool { return o.Binary }},
-	{"--stop-on-nonmatch", "not implemented by the engines", func(o *rgcli.Options) bool { return o.StopOnNonmatch }},
+	{"--stop-on-nonmatch with context, --passthru, --json or --stats", "the lines of a file are cut after the search, without those", func(o *rgcli.Options) bool {
+		b, a := o.ContextLines()
+		return o.StopOnNonmatch && !o.Multiline && (b > 0 || a > 0 || o.Passthru || o.Mode == rgcli.ModeJSON || o.Stats)
+	}},
 	{"--hyperlink-format", "hyperlinks are not printed", func(o *rgcli.Options) bool { return o.HyperlinkFormat != "" }},
 	{"--generate", "man pages and completions come from rg", func(o *rgcli.Options) bool { return o.Has("generate") }},
 	{"--pcre2-version", "there is no PCRE2", func(o *rgcli.Options) bool { return o.Has("pcre2-version") }},

@@ -24,8 +24,12 @@ import (
 
 // needsListing reports whether o needs the per-file listing path.
 func needsListing(o *rgcli.Options) bool {
-	return o.Mode == rgcli.ModeFiles || o.Mode == rgcli.ModeFilesWithoutMatch || o.Passthru || o.Invert || includeZero(o)
+	return o.Mode == rgcli.ModeFiles || o.Mode == rgcli.ModeFilesWithoutMatch || o.Passthru || o.Invert || includeZero(o) || stopsOnNonmatch(o)
 }
+
+// stopsOnNonmatch reports --stop-on-nonmatch where it acts: line by line
+// (a later -U turns it off, as in rg).
+func stopsOnNonmatch(o *rgcli.Options) bool { return o.StopOnNonmatch && !o.Multiline }
 
 // includeZero reports --include-zero where it counts: with -c or
 // --count-matches, a file searched without a match is printed with 0.
@@ -176,24 +180,35 @@ func (r *rgRun) printAllLines(s *rgSink, matched map[int]search.Line) error {
 // allLines prints a file (or a stream) line by line for --passthru and -v,
 // given which lines match.
 type allLines struct {
-	r       *rgRun
-	s       *rgSink
-	n       int   // the next line's number
-	off     int64 // and its offset
-	count   int64 // lines printed as matches
-	matches int64 // the matches on them (not for -v)
+	r   *rgRun
+	s   *rgSink
+	n   int   // the next line's number
+	off int64 // and its offset
+	// succeeded: a line has matched (with -v: failed to), after which
+	// --stop-on-nonmatch ends the file at the first line that does not.
+	succeeded bool
+	count     int64 // lines printed as matches
+	matches   int64 // the matches on them (not for -v)
 }
 
 // line prints raw, line a.n with its terminator; done reports -v's -m limit
 // was passed.
 func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err error) {
 	r, s, n := a.r, a.s, a.n
+	_, isMatch := matched[n]
+	if stopsOnNonmatch(r.o) {
+		if isMatch != r.o.Invert {
+			a.succeeded = true
+		} else if a.succeeded {
+			return true, nil // rg reads no further
+		}
+	}
 	a.n++
 	text, term := raw, []byte(nil)
 	if bytes.HasSuffix(raw, termLF) { // lines here are cut at '\n' alone
 		text, term = splitLine(raw)
 	}
-	l, isMatch := matched[n]
+	l := matched[n]
 	var rl printer.RgLine
 	switch {
 	case r.o.Invert && isMatch:
@@ -206,6 +221,9 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 		a.count++
 		a.matches += int64(len(l.Submatches) + l.MoreSubmatches)
 		rl = printer.RgLine{Line: l}
+	case stopsOnNonmatch(r.o) && !r.o.Passthru:
+		a.off += int64(len(raw))
+		return false, nil // only the matches are printed
 	default:
 		rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindContext}}
 	}

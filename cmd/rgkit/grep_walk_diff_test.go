@@ -223,6 +223,18 @@ func walkCases() []diffCase {
 		add(append(args, "foo", "repo")...)
 		add(append(args, "foo", "repo/nomatch.txt")...)
 	}
+	// --stop-on-nonmatch ends a file at the first line that does not
+	// match after one that did (with -v, the reverse); a later -U turns it
+	// off.
+	for _, flags := range [][]string{
+		{}, {"-n"}, {"-c"}, {"--count-matches"}, {"-l"}, {"-v"}, {"-v", "-c"}, {"-m1"}, {"-b"}, {"-o"},
+		{"-U"}, {"--files-without-match"}, {"-c", "--include-zero"}, {"-q"}, {"--vimgrep"}, {"-r", "X"},
+	} {
+		args := append([]string{"--sort", "path", "--stop-on-nonmatch"}, flags...)
+		add(append(args, "foo", "repo")...)
+		add(append(args, "foo", "repo/late.txt")...)
+	}
+	add("-U", "--stop-on-nonmatch", "foo", "repo/late.txt")
 	// --type-list shows the table as the command line leaves it.
 	for _, flags := range [][]string{
 		{"--type-add", "web:*.{html,css}"}, {"--type-add", "rust:*.x"}, {"--type-add", "zz:*.b", "--type-add", "zz:*.a", "--type-add", "zz:*.b"},
@@ -307,6 +319,12 @@ func TestGrepFileSelectionAgainstRg15(t *testing.T) {
 			{"foo", filepath.Join(dir, "repo")},
 		} {
 			check(t, env, diffCase{args: args})
+		}
+	})
+	t.Run("--stop-on-nonmatch on stdin", func(t *testing.T) {
+		t.Parallel()
+		for _, args := range [][]string{{"--stop-on-nonmatch", "-n", "foo"}, {"--stop-on-nonmatch", "-v", "foo"}, {"--stop-on-nonmatch", "-c", "foo"}} {
+			check(t, env, diffCase{args: args, stdin: "bar\nfoo a\nfoo b\nbar\nfoo c\n"})
 		}
 	})
 	t.Run("a missing RIPGREP_CONFIG_PATH file warns and searches", func(t *testing.T) {

@@ -80,7 +80,7 @@ var flags = []flag{
 	sw("null-data", 0, func(o *Options) { o.NullData = true }),
 	sw("pcre2", 'P', func(o *Options) { o.PCRE2 = true }),
 	sw("no-pcre2", 0, func(o *Options) { o.PCRE2 = false }),
-	sw("stop-on-nonmatch", 0, func(o *Options) { o.StopOnNonmatch = true }),
+	sw("stop-on-nonmatch", 0, func(o *Options) { o.StopOnNonmatch, o.Multiline = true, false }),
 	sw("text", 'a', func(o *Options) { o.Text = true; o.Binary = false }),
 	sw("no-text", 0, func(o *Options) { o.Text = false }),
 	num("threads", 'j', func(o *Options, n int) { o.Threads = n }),
