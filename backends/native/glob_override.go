@@ -93,10 +93,6 @@ type typeSel struct {
 	negate bool
 }
 
-func newTypeFilter(globs []string) (*typeFilter, error) {
-	return newTypeFilterSelections(globs, nil)
-}
-
 // newTypeFilterSelections compiles globs (one including selection) and
 // then sels, in order.
 func newTypeFilterSelections(globs []string, sels []search.TypeSelection) (*typeFilter, error) {

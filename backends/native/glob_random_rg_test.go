@@ -47,7 +47,15 @@ func randomGlob(r *rand.Rand) string {
 // rejected is rg's exit 2 for a glob it refuses.
 func rgGlobFiles(t *testing.T, rg, root, glob string) (files []string, rejected bool) {
 	t.Helper()
-	cmd := exec.Command(rg, "--files", "--no-config", conformance.Threads, "--hidden", "--no-ignore", "--null", "--glob="+glob, "--", root)
+	return rgGlobFilesFlag(t, rg, root, "--glob="+glob)
+}
+
+// rgGlobFilesFlag is rgGlobFiles with the glob flag given whole
+// ("--iglob=x").
+func rgGlobFilesFlag(t *testing.T, rg, root, globFlag string) (files []string, rejected bool) {
+	t.Helper()
+	glob := globFlag
+	cmd := exec.Command(rg, "--files", "--no-config", conformance.Threads, "--hidden", "--no-ignore", "--null", globFlag, "--", root)
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -142,4 +150,46 @@ func TestRandomGlobsAgreeWithRipgrepAndDoublestar(t *testing.T) {
 		}
 	}
 	t.Logf("%d random globs, %d of them matched through doublestar", n, viaDoublestar)
+}
+
+// TestRandomIglobsAgreeWithRipgrep draws seeded random globs with their
+// letters' case changed at random and requires the walker's folded
+// matcher (--iglob) to select what rg 15.2.0's `--files --iglob` selects:
+// ASCII letters compare either case, other characters (É against é)
+// exactly.
+func TestRandomIglobsAgreeWithRipgrep(t *testing.T) {
+	rg := rgPath(t)
+	n := sampleSize(200, 50)
+	root := t.TempDir()
+	globDiffTree.build(t, root)
+	all, _ := rgGlobFiles(t, rg, root, "**")
+	r := rand.New(rand.NewPCG(15, 3))
+	for range n {
+		var b strings.Builder
+		for _, c := range randomGlob(r) {
+			if r.IntN(2) == 0 {
+				b.WriteString(strings.ToUpper(string(c)))
+			} else {
+				b.WriteRune(c)
+			}
+		}
+		glob := b.String()
+		want, rejected := rgGlobFilesFlag(t, rg, root, "--iglob="+glob)
+		rule, ok, err := parseIgnoreLineFold(glob, false, true)
+		if rejected || err != nil || !ok {
+			if rejected != (err != nil) {
+				t.Errorf("%q: rg rejects it: %v; the walker: ok=%v err=%v", glob, rejected, ok, err)
+			}
+			continue
+		}
+		var got []string
+		for _, p := range all {
+			if !rule.dirOnly && rule.g.match(p) {
+				got = append(got, p)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("--iglob %q:\n  walker %q\n      rg %q", glob, got, want)
+		}
+	}
 }

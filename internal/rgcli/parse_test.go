@@ -1,6 +1,7 @@
 package rgcli
 
 import (
+	"errors"
 	"slices"
 	"testing"
 )
@@ -166,5 +167,52 @@ func TestConfigArgs(t *testing.T) {
 	}
 	if got, _ := ConfigArgs(func(string) string { return "" }, nil); got != nil {
 		t.Errorf("unset: %q", got)
+	}
+}
+
+func TestConfigArgsMissingFileIsAWarning(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/no-such-rc"
+	args, err := ConfigArgs(func(k string) string {
+		if k == "RIPGREP_CONFIG_PATH" {
+			return path
+		}
+		return ""
+	}, []string{"x"})
+	var cre *ConfigReadError
+	if args != nil || !errors.As(err, &cre) {
+		t.Fatalf("ConfigArgs = %q, %v; want no arguments and a *ConfigReadError", args, err)
+	}
+	want := "failed to read the file specified in RIPGREP_CONFIG_PATH: " + path + ": No such file or directory (os error 2)"
+	if err.Error() != want {
+		t.Errorf("message %q, want rg's %q", err.Error(), want)
+	}
+}
+
+func TestNoIgnoreSetsFiveSwitchesLikeRg(t *testing.T) {
+	t.Parallel()
+	o := mustParse(t, "--no-ignore", "--ignore-vcs", "x")
+	if !o.NoIgnoreDot || !o.NoIgnoreExclude || !o.NoIgnoreGlobal || !o.NoIgnoreParent || o.NoIgnoreVCS || o.NoIgnoreFiles {
+		t.Errorf("--no-ignore --ignore-vcs: dot %v exclude %v global %v parent %v vcs %v files %v",
+			o.NoIgnoreDot, o.NoIgnoreExclude, o.NoIgnoreGlobal, o.NoIgnoreParent, o.NoIgnoreVCS, o.NoIgnoreFiles)
+	}
+	o = mustParse(t, "-u", "--ignore", "x")
+	if o.NoIgnore || o.NoIgnoreDot || o.NoIgnoreVCS {
+		t.Errorf("-u --ignore: %+v", o)
+	}
+}
+
+func TestTypeFlagsKeepTheirOrder(t *testing.T) {
+	t.Parallel()
+	o := mustParse(t, "-tgo", "--type-add", "web:*.html", "-Tweb", "--type-clear", "go", "x")
+	want := []TypeOp{{TypeSelect, "go"}, {TypeAdd, "web:*.html"}, {TypeNegate, "web"}, {TypeClear, "go"}}
+	if !slices.Equal(o.TypeOps, want) || !o.HasTypeDefs() {
+		t.Errorf("TypeOps = %+v, want %+v", o.TypeOps, want)
+	}
+	if o := mustParse(t, "-tgo", "x"); o.HasTypeDefs() {
+		t.Error("-t alone changes no definition")
+	}
+	if o := mustParse(t, "-U", "--stop-on-nonmatch", "x"); o.Multiline || !o.StopOnNonmatch {
+		t.Error("--stop-on-nonmatch turns -U off, as in rg")
 	}
 }
