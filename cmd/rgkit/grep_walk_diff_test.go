@@ -69,6 +69,7 @@ func walkTree(t *testing.T) (dir, home string) {
 		// --ignore-file files (not searched themselves: no foo).
 		"extra.ignore":  "a.go\nc.css\n!gitignored.txt\n",
 		"extra2.ignore": "!c.css\nREADME.md\n",
+		"upper.ignore":  "A.GO\n",
 		// Anchored rules, matched against the path as rg's walk names it
 		// (from the working directory, through the path argument).
 		"anchored.ignore":       "repo/sub/e.go\n/repo/c.css\n",
@@ -162,6 +163,8 @@ func walkCases() []diffCase {
 		{"--no-require-git", "--no-ignore-vcs"},
 		{"--no-ignore-vcs", "--no-ignore-dot"},
 		{"--ignore-file-case-insensitive"},
+		{"--ignore-file-case-insensitive", "--ignore-file", "upper.ignore"},
+		{"--ignore-file-case-insensitive", "--no-ignore-file-case-insensitive"},
 		// --ignore-file: lowest precedence, the later file first.
 		{"--ignore-file", "extra.ignore"},
 		{"--ignore-file", "extra.ignore", "--ignore-file", "extra2.ignore"},
