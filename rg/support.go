@@ -7,6 +7,7 @@ import (
 
 	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/rgcli"
+	"github.com/rgkit/rgkit/search"
 )
 
 // unsupportedFlags are rg flags the library's engines cannot honour, with
@@ -59,6 +60,10 @@ func checkSupported(o *rgcli.Options) error {
 // "name: glob, glob" form.
 func printTypeList(s streams, o *rgcli.Options) int {
 	defs, _, err := typeFlags(o)
+	if err == nil {
+		// rg builds the selections too: an unknown or invalid one fails.
+		err = selectTypeOps(&search.Query{}, o)
+	}
 	if err != nil {
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2

@@ -242,6 +242,7 @@ func walkCases() []diffCase {
 	for _, flags := range [][]string{
 		{"--type-add", "web:*.{html,css}"}, {"--type-add", "rust:*.x"}, {"--type-add", "zz:*.b", "--type-add", "zz:*.a", "--type-add", "zz:*.b"},
 		{"--type-clear", "go"}, {"--type-add", "foo:include:c,rust"}, {"--type-add", "foo"},
+		{"-tnope"}, {"--type-add", "foo:*.["}, {"--type-add", "foo:*.[", "-tfoo"}, {"-tgo", "--type-clear", "go"},
 	} {
 		add(append(append([]string{}, flags...), "--type-list")...)
 	}
@@ -324,9 +325,10 @@ func TestGrepFileSelectionAgainstRg15(t *testing.T) {
 			check(t, env, diffCase{args: args})
 		}
 	})
-	t.Run("--stop-on-nonmatch on stdin", func(t *testing.T) {
+	t.Run("--stop-on-nonmatch and --include-zero on stdin", func(t *testing.T) {
 		t.Parallel()
-		for _, args := range [][]string{{"--stop-on-nonmatch", "-n", "foo"}, {"--stop-on-nonmatch", "-v", "foo"}, {"--stop-on-nonmatch", "-c", "foo"}} {
+		for _, args := range [][]string{{"--stop-on-nonmatch", "-n", "foo"}, {"--stop-on-nonmatch", "-v", "foo"}, {"--stop-on-nonmatch", "-c", "foo"},
+			{"-c", "--include-zero", "nomatch"}, {"--count-matches", "--include-zero", "nomatch"}} {
 			check(t, env, diffCase{args: args, stdin: "bar\nfoo a\nfoo b\nbar\nfoo c\n"})
 		}
 	})
