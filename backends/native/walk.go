@@ -31,8 +31,9 @@ type WalkOptions struct {
 	Paths []string
 	// Hidden lists hidden files and descends into hidden directories.
 	Hidden bool
-	// NoIgnore disables every ignore file (.gitignore, .ignore, .rgignore,
-	// .git/info/exclude, the global excludes file).
+	// NoIgnore disables every ignore file the walk finds (.gitignore,
+	// .ignore, .rgignore, .git/info/exclude, the global excludes file);
+	// IgnoreFiles still apply, as rg's --ignore-file does under --no-ignore.
 	NoIgnore bool
 	// NoIgnoreDot, NoIgnoreVCS, NoIgnoreExclude, NoIgnoreGlobal,
 	// NoIgnoreParent and NoRequireGit are rg's finer switches (see
