@@ -183,3 +183,82 @@ func TestRandomIgnoreFilesMatchRipgrep(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomIgnoreSwitchesMatchRipgrep draws seeded random trees with
+// ignore files at random levels (.gitignore, .ignore, .rgignore, and in
+// the directory above the root), a random global excludes file, an extra
+// --ignore-file, a repository or none, and a random set of rg's finer
+// switches (--no-ignore-dot/-vcs/-exclude/-global/-parent,
+// --no-require-git, --ignore-file-case-insensitive, -d, --hidden with
+// .git entered), and requires the walker to list what rg 15.2.0's
+// `--files` lists (60 cases under RGKIT_TEST_FULL=1, 15 by default).
+func TestRandomIgnoreSwitchesMatchRipgrep(t *testing.T) {
+	rgPath(t)
+	if testing.Short() {
+		t.Skip("randomised differential test skipped in -short mode")
+	}
+	r := rand.New(rand.NewPCG(15, 16))
+	lines := func() string {
+		var b strings.Builder
+		for range 1 + r.IntN(4) {
+			p := randomPattern(r)
+			if r.IntN(3) == 0 {
+				p = strings.ToUpper(p)
+			}
+			b.WriteString(p + "\n")
+		}
+		return b.String()
+	}
+	write := func(p, content string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range sampleSize(60, 15) {
+		home := t.TempDir()
+		parent := t.TempDir()
+		root := filepath.Join(parent, "repo")
+		randomTree.build(t, root)
+		files := map[string]string{}
+		put := func(rel, content string) {
+			files[rel] = content
+			write(filepath.Join(parent, filepath.FromSlash(rel)), content)
+		}
+		if r.IntN(4) != 0 {
+			put("repo/.git/HEAD", "ref: refs/heads/main\n")
+			if r.IntN(2) == 0 {
+				put("repo/.git/info/exclude", lines())
+			}
+		}
+		for _, dir := range []string{"", "repo", "repo/a", "repo/b", "repo/d/e"} {
+			for _, name := range []string{".gitignore", ".ignore", ".rgignore"} {
+				if r.IntN(3) == 0 {
+					put(filepath.ToSlash(filepath.Join(dir, name)), lines())
+				}
+			}
+		}
+		if r.IntN(2) == 0 {
+			write(filepath.Join(home, ".config", "git", "ignore"), lines())
+		}
+		o := WalkOptions{Root: root, Hidden: r.IntN(3) == 0, Workers: 1,
+			NoIgnoreDot: r.IntN(4) == 0, NoIgnoreVCS: r.IntN(4) == 0, NoIgnoreExclude: r.IntN(4) == 0,
+			NoIgnoreGlobal: r.IntN(4) == 0, NoIgnoreParent: r.IntN(4) == 0, NoRequireGit: r.IntN(4) == 0,
+			IgnoreCaseInsensitive: r.IntN(4) == 0, GitDir: true}
+		if r.IntN(3) == 0 {
+			extra := filepath.Join(home, "extra.ignore")
+			write(extra, lines())
+			o.IgnoreFiles = []string{extra}
+		}
+		if r.IntN(3) == 0 {
+			o.MaxDepth, o.MaxDepthSet = r.IntN(4), true
+		}
+		want := rgFiles(t, o, home)
+		got, _ := walkFiles(t, o, home)
+		if !slices.Equal(got, want) {
+			t.Errorf("case %d %+v ignore files %q:\n walk: %q\n   rg: %q", i, o, files, got, want)
+		}
+	}
+}

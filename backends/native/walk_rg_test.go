@@ -99,9 +99,31 @@ func rgFilesEnv(t testing.TB, o WalkOptions, home string, env map[string]string)
 	for _, g := range o.Globs {
 		args = append(args, "--glob="+g)
 	}
-	if o.Hidden {
+	for _, g := range o.IGlobs {
+		args = append(args, "--iglob="+g)
+	}
+	if o.Hidden && !o.GitDir {
 		// After the globs: the walker never lists .git, whatever they say.
 		args = append(args, "--glob=!.git")
+	}
+	for _, f := range []struct {
+		on   bool
+		flag string
+	}{
+		{o.NoIgnoreDot, "--no-ignore-dot"}, {o.NoIgnoreVCS, "--no-ignore-vcs"}, {o.NoIgnoreExclude, "--no-ignore-exclude"},
+		{o.NoIgnoreGlobal, "--no-ignore-global"}, {o.NoIgnoreParent, "--no-ignore-parent"}, {o.NoRequireGit, "--no-require-git"},
+		{o.IgnoreCaseInsensitive, "--ignore-file-case-insensitive"}, {o.GlobCaseInsensitive, "--glob-case-insensitive"},
+		{o.OneFileSystem, "--one-file-system"},
+	} {
+		if f.on {
+			args = append(args, f.flag)
+		}
+	}
+	for _, f := range o.IgnoreFiles {
+		args = append(args, "--ignore-file="+f)
+	}
+	if o.MaxDepthSet {
+		args = append(args, fmt.Sprintf("--max-depth=%d", o.MaxDepth))
 	}
 	if len(o.TypeGlobs) > 0 {
 		for _, g := range o.TypeGlobs {
