@@ -154,7 +154,18 @@ func TestGrepHonoursRipgrepConfigPath(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	for _, args := range [][]string{{"--version"}, {"version"}, {"grep", "--version"}} {
+	t.Run("grep --version", func(t *testing.T) {
+		// rg 15's own answer where it is installed, else the library's:
+		// either way the first line is what tools gate on.
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), []string{"grep", "--version"}, nil, &out, &errOut); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		if first, _, _ := strings.Cut(out.String(), "\n"); first != "ripgrep 15.2.0" && !strings.HasPrefix(first, "ripgrep 15.2.0 (rev ") {
+			t.Errorf("rgkit grep --version's first line is %q, want ripgrep 15.2.0", first)
+		}
+	})
+	for _, args := range [][]string{{"--version"}, {"version"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			if code := run(context.Background(), args, nil, &out, &errOut); code != 0 {
