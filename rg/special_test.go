@@ -3,7 +3,6 @@ package rg_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"os/exec"
 	"strings"
@@ -18,14 +17,7 @@ func runRg(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(testtool.ReferenceRg(t), args...)
 	cmd.Env = []string{"PATH=/nonexistent"}
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatal(err)
-	}
-	return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
+	return testtool.Run(t, cmd)
 }
 
 // runLib runs package rg's default Program with args (no config file).
