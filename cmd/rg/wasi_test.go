@@ -213,6 +213,34 @@ func wasiTree(t *testing.T) string {
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// Links (followed only with -L) and a file larger than a read buffer
+	// with its matches at both ends.
+	if err := os.Symlink("a.txt", filepath.Join(dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("src", filepath.Join(dir, "srclink")); err != nil {
+		t.Fatal(err)
+	}
+	big := "foo first\n" + strings.Repeat("filler line without the word\n", 40000) + "foo last\n"
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Distinct modification times, newest last in name order, for --sort
+	// modified.
+	var names []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			names = append(names, p)
+		}
+		return err
+	})
+	slices.Sort(names)
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i, p := range names {
+		if err := os.Chtimes(p, base, base.Add(time.Duration(i)*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return dir
 }
 
@@ -227,7 +255,8 @@ func wasiCases() []wasiCase {
 		{"--json"}, {"-A1"}, {"-B1"}, {"-C1", "-n"}, {"-m1"}, {"-r", "X"},
 		{"-g", "*.go"}, {"-g", "!*.txt"}, {"-t", "py"}, {"-T", "txt"}, {"--hidden"}, {"--no-ignore"},
 		{"-u"}, {"-uu"}, {"-S"}, {"--color", "always"}, {"-p"}, {"--trim", "-n"},
-		{"-v", "-c"}, {"-q"}, {"--max-filesize", "12"}, {"--sortr", "path", "-l"},
+		{"-v", "-c"}, {"-q"}, {"--max-filesize", "12"}, {"--sortr", "path", "-l"}, {"-L", "-n"},
+		{"--sortr", "modified", "-l"}, {"-j1", "-c"},
 	} {
 		args := append([]string{"--sort", "path"}, flags...)
 		cs = append(cs, wasiCase{args: append(args, "foo")})
@@ -236,7 +265,7 @@ func wasiCases() []wasiCase {
 		{"--sort", "path", "--files"}, {"--sort", "path", "--files", "--hidden"}, {"--sort", "path", "--files", "-g", "*.md"},
 		{"--sort", "path", "-n", "foo", "src"}, {"--sort", "path", "-n", "foo", "./docs", "a.txt"},
 		{"-F", "-e", "foo bar", "-e", "Foo"}, {"--passthru", "-n", "foo", "ctx.txt"},
-		{"-n", "foo", "build/out.txt"}, {"foo", "bin.dat"}, {"-n", "foo", "nonl.txt"},
+		{"-n", "foo", "build/out.txt"}, {"-n", "foo", "link.txt", "srclink"}, {"-c", "filler", "big.txt"}, {"foo", "bin.dat"}, {"-n", "foo", "nonl.txt"},
 		{"-U", "-n", "foo\\nFoo", "a.txt"}, {"-i", "-o", "GRÜSSE|café", "docs/readme.md"},
 		{"-n", "foo", "missing.txt", "a.txt"}, {"(", "a.txt"}, {"--bogus"}, {"-g", "[", "foo"},
 		{"--sort", "path", "nomatch"}, {"--type-list"},
