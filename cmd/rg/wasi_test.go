@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -198,6 +199,10 @@ func wasiTree(t *testing.T) string {
 	testtool.WriteTree(t, dir, map[string]string{
 		".gitignore":      "*.log\nbuild/\n",
 		".ignore":         "secret.txt\n",
+		".rgignore":       "notes.md\n",
+		"notes.md":        "foo notes\n",
+		"src/.gitignore":  "gen/\n",
+		"src/gen/x.go":    "package gen // foo\n",
 		"a.txt":           "hello world\nfoo bar\nFoo baz\nfoobar\n",
 		"ctx.txt":         "one\ntwo\nthree foo\nfour\nfive\nsix\nseven foo\neight\n",
 		"src/main.go":     "package main\n\nfunc main() {\n\tprintln(\"foo\")\n}\n",
@@ -256,7 +261,7 @@ func wasiCases() []wasiCase {
 		{"-g", "*.go"}, {"-g", "!*.txt"}, {"-t", "py"}, {"-T", "txt"}, {"--hidden"}, {"--no-ignore"},
 		{"-u"}, {"-uu"}, {"-S"}, {"--color", "always"}, {"-p"}, {"--trim", "-n"},
 		{"-v", "-c"}, {"-q"}, {"--max-filesize", "12"}, {"--sortr", "path", "-l"}, {"-L", "-n"},
-		{"--sortr", "modified", "-l"}, {"-j1", "-c"},
+		{"--sortr", "modified", "-l"}, {"-j1", "-c"}, {"--stats", "-c"},
 	} {
 		args := append([]string{"--sort", "path"}, flags...)
 		cs = append(cs, wasiCase{args: append(args, "foo")})
@@ -279,7 +284,7 @@ func wasiCases() []wasiCase {
 }
 
 // canonical sorts the lines of output whose order rg leaves to its
-// threads (no --sort), and masks JSON's timings.
+// threads (no --sort), and masks the timings of --json and --stats.
 func canonical(s string, c wasiCase) string {
 	for _, a := range c.args {
 		if strings.HasPrefix(a, "--sort") {
@@ -291,7 +296,11 @@ func canonical(s string, c wasiCase) string {
 	return strings.Join(lines, "")
 }
 
+// statsSeconds are --stats' timing lines.
+var statsSeconds = regexp.MustCompile(`(?m)^[0-9.]+ seconds( spent searching| total)?$`)
+
 func maskElapsed(s string) string {
+	s = statsSeconds.ReplaceAllString(s, "T seconds$1")
 	for _, key := range []string{`"elapsed":{`, `"elapsed_total":{`} {
 		for i := 0; ; {
 			j := strings.Index(s[i:], key)
