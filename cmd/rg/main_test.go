@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"os/exec"
 	"strings"
 	"testing"
@@ -38,21 +36,7 @@ func TestClosedStdoutEndsAsRg15(t *testing.T) {
 	end := func(bin string, args ...string) (string, int) {
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
-		var errOut bytes.Buffer
-		cmd.Stderr = &errOut
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
-			t.Fatal(err)
-		}
-		out.Close()
-		cmd.Wait()
-		return errOut.String(), cmd.ProcessState.ExitCode()
+		return testtool.RunUntilFirstLine(t, cmd)
 	}
 	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
 	for _, tt := range []struct {

@@ -217,7 +217,9 @@ func TestGrepInstalledAsRg(t *testing.T) {
 }
 
 // TestGrepClosedStdoutExitsZero is `rgkit grep … | head -1` under
-// pipefail: rg exits 0 when its reader goes away, and so must rgkit.
+// pipefail: rgkit ends quietly with exit 0 when its reader goes away, not
+// by SIGPIPE (rg 15.2.0 exits 0 too in a parallel search, 1 for this one
+// file: a known difference, docs/cli.md).
 func TestGrepClosedStdoutExitsZero(t *testing.T) {
 	bin := rgkitBin(t)
 	dir := t.TempDir()
@@ -226,20 +228,8 @@ func TestGrepClosedStdoutExitsZero(t *testing.T) {
 	}
 	cmd := exec.Command(bin, "grep", "--backend", "native", "foo", "big.txt")
 	cmd.Dir = dir
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
-		t.Fatal(err)
-	}
-	out.Close()
-	err = cmd.Wait()
-	if err != nil {
-		t.Fatalf("rgkit grep with its reader gone: %v; rg exits 0", err)
+	if errOut, code := testtool.RunUntilFirstLine(t, cmd); code != 0 || errOut != "" {
+		t.Fatalf("rgkit grep with its reader gone: exit %d, stderr %q; rg exits 0", code, errOut)
 	}
 }
 

@@ -5,6 +5,7 @@
 package testtool
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -155,4 +156,26 @@ func WriteTree(t testing.TB, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// RunUntilFirstLine starts cmd (Stdout and Stderr unset), reads one line
+// of its output and closes the pipe, as `cmd | head -1` does, and returns
+// what it wrote on stderr and its exit status (-1 when a signal ended it).
+func RunUntilFirstLine(t testing.TB, cmd *exec.Cmd) (stderr string, code int) {
+	t.Helper()
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatalf("%s: no first line: %v", cmd, err)
+	}
+	out.Close()
+	cmd.Wait()
+	return errOut.String(), cmd.ProcessState.ExitCode()
 }
