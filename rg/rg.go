@@ -41,7 +41,8 @@ type Program struct {
 	// searches with --backend auto or ripgrep, so that rg itself answers
 	// where it is installed.
 	Delegate func(ctx context.Context, versionPrefix string, args []string, in io.Reader, out, errOut io.Writer) (exit int, ran bool)
-	// Version prints --version; nil prints DefaultVersion's text.
+	// Version writes what --version prints below "ripgrep 15.2.0": what
+	// this program is; nil is DefaultAbout.
 	Version func(ctx context.Context, w io.Writer)
 }
 
@@ -82,6 +83,9 @@ func (p *Program) Main(ctx context.Context, args []string, stdin io.Reader, stdo
 		}
 		return p.Delegate(ctx, prefix, args, stdin, stdout, stderr)
 	}
+	if o, err := rgcli.Parse(args); err == nil && o.Special != rgcli.NoSpecial {
+		return p.special(ctx, s, o, args, delegate)
+	}
 	cfg, err := rgcli.ConfigArgs(getenv, args)
 	var cfgErr *rgcli.ConfigReadError
 	if errors.As(err, &cfgErr) {
@@ -102,17 +106,8 @@ func (p *Program) Main(ctx context.Context, args []string, stdin io.Reader, stdo
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
-	switch o.Mode {
-	case rgcli.ModeVersion:
-		if p.Version != nil {
-			p.Version(ctx, s.out)
-		} else {
-			fmt.Fprint(s.out, DefaultVersion)
-		}
-		return 0
-	case rgcli.ModeHelp:
-		fmt.Fprint(s.out, Help)
-		return 0
+	if o.Special != rgcli.NoSpecial { // from the config file (rg aborts there)
+		return p.special(ctx, s, o, args, delegate)
 	}
 	if o.Format != "rgkit-json" && (o.Backend == "" || o.Backend == "auto" || o.Backend == "ripgrep") {
 		if code, ok := delegate("15.", StripRgkitFlags(args)); ok {
@@ -132,9 +127,6 @@ func (p *Program) Main(ctx context.Context, args []string, stdin io.Reader, stdo
 	}
 	return p.runLibrary(ctx, s, o)
 }
-
-// DefaultVersion is what --version prints when Program.Version is nil.
-const DefaultVersion = "rgkit's pure-Go rg (rg 15.2.0's command line)\n"
 
 // StripRgkitFlags removes rgkit's own flags (--backend, --format) before
 // the arguments go to a real rg.

@@ -41,7 +41,6 @@ var unsupportedFlags = []struct {
 	}},
 	{"--hyperlink-format", "hyperlinks are not printed", func(o *rgcli.Options) bool { return o.HyperlinkFormat != "" }},
 	{"--generate", "man pages and completions come from rg", func(o *rgcli.Options) bool { return o.Has("generate") }},
-	{"--pcre2-version", "there is no PCRE2", func(o *rgcli.Options) bool { return o.Has("pcre2-version") }},
 }
 
 // checkSupported refuses, with the reason, an rg flag the library's
@@ -78,23 +77,6 @@ func printTypeList(s streams, o *rgcli.Options) int {
 	}
 	return 0
 }
-
-// Help is `rgkit grep -h`: a pointer to rg's flags plus rgkit's own.
-const Help = `rgkit grep (rg 15.2.0's command line)
-
-USAGE:
-  rgkit grep [OPTIONS] PATTERN [PATH ...]
-  rg [OPTIONS] PATTERN [PATH ...]         (rgkit installed as rg)
-
-Every flag of rg 15.2.0 is accepted with rg's meaning (see rg --help).
-With an rg 15.x on this machine the command line runs through it;
-otherwise rgkit's engines search and print rg's output byte for byte.
-Flags the engines cannot honour are refused with the reason.
-
-RGKIT OPTIONS:
-  --backend=ENGINE   auto (default), fastest, ripgrep, gitgrep, grep, native
-  --format=FORMAT    rg (default) or rgkit-json (rgkit's compact JSON Lines)
-`
 
 // checkGlobs refuses an invalid -g glob before any engine runs, worded as
 // rg words it ("error parsing glob '[': unclosed character class; missing

@@ -154,7 +154,18 @@ func TestGrepHonoursRipgrepConfigPath(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	for _, args := range [][]string{{"--version"}, {"version"}, {"grep", "--version"}} {
+	t.Run("grep --version", func(t *testing.T) {
+		// rg 15's own answer where it is installed, else the library's:
+		// either way the first line is what tools gate on.
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), []string{"grep", "--version"}, nil, &out, &errOut); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		if first, _, _ := strings.Cut(out.String(), "\n"); first != "ripgrep 15.2.0" && !strings.HasPrefix(first, "ripgrep 15.2.0 (rev ") {
+			t.Errorf("rgkit grep --version's first line is %q, want ripgrep 15.2.0", first)
+		}
+	})
+	for _, args := range [][]string{{"--version"}, {"version"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			if code := run(context.Background(), args, nil, &out, &errOut); code != 0 {
@@ -206,7 +217,9 @@ func TestGrepInstalledAsRg(t *testing.T) {
 }
 
 // TestGrepClosedStdoutExitsZero is `rgkit grep … | head -1` under
-// pipefail: rg exits 0 when its reader goes away, and so must rgkit.
+// pipefail: rgkit ends quietly with exit 0 when its reader goes away, not
+// by SIGPIPE (rg 15.2.0 exits 0 too in a parallel search, 1 for this one
+// file: a known difference, docs/cli.md).
 func TestGrepClosedStdoutExitsZero(t *testing.T) {
 	bin := rgkitBin(t)
 	dir := t.TempDir()
@@ -215,20 +228,8 @@ func TestGrepClosedStdoutExitsZero(t *testing.T) {
 	}
 	cmd := exec.Command(bin, "grep", "--backend", "native", "foo", "big.txt")
 	cmd.Dir = dir
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
-		t.Fatal(err)
-	}
-	out.Close()
-	err = cmd.Wait()
-	if err != nil {
-		t.Fatalf("rgkit grep with its reader gone: %v; rg exits 0", err)
+	if errOut, code := testtool.RunUntilFirstLine(t, cmd); code != 0 || errOut != "" {
+		t.Fatalf("rgkit grep with its reader gone: exit %d, stderr %q; rg exits 0", code, errOut)
 	}
 }
 

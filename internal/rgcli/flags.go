@@ -197,7 +197,7 @@ var flags = []flag{
 	val("field-match-separator", 0, func(o *Options, v, _ string) error { o.FieldMatchSeparator = Unescape(v); return nil }),
 	sw("heading", 0, func(o *Options) { o.Heading = ptr(true) }),
 	sw("no-heading", 0, func(o *Options) { o.Heading = ptr(false) }),
-	sw("help", 'h', func(o *Options) { o.setMode(ModeHelp) }),
+	{long: "help", short: 'h', set: special(HelpShort, HelpLong)},
 	val("hostname-bin", 0, func(o *Options, v, _ string) error { return nil }),
 	val("hyperlink-format", 0, func(o *Options, v, _ string) error { o.HyperlinkFormat = v; return nil }),
 	sw("include-zero", 0, func(o *Options) { o.IncludeZero = true }),
@@ -255,9 +255,9 @@ var flags = []flag{
 		return choice(v, shown, "man", "complete-bash", "complete-zsh", "complete-fish", "complete-powershell")
 	}),
 	sw("no-config", 0, func(o *Options) { o.NoConfig = true }),
-	sw("pcre2-version", 0, func(o *Options) {}),
+	sw("pcre2-version", 0, func(o *Options) { o.Special = VersionPCRE2 }),
 	sw("type-list", 0, func(o *Options) { o.setMode(ModeTypeList) }),
-	sw("version", 'V', func(o *Options) { o.setMode(ModeVersion) }),
+	{long: "version", short: 'V', set: special(VersionShort, VersionLong)},
 
 	// rgkit's own flags (rg has none of these names).
 	val("backend", 0, func(o *Options, v, shown string) error {

@@ -39,10 +39,6 @@ const (
 	ModeFiles
 	// ModeTypeList is --type-list.
 	ModeTypeList
-	// ModeVersion is -V / --version.
-	ModeVersion
-	// ModeHelp is -h / --help.
-	ModeHelp
 )
 
 // isSearch reports whether m is one of the search modes that later search
@@ -163,6 +159,7 @@ type Options struct {
 	HyperlinkFormat                      string
 
 	Mode                         Mode
+	Special                      Special // -h, --help, -V, --version, --pcre2-version
 	NoMessages, NoIgnoreMessages bool
 	Stats, Debug, Trace          bool
 	NoConfig                     bool

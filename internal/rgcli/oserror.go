@@ -11,11 +11,11 @@ import (
 func OSError(err error) string {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		msg := errno.Error()
+		code, msg := hostErrno(errno)
 		if msg != "" {
 			msg = string(msg[0]-('a'-'A')*b2i(msg[0] >= 'a' && msg[0] <= 'z')) + msg[1:]
 		}
-		return fmt.Sprintf("%s (os error %d)", msg, int(errno))
+		return fmt.Sprintf("%s (os error %d)", msg, code)
 	}
 	return err.Error()
 }

@@ -5,9 +5,11 @@
 package testtool
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -125,4 +127,55 @@ func ReferenceRg(t testing.TB) string {
 		Missing(t, err.Error())
 	}
 	return p
+}
+
+// Run runs cmd (Stdout and Stderr unset) and returns what it wrote and its
+// exit status; a command that could not run at all fails the test.
+func Run(t testing.TB, cmd *exec.Cmd) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+	}
+	return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
+}
+
+// WriteTree writes files (slash-separated path: content) beneath dir,
+// creating directories as needed.
+func WriteTree(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// RunUntilFirstLine starts cmd (Stdout and Stderr unset), reads one line
+// of its output and closes the pipe, as `cmd | head -1` does, and returns
+// what it wrote on stderr and its exit status (-1 when a signal ended it).
+func RunUntilFirstLine(t testing.TB, cmd *exec.Cmd) (stderr string, code int) {
+	t.Helper()
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatalf("%s: no first line: %v", cmd, err)
+	}
+	out.Close()
+	cmd.Wait()
+	return errOut.String(), cmd.ProcessState.ExitCode()
 }

@@ -3,6 +3,7 @@ package testtool
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -73,5 +74,15 @@ func TestReferenceRgPath(t *testing.T) {
 				t.Errorf("ReferenceRgPath = %q, %v; want %q and an error holding %q", got, err, tt.want, tt.errHas)
 			}
 		})
+	}
+}
+
+func TestWriteTreeAndRun(t *testing.T) {
+	dir := t.TempDir()
+	WriteTree(t, dir, map[string]string{"a/b/c.txt": "hello\n", "d.txt": ""})
+	sh := Need(t, "sh")
+	out, errOut, code := Run(t, exec.Command(sh, "-c", "cat "+filepath.Join(dir, "a", "b", "c.txt")+"; echo oops >&2; test -f "+filepath.Join(dir, "d.txt")+" && exit 3"))
+	if out != "hello\n" || errOut != "oops\n" || code != 3 {
+		t.Errorf("stdout %q, stderr %q, exit %d; want the file, oops and 3", out, errOut, code)
 	}
 }

@@ -1,0 +1,22 @@
+// Command rg is rgkit's pure-Go rg: ripgrep 15.2.0's command line on the
+// native engine alone (package rg's Main with its zero Program), with no
+// rg binary, subprocess, network or MCP code linked in. It also builds for
+// WebAssembly (GOOS=wasip1 GOARCH=wasm; see docs/wasi.md).
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/rgkit/rgkit/rg"
+)
+
+func main() {
+	ctx, stop := notifyContext(context.Background())
+	if code, ok := checkPlatform(); !ok {
+		os.Exit(code)
+	}
+	code := rg.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
