@@ -416,3 +416,50 @@ func writeChainFile(t *testing.T, path, text string) {
 type inProcessEngine struct{ scriptedEngine }
 
 func (*inProcessEngine) InProcess() bool { return true }
+
+// The Chain consults its cost model per query: an engine estimated slower
+// than the in-process one is tried after it (and so answers only what it
+// declines); one estimated as fast or faster, or not estimated, keeps its
+// place.
+func TestChainCostDefersEnginesSlowerThanInProcess(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		cost      map[string]float64
+		declining bool // the in-process engine refuses the query
+		wantOrder []string
+		want      string
+	}{
+		{"no estimate keeps the order", nil, false, []string{"rg", "tool", "native"}, "rg"},
+		{"a slower tool goes after native", map[string]float64{"tool": 2.5}, false, []string{"rg", "native", "tool"}, "rg"},
+		{"every slower tool goes after native, in order", map[string]float64{"rg": 1.1, "tool": 3}, false, []string{"native", "rg", "tool"}, "native"},
+		{"a faster tool stays first", map[string]float64{"rg": 0.4, "tool": 1}, false, []string{"rg", "tool", "native"}, "rg"},
+		{"a deferred tool answers what native declines", map[string]float64{"rg": 2, "tool": 2}, true, []string{"native", "rg", "tool"}, "rg"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			native := &inProcessEngine{scriptedEngine{name: "native"}}
+			if tt.declining {
+				native.searchErr = fmt.Errorf("not this one: %w", ErrUnsupported)
+			}
+			c := &Chain{Engines: []Engine{&scriptedEngine{name: "rg"}, &scriptedEngine{name: "tool"}, native}}
+			if tt.cost != nil {
+				c.Cost = func(engine string, q Query) float64 { return tt.cost[engine] }
+			}
+			q := Query{Pattern: "x", Root: t.TempDir()}
+			var got []string
+			for _, e := range c.Order(context.Background(), q) {
+				got = append(got, e.Name())
+			}
+			if !reflect.DeepEqual(got, tt.wantOrder) {
+				t.Errorf("Order = %v, want %v", got, tt.wantOrder)
+			}
+			res, err := c.Search(context.Background(), q, &eventRecorder{t: t})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Backend != tt.want {
+				t.Errorf("ran %s, want %s", res.Backend, tt.want)
+			}
+		})
+	}
+}
