@@ -380,8 +380,8 @@ func (p *Program) chain(o *rgcli.Options) (*search.Chain, error) {
 	c.MaxOutputBytes = -1
 	if !printsStats(o) {
 		for _, e := range c.Engines {
-			if n, ok := e.(*native.Engine); ok {
-				n.NoStats = true // no NUL scan of a file without a match
+			if n, ok := e.(search.ByteStatsOptional); ok {
+				n.SkipByteStats() // e.g. no NUL scan of a file without a match
 			}
 		}
 	}

@@ -36,6 +36,12 @@ type Engine struct {
 	BatchSize int
 	// Parallel bounds concurrent grep processes; 0 = GOMAXPROCS.
 	Parallel int
+	// NoStats says the caller reads neither Stats.BytesSearched nor
+	// Stats.Binary (see search.ByteStatsOptional). Without it each file grep
+	// did not report is read by the Go side too, because rg counts a
+	// binary file's bytes only up to where it stops searching; with it
+	// such a file counts its size and is never read.
+	NoStats bool
 
 	mu    sync.Mutex
 	probe *grepProbe // cached Available result
@@ -45,6 +51,9 @@ var _ search.Engine = (*Engine)(nil)
 
 // New returns the system-grep engine with its defaults.
 func New() *Engine { return &Engine{} }
+
+// SkipByteStats sets NoStats (search.ByteStatsOptional).
+func (g *Engine) SkipByteStats() { g.NoStats = true }
 
 // Name is "grep".
 func (g *Engine) Name() string { return "grep" }
