@@ -158,3 +158,21 @@ func hasLiteral(re *syntax.Regexp) bool {
 	}
 	return false
 }
+
+// ClassExamples returns one query of each measured class, searching root,
+// in the order of the cost table: what a report (rgkit doctor) runs the
+// Chain's Order on to say which engine would answer which kind of query.
+func ClassExamples(root string) []search.Query {
+	return []search.Query{
+		{Pattern: "ErrUnexpectedEOF", Root: root},
+		{Pattern: "http", Root: root, Case: search.CaseInsensitive},
+		{Pattern: "ErrShortWrite|ErrUnexpectedEOF", Root: root},
+		{Pattern: `\w+\d\s*=\s*\d`, Root: root},
+		{Pattern: `\w{5}\s+\w{5}\s+\w{5}`, Root: root},
+		{Pattern: "func", Root: root, Mode: search.ModeCount},
+		{Pattern: "func", Root: root, Mode: search.ModeFilesWithMatches},
+	}
+}
+
+// ClassName is the name of q's class in the cost table ("literal", "-c").
+func ClassName(q search.Query) string { return classify(q).String() }

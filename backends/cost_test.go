@@ -98,3 +98,12 @@ func TestDefaultWithoutRgAnswersWithNative(t *testing.T) {
 		}
 	}
 }
+
+func TestClassExamplesCoverTheTableInOrder(t *testing.T) {
+	t.Parallel()
+	for i, q := range ClassExamples(t.TempDir()) {
+		if got := classify(q); got != queryClass(i) {
+			t.Errorf("example %d (%q) is in class %v, want %v", i, q.Pattern, got, queryClass(i))
+		}
+	}
+}
