@@ -132,6 +132,9 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		}
 		tq := q
 		tq.Root, tq.Paths = t.root, t.paths
+		if len(tq.Globs) > 0 && !t.file {
+			tq.GlobBase, tq.GlobCwd = globBase(t.display)
+		}
 		var res search.Result
 		if t.stream != nil && needsListing(o) {
 			res, err = run.streamListing(ctx, tq, t.stream, &rgSink{run: run, t: t})
@@ -252,6 +255,25 @@ func pathTarget(p string) (t target, done func(), err error) {
 		return target{}, nil, err
 	}
 	return target{display: p, file: true, stream: &streamSource{r: f}}, func() { f.Close() }, nil
+}
+
+// globBase is the path rg's --glob overrides see in front of a walked
+// path under the directory argument display: rg builds them on its working
+// directory and matches the path as it walks it, with one leading "./"
+// dropped and, when it starts with the working directory (bytewise), that
+// prefix too (ignore's Gitignore::strip). So `rg -g 'src/**' x` matches
+// x/src/..., and an absolute root gets cwd, for that removal per path.
+func globBase(display string) (base, cwd string) {
+	p := strings.TrimSuffix(strings.TrimPrefix(filepath.ToSlash(display), "./"), "/")
+	if p == "." {
+		return "", "" // rg walks "./src/a.txt", matched as "src/a.txt"
+	}
+	if filepath.IsAbs(display) {
+		if wd, err := os.Getwd(); err == nil {
+			cwd = filepath.ToSlash(wd)
+		}
+	}
+	return p, cwd
 }
 
 // readPatterns gathers -e, the positional pattern and -f files' lines

@@ -67,6 +67,18 @@ type Query struct {
 	// Globs are include globs, or excludes when prefixed with '!', in
 	// doublestar syntax with {a,b}, anchored like rg's --glob.
 	Globs []string
+	// GlobBase, when set, is the path Globs see in front of each path
+	// relative to Root: rg matches --glob against the path as it walks it,
+	// which is relative to its working directory (rg -g 'src/**' x matches
+	// x/src/..., not x's own src/), or absolute for a root outside it. The
+	// CLI sets it so to behave as rg; empty matches Globs relative to Root
+	// (the agent tools, whose globs are relative to their workspace).
+	GlobBase string
+	// GlobCwd, with an absolute GlobBase, is rg's working directory: a
+	// path that starts with it (bytewise, as rg compares) is matched
+	// without it and the slash after it, so a root that holds the working
+	// directory sees paths below it as relative.
+	GlobCwd string
 	// Types are rg type names (go, py, ts, ...) from the shared type table.
 	Types []string
 

@@ -450,6 +450,8 @@ func WalkOptionsFor(q search.Query, typeGlobs []string, workers int) WalkOptions
 		FollowSymlinks: q.FollowSymlinks,
 		MaxFileSize:    q.MaxFileSize,
 		Globs:          q.Globs,
+		GlobBase:       q.GlobBase,
+		GlobCwd:        q.GlobCwd,
 		TypeGlobs:      typeGlobs,
 		Workers:        workers,
 		Confine:        q.Confine,

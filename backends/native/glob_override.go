@@ -1,5 +1,7 @@
 package native
 
+import "strings"
+
 // overrides are WalkOptions.Globs, applied like rg's --glob (the ignore
 // crate's Override): each glob is a gitignore line with the sense inverted,
 // so a plain glob whitelists and a "!glob" excludes; the last matching glob
@@ -9,6 +11,8 @@ package native
 type overrides struct {
 	rules      []ignoreRule
 	whitelists int
+	base       string // WalkOptions.GlobBase with a trailing slash, or ""
+	cwd        string // WalkOptions.GlobCwd
 }
 
 func newOverrides(globs []string) (*overrides, error) {
@@ -36,6 +40,10 @@ func newOverrides(globs []string) (*overrides, error) {
 func (o *overrides) match(path string, isDir bool) ignoreMatch {
 	if o == nil {
 		return matchNone
+	}
+	path = o.base + path
+	if o.cwd != "" && strings.HasPrefix(path, o.cwd) {
+		path = strings.TrimPrefix(path[len(o.cwd):], "/")
 	}
 	for i := len(o.rules) - 1; i >= 0; i-- {
 		r := &o.rules[i]

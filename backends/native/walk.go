@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,12 @@ type WalkOptions struct {
 	// Globs are rg --glob overrides: a plain glob whitelists, "!glob"
 	// excludes, the last match wins (see overrides).
 	Globs []string
+	// GlobBase is put before each path Globs are matched against
+	// (search.Query.GlobBase); "" matches them relative to Root.
+	GlobBase string
+	// GlobCwd is removed from the front of a path so prefixed, with the
+	// slash after it (search.Query.GlobCwd).
+	GlobCwd string
 	// TypeGlobs are rg --type globs (matched against file names); when
 	// non-empty a file must match one.
 	TypeGlobs []string
@@ -151,6 +158,9 @@ func newWalker(ctx context.Context, o WalkOptions, fn func(File) error) (*walker
 	w := &walker{ctx: ctx, o: o, fn: fn, root: root, useIgnore: !o.NoIgnore}
 	if w.over, err = newOverrides(o.Globs); err != nil {
 		return nil, err
+	}
+	if w.over != nil && o.GlobBase != "" {
+		w.over.base, w.over.cwd = strings.TrimSuffix(o.GlobBase, "/")+"/", o.GlobCwd
 	}
 	if w.types, err = newTypeFilter(o.TypeGlobs); err != nil {
 		return nil, err

@@ -328,7 +328,11 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		return search.Stats{}, fmt.Errorf("%w: %w", search.ErrUnavailable, err)
 	}
 	if len(diffs) > 0 {
-		return r.searchOlder(ctx, q, sink, info, diffs, start)
+		return r.searchOlder(ctx, q, sink, info, diffs, start) // its walk honours GlobBase
+	}
+	if q.GlobBase != "" && len(q.Globs) > 0 {
+		// rg, run in Root, would match the globs relative to Root.
+		return search.Stats{}, fmt.Errorf("%w: rg matches --glob relative to the directory it runs in, not Query.GlobBase", search.ErrUnsupported)
 	}
 	run := &rgRun{ctx: ctx, q: q, sink: sink, countMatches: rgCountsMatches(q)}
 	defer func() {
