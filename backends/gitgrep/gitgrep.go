@@ -253,6 +253,11 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if err != nil {
 		return st, err
 	}
+	if d == dialect.ERE && !tr.Fixed && g.NoStats {
+		if err := dialect.CheckDFAWeight(prefilter); err != nil {
+			return st, err // git grep -E's regcomp would grow as grep's does
+		}
+	}
 	fs, err := newFileSearch(ctx, q, sink)
 	if err != nil {
 		return st, err

@@ -38,6 +38,9 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if err != nil {
 		return search.Stats{}, err
 	}
+	if err := dialect.CheckDFAWeight(q); err != nil && !t.Fixed {
+		return search.Stats{}, err
+	}
 	typeGlobs, err := search.TypeGlobs(q.Types)
 	if err != nil {
 		return search.Stats{}, err
@@ -57,7 +60,7 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	run := &grepRun{ctx: ctx, cancel: cancel, q: q, m: m, src: src, path: info.Path, args: args, noStats: g.NoStats}
+	run := &grepRun{ctx: ctx, cancel: cancel, q: q, m: m, src: src, path: info.Path, args: args, noStats: g.NoStats, maxMemory: g.maxMemory()}
 	run.fs = native.NewFileSearcher(ctx, q, m, sink, src)
 	batches := make(chan []native.File)
 	parallel := g.Parallel
@@ -128,6 +131,14 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	return st, walkErr
 }
 
+// maxMemory is the cap handed to proc.Spec (<= 0 there = none).
+func (g *Engine) maxMemory() int64 {
+	if g.MaxMemory == 0 {
+		return DefaultMaxMemory
+	}
+	return g.MaxMemory
+}
+
 // grepRun is one Search: shared inputs, the sink (one file at a time) and
 // counters.
 type grepRun struct {
@@ -140,7 +151,8 @@ type grepRun struct {
 	args   []string
 	// noStats: a file grep does not report counts its size as searched
 	// bytes, unread (see Engine.NoStats).
-	noStats bool
+	noStats   bool
+	maxMemory int64 // proc.Spec.MaxMemory of each grep
 
 	// fs passes every file's lines to the sink (one file at a time), and
 	// searches the files grep cannot answer exactly.
@@ -227,9 +239,13 @@ func (r *grepRun) batch(files []native.File) error {
 		}
 	}
 	out := func(rd io.Reader) error { return read(&firstByte{r: rd, seen: &r.printed}) }
-	res, err := proc.Run(r.ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: r.path, Args: args, Dir: r.q.Root, Env: grepEnv, MaxStdout: proc.DefaultMaxStdout}, out)
+	res, err := proc.Run(r.ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: r.path, Args: args, Dir: r.q.Root, Env: grepEnv,
+		MaxStdout: proc.DefaultMaxStdout, MaxMemory: r.maxMemory}, out)
 	r.cpu.Add(int64(res.CPU))
 	for old := r.peakRSS.Load(); res.PeakRSS > old && !r.peakRSS.CompareAndSwap(old, res.PeakRSS); old = r.peakRSS.Load() {
+	}
+	if res.MemoryCapped {
+		return fmt.Errorf("%w: grep needed more than %s of memory and was stopped", search.ErrMemoryCap, proc.FormatBytes(r.maxMemory))
 	}
 	if err != nil {
 		return err
