@@ -38,6 +38,7 @@ func TestByteOffsetsAndStatsOnEveryEngineAreRgs(t *testing.T) {
 		for _, args := range [][]string{
 			{"-b", "--sort", "path", "hit"},
 			{"-b", "-C1", "--sort", "path", "hit"},
+			{"-b", "-o", "--sort", "path", "hit"}, // CRLF lines: offsets count the \r as rg does
 			{"--stats", "--sort", "path", "hit"},
 			{"--stats", "-c", "--sort", "path", "hit"},
 			{"--json", "--sort", "path", "hit"},
