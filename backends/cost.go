@@ -47,15 +47,19 @@ var measuredCost = map[string][numClasses]float64{
 	"grep":    {2.6, 4.0, 3.2, 11, 24, 2.1, 1.6, 34},
 }
 
-// cost is the Chain's cost model (search.Chain.Cost): engine's measured
-// wall time on q over the native engine's; 0 (unknown) for an engine the
-// table does not hold, such as ripgrep, which stays first.
-func cost(engine string, q search.Query) float64 {
-	row, ok := measuredCost[engine]
-	if !ok {
-		return 0
+// cost is the Chain's cost model (search.Chain.Cost): q classified once,
+// then each engine's measured wall time on it over the native engine's; 0
+// (unknown) for an engine the table does not hold, such as ripgrep, which
+// stays first.
+func cost(q search.Query) func(engine string) float64 {
+	c := classify(q)
+	return func(engine string) float64 {
+		row, ok := measuredCost[engine]
+		if !ok {
+			return 0
+		}
+		return row[c]
 	}
-	return row[classify(q)]
 }
 
 // classify puts q in its cost class.

@@ -54,13 +54,13 @@ type Chain struct {
 	// max; nil = a bounded walk of the query's paths (countFilesBounded).
 	// Callers that already know the tree size inject it here.
 	CountFiles func(ctx context.Context, q Query, max int) int
-	// Cost, when set, is the cost model the Chain consults per query: an
-	// engine's expected wall time on q over the in-process engine's (see
-	// InProcess), 1 for the same, 0 for unknown. An engine estimated above
+	// Cost, when set, is the cost model the Chain consults once per query:
+	// for q it returns each engine's expected wall time over the in-process
+	// engine's (see InProcess), by name: 1 for the same, 0 for unknown. An engine estimated above
 	// 1 is tried only after the in-process engine, so it answers just the
 	// queries that engine declines. backends.Default sets it from measured
 	// ratios per query class (backends/cost.go).
-	Cost func(engine string, q Query) float64
+	Cost func(q Query) func(engine string) float64
 }
 
 // Search validates q, runs it through the first engine that can honour it
@@ -292,7 +292,7 @@ func (c *Chain) Deferred(engine Engine, q Query) (float64, bool) {
 	if c.Cost == nil || isInProcess(engine) {
 		return 0, false
 	}
-	cost := c.Cost(engine.Name(), q)
+	cost := c.Cost(q)(engine.Name())
 	return cost, cost > 1
 }
 
@@ -303,9 +303,10 @@ func (c *Chain) deferCostly(q Query, engines []Engine) []Engine {
 	if c.Cost == nil || at <= 0 {
 		return engines
 	}
+	costOf := c.Cost(q)
 	var keep, later []Engine
 	for _, b := range engines[:at] {
-		if _, slower := c.Deferred(b, q); slower {
+		if costOf(b.Name()) > 1 {
 			later = append(later, b)
 		} else {
 			keep = append(keep, b)

@@ -443,7 +443,7 @@ func TestChainCostDefersEnginesSlowerThanInProcess(t *testing.T) {
 			}
 			c := &Chain{Engines: []Engine{&scriptedEngine{name: "rg"}, &scriptedEngine{name: "tool"}, native}}
 			if tt.cost != nil {
-				c.Cost = func(engine string, q Query) float64 { return tt.cost[engine] }
+				c.Cost = func(Query) func(string) float64 { return func(engine string) float64 { return tt.cost[engine] } }
 			}
 			q := Query{Pattern: "x", Root: t.TempDir()}
 			var got []string
