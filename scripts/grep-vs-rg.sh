@@ -74,13 +74,14 @@ if [ -n "$versus" ]; then baseline=("${run_env[@]}" "$bin" grep --backend "$vers
 # about 5 ms less per run than the default cgo build.
 CGO_ENABLED=0 go build -o "$bin" ./cmd/rgkit
 
-# measure CMD...: prints "seconds peakKiB lines" for one run, output piped.
+# measure CMD...: prints "seconds peakKiB cpuSeconds lines" for one run,
+# output piped; CPU is user+system, what a loaded machine disturbs least.
 measure() {
   local t
   t=$(mktemp)
   local lines
-  lines=$( { /usr/bin/time -f '%e %M' -o "$t" "$@" 2>/dev/null || true; } | wc -l)
-  echo "$(cat "$t" | tail -n 1) $lines"
+  lines=$( { /usr/bin/time -f '%e %M %U %S' -o "$t" "$@" 2>/dev/null || true; } | wc -l)
+  tail -n 1 "$t" | awk -v l="$lines" '{ printf "%s %s %.2f %s\n", $1, $2, $3 + $4, l }'
   rm -f "$t"
 }
 
@@ -90,18 +91,18 @@ if [ -n "$versus" ]; then
   echo "baseline (rg column): rgkit grep --backend $versus$($norg && echo ', no rg on PATH'); rgkit grep --backend $backend; $runs interleaved pairs; output to a pipe"
 else echo "rg: $("$rgpath" --version | head -n 1); rgkit grep --backend $backend; $runs interleaved pairs; output to a pipe"; fi
 echo
-echo "| query | rg | rgkit | ×rg | rg peak RSS | rgkit peak RSS | lines |"
-echo "|---|--:|--:|--:|--:|--:|---|"
+echo "| query | rg | rgkit | ×rg | rg CPU | rgkit CPU | ×rg CPU | rg peak RSS | rgkit peak RSS | lines |"
+echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|"
 for q in "${queries[@]}"; do
   read -r -a args <<<"$q"
   # One warm-up each, so both read a warm page cache.
   measure "${baseline[@]}" "${args[@]}" "$dir" >/dev/null
   measure "${run_env[@]}" "$bin" grep --backend "$backend" "${args[@]}" "$dir" >/dev/null
-  rt=(); kt=(); rm=(); km=(); same=yes
+  rt=(); kt=(); rm=(); km=(); rc=(); kc=(); same=yes
   for _ in $(seq "$runs"); do
-    read -r a am al < <(measure "${baseline[@]}" "${args[@]}" "$dir")
-    read -r b bm bl < <(measure "${run_env[@]}" "$bin" grep --backend "$backend" "${args[@]}" "$dir")
-    rt+=("$a"); kt+=("$b"); rm+=("$am"); km+=("$bm")
+    read -r a am ac al < <(measure "${baseline[@]}" "${args[@]}" "$dir")
+    read -r b bm bc bl < <(measure "${run_env[@]}" "$bin" grep --backend "$backend" "${args[@]}" "$dir")
+    rt+=("$a"); kt+=("$b"); rm+=("$am"); km+=("$bm"); rc+=("$ac"); kc+=("$bc")
     [ "$al" = "$bl" ] || same="no ($al vs $bl)"
   done
   r=$(printf '%s\n' "${rt[@]}" | median)
@@ -109,5 +110,8 @@ for q in "${queries[@]}"; do
   rmem=$(printf '%s\n' "${rm[@]}" | sort -g | tail -n 1)
   kmem=$(printf '%s\n' "${km[@]}" | sort -g | tail -n 1)
   ratio=$(awk -v a="$k" -v b="$r" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-  printf '| `%s` | %ss | %ss | %s× | %d MiB | %d MiB | %s |\n' "${q//|/\\|}" "$r" "$k" "$ratio" $((rmem / 1024)) $((kmem / 1024)) "$same"
+  rcpu=$(printf '%s\n' "${rc[@]}" | median)
+  kcpu=$(printf '%s\n' "${kc[@]}" | median)
+  cratio=$(awk -v a="$kcpu" -v b="$rcpu" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+  printf '| `%s` | %ss | %ss | %s× | %ss | %ss | %s× | %d MiB | %d MiB | %s |\n' "${q//|/\\|}" "$r" "$k" "$ratio" "$rcpu" "$kcpu" "$cratio" $((rmem / 1024)) $((kmem / 1024)) "$same"
 done
