@@ -463,3 +463,60 @@ func TestChainCostDefersEnginesSlowerThanInProcess(t *testing.T) {
 		})
 	}
 }
+
+// reusingEngine sends every line from one buffer it overwrites, as an
+// engine decoding a tool's output into a reused record does.
+type reusingEngine struct{ lines []string }
+
+func (*reusingEngine) Name() string { return "reusing" }
+func (*reusingEngine) Available(context.Context) (Info, error) {
+	return Info{Name: "reusing"}, nil
+}
+func (e *reusingEngine) Search(ctx context.Context, q Query, sink Sink) (Stats, error) {
+	buf := make([]byte, 0, 64)
+	_ = sink.Begin("a")
+	for i, text := range e.lines {
+		kind := KindContext
+		if strings.Contains(text, "hit") {
+			kind = KindMatch
+		}
+		buf = append(buf[:0], text...)
+		l := Line{Path: "a", Number: i + 1, Text: buf, Kind: kind}
+		if kind == KindMatch {
+			l.Submatches = []Span{{Start: strings.Index(text, "hit"), End: strings.Index(text, "hit") + 3}}
+		}
+		if err := sink.Line(l); err != nil {
+			return Stats{}, err
+		}
+	}
+	return Stats{}, sink.End(FileSummary{Path: "a", MatchedLines: 2})
+}
+
+// The Chain copies the before-context lines it holds while streaming: an
+// engine may reuse a line's bytes once Line returns. It held them as sent,
+// so the ripgrep engine's context lines printed the next record's text
+// ("one hit\nine" for "filler line").
+func TestChainStreamingKeepsHeldContextLinesIntact(t *testing.T) {
+	t.Parallel()
+	lines := []string{"filler line", "filler line two", "one hit", "after", "more", "more again", "two hit"}
+	for _, before := range []int{1, 2} {
+		c := &Chain{Engines: []Engine{&reusingEngine{lines: lines}}}
+		var got []string
+		_, err := c.Search(context.Background(), Query{Pattern: "hit", Root: t.TempDir(), Before: before, Sort: SortNone},
+			SinkFunc(func(l Line) error { got = append(got, fmt.Sprintf("%d:%s", l.Number, l.Text)); return nil }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for i, text := range lines {
+			for _, m := range []int{3, 7} {
+				if i+1 <= m && i+1 > m-1-before {
+					want = append(want, fmt.Sprintf("%d:%s", i+1, text))
+				}
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("-B%d: got %q, want %q", before, got, want)
+		}
+	}
+}
