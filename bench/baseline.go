@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -108,7 +109,10 @@ func runTool(ctx context.Context, path string, args []string, dir string, out io
 	st.ProcessPeakRSS = stop()
 	if ps := cmd.ProcessState; ps != nil {
 		st.ProcessCPU = ps.UserTime() + ps.SystemTime()
-		if st.ProcessPeakRSS == 0 {
+		if st.ProcessPeakRSS == 0 && runtime.GOOS != "linux" {
+			// No /proc to sample. On Linux rusage would report this
+			// process's resident set (see childPeakRSS): 0, unknown, is
+			// the honest figure for a child gone before its first sample.
 			st.ProcessPeakRSS = childPeakRSS(ps)
 		}
 	}

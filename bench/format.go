@@ -225,15 +225,15 @@ func (r *Report) caption() []string {
 func (r *Report) preamble() []string {
 	lines := []string{"Every run prints its results to a pipe, as `rgkit grep` does;",
 		"1st result is the time until the pipe's reader has the first byte."}
-	ref := ""
+	ref := "×rg is empty: neither rg nor the ripgrep engine ran."
 	for _, info := range r.Engines {
 		if info.Name == BaselineName {
 			ref = fmt.Sprintf("×rg is against the rg row: rg %s (%s) run directly.", info.Version, info.Path)
 			break
 		}
-	}
-	if ref == "" {
-		ref = "×rg is against the ripgrep engine (no rg baseline ran)."
+		if info.Name == "ripgrep" {
+			ref = "×rg is against the ripgrep engine (no rg baseline ran)."
+		}
 	}
 	lines = append(lines, ref)
 	for _, u := range r.unavailable() {

@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,8 +109,20 @@ func TestPeakMemoryIsThatOfTheProcessesThatDidTheWork(t *testing.T) {
 		if err != nil {
 			t.Skipf("grep engine unavailable: %v", err)
 		}
-		task := Task{Name: "hello", Query: search.Query{Pattern: "hello", Root: root}}
-		s, err := measure(context.Background(), o, task, Engine{Backend: g, Info: info})
+		// Enough for grep to run a while: its memory is sampled from
+		// /proc, so a grep that exits before the first sample (one line
+		// of one file, on a loaded machine) has no peak to report.
+		big := t.TempDir()
+		filler := bytes.Repeat([]byte("nothing to see on this line\n"), 20000)
+		for i := range 32 {
+			if err := os.WriteFile(filepath.Join(big, fmt.Sprintf("f%02d.txt", i)), append(filler, "hello\n"...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		task := Task{Name: "hello", Query: search.Query{Pattern: "hello", Root: big}}
+		bo := o
+		bo.Root = big
+		s, err := measure(context.Background(), bo, task, Engine{Backend: g, Info: info})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -122,8 +122,12 @@ func watchRSS(pid int) (stop func() int64) {
 	}
 	peak := make(chan int64, 1)
 	done := make(chan struct{})
+	// The first read is made here, at once: Start returns once the child
+	// has exec'd, and a child that exits within milliseconds (rg --files
+	// on a small tree) may be gone by the time a new goroutine runs.
+	first := read()
 	go func() {
-		best := read()
+		best := first
 		t := time.NewTicker(rssEvery)
 		defer t.Stop()
 		for {

@@ -173,16 +173,20 @@ func sortSupported(o *rgcli.Options) error {
 // below it, relative to the working directory, for search.Query.GlobBase:
 // the argument as written, without a leading "./" or trailing '/', and an
 // absolute path inside the working directory made relative to it, as rg's
-// globs strip that directory.
-func (t target) globBase() string {
+// globs strip that directory. For an absolute path outside it, cwd is the
+// working directory, stripped from each path below it that starts with it
+// (a root that holds the working directory).
+func (t target) globBase() (base, cwd string) {
 	if t.file || t.stream != nil {
-		return ""
+		return "", ""
 	}
 	p := t.display
 	if filepath.IsAbs(p) {
-		if cwd, err := os.Getwd(); err == nil {
-			if rel, ok := strings.CutPrefix(filepath.Clean(p), cwd); ok && (rel == "" || os.IsPathSeparator(rel[0])) {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, ok := strings.CutPrefix(filepath.Clean(p), wd); ok && (rel == "" || os.IsPathSeparator(rel[0])) {
 				p = strings.TrimLeft(rel, string(os.PathSeparator))
+			} else {
+				cwd = filepath.ToSlash(wd)
 			}
 		}
 	}
@@ -191,7 +195,7 @@ func (t target) globBase() string {
 	}
 	p = strings.TrimRight(p, "/")
 	if p == "." {
-		return ""
+		return "", ""
 	}
-	return filepath.ToSlash(p)
+	return filepath.ToSlash(p), cwd
 }

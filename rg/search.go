@@ -139,7 +139,8 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 			break
 		}
 		tq := q
-		tq.Root, tq.Paths, tq.GlobBase = t.root, t.paths, t.globBase()
+		tq.Root, tq.Paths = t.root, t.paths
+		tq.GlobBase, tq.GlobCwd = t.globBase()
 		var res search.Result
 		if t.stream != nil && needsListing(o) {
 			res, err = run.streamListing(ctx, tq, t.stream, &rgSink{run: run, t: t})
@@ -373,8 +374,8 @@ func (p *Program) chain(o *rgcli.Options) (*search.Chain, error) {
 	c.MaxOutputBytes = -1
 	if !printsStats(o) {
 		for _, e := range c.Engines {
-			if n, ok := e.(*native.Engine); ok {
-				n.NoStats = true // no NUL scan of a file without a match
+			if n, ok := e.(search.ByteStatsOptional); ok {
+				n.SkipByteStats() // e.g. no NUL scan of a file without a match
 			}
 		}
 	}

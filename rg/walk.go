@@ -40,7 +40,8 @@ func includeZero(o *rgcli.Options) bool {
 // listFiles returns the files rg would search in t, sorted by path when
 // asked (rg's --sort path) and in walk order otherwise.
 func listFiles(ctx context.Context, q search.Query, t target) ([]string, error) {
-	q.Root, q.Paths, q.GlobBase = t.root, t.paths, t.globBase()
+	q.Root, q.Paths = t.root, t.paths
+	q.GlobBase, q.GlobCwd = t.globBase()
 	nq, err := search.Normalize(q)
 	if err != nil {
 		return nil, err

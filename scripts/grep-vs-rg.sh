@@ -10,18 +10,27 @@
 #   --rg PATH     the rg to compare with (default: rg on PATH)
 #   --backend B   rgkit grep --backend B (default auto: with rg 15 on PATH that
 #                 is rg itself, run by rgkit; native measures the pure-Go engine)
+#   --versus B    the baseline is `rgkit grep --backend B` instead of rg (e.g.
+#                 native: does the default chain cost more than the engine
+#                 that would answer without it?)
+#   --no-rg       run rgkit with a PATH holding only git and grep (links in a
+#                 temporary directory) and RGKIT_RG_PATH naming a missing file,
+#                 as on a machine without rg; needs --versus
 #   DIR           the tree to search
 #   after --      one query per argument, each a string of rg arguments
 #                 (default: the suite below)
 #
 # Prints a markdown table: query, rg median, rgkit median, ratio, peak RSS of
-# each, and whether both printed the same number of lines.
+# each, and whether both printed the same number of lines. Headings say rg
+# even with --versus: the first column is then the baseline backend.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=5
 rg=rg
 backend=auto
+versus=
+norg=false
 dir=
 queries=()
 while [ $# -gt 0 ]; do
@@ -29,8 +38,10 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift ;;
     --rg) rg=$2; shift ;;
     --backend) backend=$2; shift ;;
+    --versus) versus=$2; shift ;;
+    --no-rg) norg=true ;;
     --) shift; queries=("$@"); break ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     -*) echo "grep-vs-rg: unknown flag $1 (see --help)" >&2; exit 2 ;;
     *) dir=$1 ;;
   esac
@@ -38,44 +49,60 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$dir" ] || { echo "grep-vs-rg: give the DIR to search (see --help)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "grep-vs-rg: needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 2; }
-rgpath=$(command -v "$rg") || { echo "grep-vs-rg: no rg at $rg" >&2; exit 2; }
-export PATH="$(dirname "$rgpath"):$PATH"
+if $norg && [ -z "$versus" ]; then echo "grep-vs-rg: --no-rg needs --versus (there is no rg to compare with)" >&2; exit 2; fi
+if [ -z "$versus" ]; then
+  rgpath=$(command -v "$rg") || { echo "grep-vs-rg: no rg at $rg" >&2; exit 2; }
+  export PATH="$(dirname "$rgpath"):$PATH"
+fi
 if [ ${#queries[@]} -eq 0 ]; then
   queries=("static" "-i pm_resume" "PM_RESUME" "(ERR|WARN)_[A-Z]+" "-w [A-Z]+_SUSPEND" '\w{5}\s+\w{5}\s+\w{5}' "func" "-i http" '\w+\d\s*=\s*\d')
 fi
 
 bin=$(mktemp -d)/rgkit
 trap 'rm -rf "$(dirname "$bin")"' EXIT
+run_env=()
+if $norg; then
+  mkdir "$(dirname "$bin")/path"
+  for tool in git grep; do
+    p=$(command -v "$tool") && ln -s "$p" "$(dirname "$bin")/path/$tool"
+  done
+  run_env=(env "PATH=$(dirname "$bin")/path" "RGKIT_RG_PATH=$(dirname "$bin")/no-rg")
+fi
+# baseline is the first column's command: rg, or rgkit with --versus.
+if [ -n "$versus" ]; then baseline=("${run_env[@]}" "$bin" grep --backend "$versus"); else baseline=("$rgpath"); fi
 # Static, as a release is built: no dynamic loader and libc start-up,
 # about 5 ms less per run than the default cgo build.
 CGO_ENABLED=0 go build -o "$bin" ./cmd/rgkit
 
-# measure CMD...: prints "seconds peakKiB lines" for one run, output piped.
+# measure CMD...: prints "seconds peakKiB cpuSeconds lines" for one run,
+# output piped; CPU is user+system, what a loaded machine disturbs least.
 measure() {
   local t
   t=$(mktemp)
   local lines
-  lines=$( { /usr/bin/time -f '%e %M' -o "$t" "$@" 2>/dev/null || true; } | wc -l)
-  echo "$(cat "$t" | tail -n 1) $lines"
+  lines=$( { /usr/bin/time -f '%e %M %U %S' -o "$t" "$@" 2>/dev/null || true; } | wc -l)
+  tail -n 1 "$t" | awk -v l="$lines" '{ printf "%s %s %.2f %s\n", $1, $2, $3 + $4, l }'
   rm -f "$t"
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-echo "rg: $("$rgpath" --version | head -n 1); rgkit grep --backend $backend; $runs interleaved pairs; output to a pipe"
+if [ -n "$versus" ]; then
+  echo "baseline (rg column): rgkit grep --backend $versus$($norg && echo ', no rg on PATH'); rgkit grep --backend $backend; $runs interleaved pairs; output to a pipe"
+else echo "rg: $("$rgpath" --version | head -n 1); rgkit grep --backend $backend; $runs interleaved pairs; output to a pipe"; fi
 echo
-echo "| query | rg | rgkit | ×rg | rg peak RSS | rgkit peak RSS | lines |"
-echo "|---|--:|--:|--:|--:|--:|---|"
+echo "| query | rg | rgkit | ×rg | rg CPU | rgkit CPU | ×rg CPU | rg peak RSS | rgkit peak RSS | lines |"
+echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|"
 for q in "${queries[@]}"; do
   read -r -a args <<<"$q"
   # One warm-up each, so both read a warm page cache.
-  measure "$rgpath" "${args[@]}" "$dir" >/dev/null
-  measure "$bin" grep --backend "$backend" "${args[@]}" "$dir" >/dev/null
-  rt=(); kt=(); rm=(); km=(); same=yes
+  measure "${baseline[@]}" "${args[@]}" "$dir" >/dev/null
+  measure "${run_env[@]}" "$bin" grep --backend "$backend" "${args[@]}" "$dir" >/dev/null
+  rt=(); kt=(); rm=(); km=(); rc=(); kc=(); same=yes
   for _ in $(seq "$runs"); do
-    read -r a am al < <(measure "$rgpath" "${args[@]}" "$dir")
-    read -r b bm bl < <(measure "$bin" grep --backend "$backend" "${args[@]}" "$dir")
-    rt+=("$a"); kt+=("$b"); rm+=("$am"); km+=("$bm")
+    read -r a am ac al < <(measure "${baseline[@]}" "${args[@]}" "$dir")
+    read -r b bm bc bl < <(measure "${run_env[@]}" "$bin" grep --backend "$backend" "${args[@]}" "$dir")
+    rt+=("$a"); kt+=("$b"); rm+=("$am"); km+=("$bm"); rc+=("$ac"); kc+=("$bc")
     [ "$al" = "$bl" ] || same="no ($al vs $bl)"
   done
   r=$(printf '%s\n' "${rt[@]}" | median)
@@ -83,5 +110,8 @@ for q in "${queries[@]}"; do
   rmem=$(printf '%s\n' "${rm[@]}" | sort -g | tail -n 1)
   kmem=$(printf '%s\n' "${km[@]}" | sort -g | tail -n 1)
   ratio=$(awk -v a="$k" -v b="$r" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-  printf '| `%s` | %ss | %ss | %s× | %d MiB | %d MiB | %s |\n' "${q//|/\\|}" "$r" "$k" "$ratio" $((rmem / 1024)) $((kmem / 1024)) "$same"
+  rcpu=$(printf '%s\n' "${rc[@]}" | median)
+  kcpu=$(printf '%s\n' "${kc[@]}" | median)
+  cratio=$(awk -v a="$kcpu" -v b="$rcpu" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+  printf '| `%s` | %ss | %ss | %s× | %ss | %ss | %s× | %d MiB | %d MiB | %s |\n' "${q//|/\\|}" "$r" "$k" "$ratio" "$rcpu" "$kcpu" "$cratio" $((rmem / 1024)) $((kmem / 1024)) "$same"
 done

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -53,6 +54,13 @@ type Chain struct {
 	// max; nil = a bounded walk of the query's paths (countFilesBounded).
 	// Callers that already know the tree size inject it here.
 	CountFiles func(ctx context.Context, q Query, max int) int
+	// Cost, when set, is the cost model the Chain consults once per query:
+	// for q it returns each engine's expected wall time over the in-process
+	// engine's (see InProcess), by name: 1 for the same, 0 for unknown. An engine estimated above
+	// 1 is tried only after the in-process engine, so it answers just the
+	// queries that engine declines. backends.Default sets it from measured
+	// ratios per query class (backends/cost.go).
+	Cost func(q Query) func(engine string) float64
 }
 
 // Search validates q, runs it through the first engine that can honour it
@@ -96,7 +104,7 @@ func (c *Chain) Search(ctx context.Context, q Query, sink Sink) (Result, error) 
 		defer cancel()
 	}
 	var memoryCapped []error // engines stopped for memory, their results dropped
-	for _, b := range c.order(ctx, nq) {
+	for _, b := range c.Order(ctx, nq) {
 		info, err := b.Available(ctx)
 		if err == nil && nq.MaxCountSet && nq.MaxCountPerFile == 0 {
 			// rg -m 0: no file may report a match, so nothing is searched.
@@ -264,7 +272,9 @@ func (c *Chain) ByName(name string) (Engine, error) {
 	return nil, fmt.Errorf("unknown backend %q (known: %v)", name, names)
 }
 
-// order is the engine order for q under c.Policy.
+// Order is the order in which Search tries the engines for q (a
+// normalised Query): c.Policy's, then every engine c.Cost says is slower
+// than the in-process one moved after it.
 //
 // A confined query (Query.Confine) goes to the in-process engines first,
 // whatever the policy: an external process opens path strings and cannot be
@@ -272,7 +282,51 @@ func (c *Chain) ByName(name string) (Engine, error) {
 // and grep only pick candidate files whose lines are then re-read and
 // re-matched beneath the root. The in-process engine gives the same answer
 // from one pass over the bytes, without spawning anything.
-func (c *Chain) order(ctx context.Context, q Query) []Engine {
+func (c *Chain) Order(ctx context.Context, q Query) []Engine {
+	return c.deferCostly(q, c.policyOrder(ctx, q))
+}
+
+// Deferred reports whether c.Cost puts engine after the in-process engine
+// for q, with its estimated cost relative to it.
+func (c *Chain) Deferred(engine Engine, q Query) (float64, bool) {
+	if c.Cost == nil || isInProcess(engine) {
+		return 0, false
+	}
+	cost := c.Cost(q)(engine.Name())
+	return cost, cost > 1
+}
+
+// deferCostly moves the engines before the in-process one that c.Cost
+// estimates slower than it to just after it, each group in its order.
+func (c *Chain) deferCostly(q Query, engines []Engine) []Engine {
+	at := slices.IndexFunc(engines, isInProcess)
+	if c.Cost == nil || at <= 0 {
+		return engines
+	}
+	costOf := c.Cost(q)
+	var keep, later []Engine
+	for _, b := range engines[:at] {
+		if costOf(b.Name()) > 1 {
+			later = append(later, b)
+		} else {
+			keep = append(keep, b)
+		}
+	}
+	if len(later) == 0 {
+		return engines
+	}
+	out := make([]Engine, 0, len(engines))
+	out = append(append(append(out, keep...), engines[at]), later...)
+	return append(out, engines[at+1:]...)
+}
+
+func isInProcess(b Engine) bool {
+	ip, ok := b.(InProcess)
+	return ok && ip.InProcess()
+}
+
+// policyOrder is the engine order for q under c.Policy.
+func (c *Chain) policyOrder(ctx context.Context, q Query) []Engine {
 	if q.Confine != nil {
 		return inProcessFirst(c.Engines)
 	}
@@ -281,7 +335,7 @@ func (c *Chain) order(ctx context.Context, q Query) []Engine {
 	}
 	nativeAt := -1
 	for i, b := range c.Engines {
-		if ip, ok := b.(InProcess); ok && ip.InProcess() {
+		if isInProcess(b) {
 			nativeAt = i
 		}
 	}
@@ -310,12 +364,12 @@ func (c *Chain) order(ctx context.Context, q Query) []Engine {
 func inProcessFirst(engines []Engine) []Engine {
 	out := make([]Engine, 0, len(engines))
 	for _, b := range engines {
-		if ip, ok := b.(InProcess); ok && ip.InProcess() {
+		if isInProcess(b) {
 			out = append(out, b)
 		}
 	}
 	for _, b := range engines {
-		if ip, ok := b.(InProcess); !ok || !ip.InProcess() {
+		if !isInProcess(b) {
 			out = append(out, b)
 		}
 	}

@@ -416,3 +416,107 @@ func writeChainFile(t *testing.T, path, text string) {
 type inProcessEngine struct{ scriptedEngine }
 
 func (*inProcessEngine) InProcess() bool { return true }
+
+// The Chain consults its cost model per query: an engine estimated slower
+// than the in-process one is tried after it (and so answers only what it
+// declines); one estimated as fast or faster, or not estimated, keeps its
+// place.
+func TestChainCostDefersEnginesSlowerThanInProcess(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		cost      map[string]float64
+		declining bool // the in-process engine refuses the query
+		wantOrder []string
+		want      string
+	}{
+		{"no estimate keeps the order", nil, false, []string{"rg", "tool", "native"}, "rg"},
+		{"a slower tool goes after native", map[string]float64{"tool": 2.5}, false, []string{"rg", "native", "tool"}, "rg"},
+		{"every slower tool goes after native, in order", map[string]float64{"rg": 1.1, "tool": 3}, false, []string{"native", "rg", "tool"}, "native"},
+		{"a faster tool stays first", map[string]float64{"rg": 0.4, "tool": 1}, false, []string{"rg", "tool", "native"}, "rg"},
+		{"a deferred tool answers what native declines", map[string]float64{"rg": 2, "tool": 2}, true, []string{"native", "rg", "tool"}, "rg"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			native := &inProcessEngine{scriptedEngine{name: "native"}}
+			if tt.declining {
+				native.searchErr = fmt.Errorf("not this one: %w", ErrUnsupported)
+			}
+			c := &Chain{Engines: []Engine{&scriptedEngine{name: "rg"}, &scriptedEngine{name: "tool"}, native}}
+			if tt.cost != nil {
+				c.Cost = func(Query) func(string) float64 { return func(engine string) float64 { return tt.cost[engine] } }
+			}
+			q := Query{Pattern: "x", Root: t.TempDir()}
+			var got []string
+			for _, e := range c.Order(context.Background(), q) {
+				got = append(got, e.Name())
+			}
+			if !reflect.DeepEqual(got, tt.wantOrder) {
+				t.Errorf("Order = %v, want %v", got, tt.wantOrder)
+			}
+			res, err := c.Search(context.Background(), q, &eventRecorder{t: t})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Backend != tt.want {
+				t.Errorf("ran %s, want %s", res.Backend, tt.want)
+			}
+		})
+	}
+}
+
+// reusingEngine sends every line from one buffer it overwrites, as an
+// engine decoding a tool's output into a reused record does.
+type reusingEngine struct{ lines []string }
+
+func (*reusingEngine) Name() string { return "reusing" }
+func (*reusingEngine) Available(context.Context) (Info, error) {
+	return Info{Name: "reusing"}, nil
+}
+func (e *reusingEngine) Search(ctx context.Context, q Query, sink Sink) (Stats, error) {
+	buf := make([]byte, 0, 64)
+	_ = sink.Begin("a")
+	for i, text := range e.lines {
+		kind := KindContext
+		if strings.Contains(text, "hit") {
+			kind = KindMatch
+		}
+		buf = append(buf[:0], text...)
+		l := Line{Path: "a", Number: i + 1, Text: buf, Kind: kind}
+		if kind == KindMatch {
+			l.Submatches = []Span{{Start: strings.Index(text, "hit"), End: strings.Index(text, "hit") + 3}}
+		}
+		if err := sink.Line(l); err != nil {
+			return Stats{}, err
+		}
+	}
+	return Stats{}, sink.End(FileSummary{Path: "a", MatchedLines: 2})
+}
+
+// The Chain copies the before-context lines it holds while streaming: an
+// engine may reuse a line's bytes once Line returns. It held them as sent,
+// so the ripgrep engine's context lines printed the next record's text
+// ("one hit\nine" for "filler line").
+func TestChainStreamingKeepsHeldContextLinesIntact(t *testing.T) {
+	t.Parallel()
+	lines := []string{"filler line", "filler line two", "one hit", "after", "more", "more again", "two hit"}
+	for _, before := range []int{1, 2} {
+		c := &Chain{Engines: []Engine{&reusingEngine{lines: lines}}}
+		var got []string
+		_, err := c.Search(context.Background(), Query{Pattern: "hit", Root: t.TempDir(), Before: before, Sort: SortNone},
+			SinkFunc(func(l Line) error { got = append(got, fmt.Sprintf("%d:%s", l.Number, l.Text)); return nil }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for i, text := range lines {
+			for _, m := range []int{3, 7} {
+				if i+1 <= m && i+1 > m-1-before {
+					want = append(want, fmt.Sprintf("%d:%s", i+1, text))
+				}
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("-B%d: got %q, want %q", before, got, want)
+		}
+	}
+}

@@ -104,9 +104,28 @@ type fileBuf struct {
 	kept    int       // matching lines held (window > 0: at most window)
 	keptAt  int       // line number of the last matching line held
 
-	lastMatch   int    // line number of the last match seen; 0 = none
-	lastEmitted bool   // that match was passed on
-	pending     []Line // context lines waiting for the next match
+	lastMatch   int      // line number of the last match seen; 0 = none
+	lastEmitted bool     // that match was passed on
+	pending     []Line   // context lines waiting for the next match, their text copied
+	pendingText [][]byte // the copies, pending[i].Text's storage, reused as lines shift out
+}
+
+// addPending keeps context line l until the next match, at most max of
+// them, with its text copied: an engine may reuse a line's bytes once
+// Line returns (the ripgrep engine's decoder does), and a held line that
+// still pointed into them would print the next record's text.
+func (f *fileBuf) addPending(l Line, max int) {
+	var buf []byte
+	if len(f.pending) == max {
+		buf = f.pendingText[0][:0]
+		f.pending = append(f.pending[:0], f.pending[1:]...)
+		f.pendingText = append(f.pendingText[:0], f.pendingText[1:]...)
+	}
+	buf = append(buf, l.Text...)
+	l.Text = buf
+	l.Submatches = slices.Clone(l.Submatches)
+	f.pending = append(f.pending, l)
+	f.pendingText = append(f.pendingText, buf)
 }
 
 func newCollector(q Query, out Sink, maxBytes int64) *collector {
@@ -452,7 +471,7 @@ func (c *collector) feed(f *fileBuf, l Line) error {
 		if c.skipped < c.q.Offset {
 			c.skipped++
 			f.lastEmitted = false
-			f.pending = f.pending[:0]
+			f.pending, f.pendingText = f.pending[:0], f.pendingText[:0]
 			return nil
 		}
 		for _, p := range f.pending {
@@ -462,7 +481,7 @@ func (c *collector) feed(f *fileBuf, l Line) error {
 				}
 			}
 		}
-		f.pending = f.pending[:0]
+		f.pending, f.pendingText = f.pending[:0], f.pendingText[:0]
 		c.emitted++
 		f.lastEmitted = true
 		return c.emit(f, l)
@@ -473,10 +492,7 @@ func (c *collector) feed(f *fileBuf, l Line) error {
 	if c.full() || c.q.Before == 0 {
 		return nil
 	}
-	if len(f.pending) == c.q.Before {
-		f.pending = append(f.pending[:0], f.pending[1:]...)
-	}
-	f.pending = append(f.pending, l)
+	f.addPending(l, c.q.Before)
 	return nil
 }
 

@@ -33,6 +33,16 @@ type InProcess interface {
 	InProcess() bool
 }
 
+// ByteStatsOptional is implemented by an engine that can save work when its
+// caller reads neither Stats.BytesSearched nor Stats.Binary (rg prints them
+// only with --stats and --json): SkipByteStats tells it so, and those two
+// counts are then approximate, for the rest of the engine's life (rg's
+// command line builds its engines per run). Without the call every engine
+// counts them as rg does.
+type ByteStatsOptional interface {
+	SkipByteStats()
+}
+
 // Stats counts what a search did.
 type Stats struct {
 	FilesSearched int64

@@ -135,6 +135,11 @@ type Query struct {
 	// to Root is matched as GlobBase + "/" + path. Engines that run rg
 	// from Root cannot honour it and decline.
 	GlobBase string
+	// GlobCwd, with an absolute GlobBase, is rg's working directory: a
+	// path that starts with it (bytewise, as rg compares) is matched
+	// without it and the slash after it, so a root that holds the working
+	// directory sees the paths below it as relative ones.
+	GlobCwd string
 	// GitDir treats a .git directory as the hidden directory it is (rg's
 	// rule: searched with Hidden); unset, .git is never searched, the
 	// library's rule for agents and listings.

@@ -53,6 +53,13 @@ type Engine struct {
 	Workers int
 	// Grace is the SIGTERM-to-SIGKILL delay on cancel; 0 = 2s.
 	Grace time.Duration
+	// NoStats says the caller reads neither Stats.BytesSearched nor
+	// Stats.Binary (see search.ByteStatsOptional), so the tracked files git
+	// grep finds nothing in are skipped unread, counted at their size.
+	// Without it they are searched natively like the rest (rg counts a
+	// binary file's bytes only up to where it stops), and git grep is not
+	// run at all: it could prune nothing.
+	NoStats bool
 
 	mu     sync.Mutex
 	probes map[string]gitProbe // PCRE support, by git binary
@@ -62,6 +69,9 @@ var _ search.Engine = (*Engine)(nil)
 
 // New returns the git grep engine with its defaults.
 func New() *Engine { return &Engine{} }
+
+// SkipByteStats sets NoStats (search.ByteStatsOptional).
+func (g *Engine) SkipByteStats() { g.NoStats = true }
 
 // Name is "gitgrep".
 func (g *Engine) Name() string { return "gitgrep" }
@@ -243,6 +253,11 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if err != nil {
 		return st, err
 	}
+	if d == dialect.ERE && !tr.Fixed && g.NoStats {
+		if err := dialect.CheckDFAWeight(prefilter); err != nil {
+			return st, err // git grep -E's regcomp would grow as grep's does
+		}
+	}
 	fs, err := newFileSearch(ctx, q, sink)
 	if err != nil {
 		return st, err
@@ -267,7 +282,7 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	defer stop()
 	walkCtx, stopWalk := context.WithCancel(runCtx)
 	defer stopWalk()
-	wg.Add(3)
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		walked, bom, ws, walkErr = walkWithBOM(walkCtx, q, g.Workers)
@@ -279,7 +294,7 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 			stop()
 		}
 	}()
-	go func() {
+	prune := func() {
 		defer wg.Done()
 		args := append(cloneArgs(hardenedGit), "grep", "--no-textconv", "--no-color", "-l", "-z", "--no-recurse-submodules")
 		switch {
@@ -295,7 +310,25 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		if grepErr != nil || grepRes.ExitCode > 1 {
 			stopWalk() // ls-files, left to finish, says why when it can
 		}
-	}()
+	}
+	var insideOut []byte
+	wg.Add(1)
+	if g.NoStats {
+		go prune()
+	} else {
+		// Nothing to prune, but inside a .git directory, where ls-files
+		// works and git grep fails, git is still not searching a work tree.
+		go func() {
+			defer wg.Done()
+			insideOut, grepRes, grepErr = g.output(runCtx, git, q.Root, locale, append(cloneArgs(hardenedGit), "rev-parse", "--is-inside-work-tree")...)
+			if grepErr == nil && grepRes.ExitCode == 0 && string(bytes.TrimSpace(insideOut)) != "true" {
+				grepRes.ExitCode, grepRes.Stderr = 128, []byte("not inside a work tree (git rev-parse)")
+			}
+			if grepErr != nil || grepRes.ExitCode > 1 {
+				stopWalk()
+			}
+		}()
+	}
 	wg.Wait()
 	st.ProcessCPU += trackRes.CPU + grepRes.CPU
 	st.ProcessPeakRSS = max(trackRes.PeakRSS, grepRes.PeakRSS)
@@ -316,6 +349,9 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		}
 	}
 
+	if !g.NoStats {
+		tracked = nil // every walked file is searched: nothing is pruned
+	}
 	todo, pruned, prunedBytes := gitTodo(walked, tracked, candidates, bom, fs.isExplicit)
 	fs.searchAll(todo, g.Workers)
 	st = mergeFileStats(st, fs.stats())

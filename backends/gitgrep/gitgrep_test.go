@@ -3,6 +3,7 @@ package gitgrep
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,12 +108,19 @@ var gitQueries = []search.Query{
 // rules, the engine's answer is the native engine's.
 // One engine answers every query, so git's version and PCRE support are
 // probed once (a new engine probes again: two more git processes).
+// With the byte statistics skipped git grep prunes the tracked files it
+// finds nothing in; without, nothing is pruned and they are rg's too.
 func TestGitGrepAgreesWithNative(t *testing.T) {
 	root := gitCorpus(t)
-	g := New()
-	for _, q := range gitQueries {
+	pruning, exact := New(), New()
+	pruning.SkipByteStats()
+	for i, q := range gitQueries {
 		q.Root = root
-		t.Run(q.Pattern, func(t *testing.T) {
+		g := pruning
+		if i%2 == 1 {
+			g = exact
+		}
+		t.Run(fmt.Sprintf("%s NoStats=%v", q.Pattern, g.NoStats), func(t *testing.T) {
 			want, wantSt, err := searchtest.Run(t, native.New(), q)
 			if err != nil {
 				t.Fatalf("native: %v", err)
@@ -126,6 +134,9 @@ func TestGitGrepAgreesWithNative(t *testing.T) {
 			}
 			if gotSt.FilesMatched != wantSt.FilesMatched || gotSt.MatchedLines != wantSt.MatchedLines {
 				t.Errorf("stats: gitgrep %+v, native %+v", gotSt, wantSt)
+			}
+			if !g.NoStats && (gotSt.BytesSearched != wantSt.BytesSearched || gotSt.Binary != wantSt.Binary) {
+				t.Errorf("byte stats: gitgrep %+v, native %+v", gotSt, wantSt)
 			}
 		})
 	}

@@ -34,6 +34,9 @@ type Engine struct {
 	NoSpans bool
 }
 
+// SkipByteStats sets NoStats (search.ByteStatsOptional).
+func (n *Engine) SkipByteStats() { n.NoStats = true }
+
 var (
 	_ search.Engine    = (*Engine)(nil)
 	_ search.InProcess = (*Engine)(nil)
@@ -467,6 +470,7 @@ func WalkOptionsFor(q search.Query, typeGlobs []string, workers int) WalkOptions
 		OneFileSystem:         q.OneFileSystem,
 		GitDir:                q.GitDir,
 		GlobBase:              q.GlobBase,
+		GlobCwd:               q.GlobCwd,
 	}
 }
 

@@ -66,6 +66,9 @@ type WalkOptions struct {
 	// Globs, IGlobs, IgnoreFiles and the global excludes file match it
 	// (see search.Query.GlobBase).
 	GlobBase string
+	// GlobCwd is removed from the front of a path so prefixed, with the
+	// slash after it (search.Query.GlobCwd).
+	GlobCwd string
 	// GitDir treats .git as an ordinary hidden directory (rg's rule);
 	// unset, .git is never entered.
 	GitDir bool

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -240,7 +241,11 @@ func (w *walker) globPath(rel string) string {
 	if w.o.GlobBase == "" {
 		return rel
 	}
-	return w.o.GlobBase + "/" + rel
+	p := w.o.GlobBase + "/" + rel
+	if cwd := w.o.GlobCwd; cwd != "" && strings.HasPrefix(p, cwd) {
+		p = strings.TrimLeft(p[len(cwd):], "/")
+	}
+	return p
 }
 
 // joinPath is dir + separator + name, without doubling a separator (Root

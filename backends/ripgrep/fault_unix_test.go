@@ -164,6 +164,7 @@ func TestRipgrepOlderThanTheReferenceOnlyPrunes(t *testing.T) {
 	real := testtool.Need(t, "rg")
 	script, log := standIn(t, real, "14.1.1")
 	rg := New(func(context.Context) (string, error) { return script, nil })
+	rg.SkipByteStats() // the byte counts are approximate: rg -l may prune
 	root := searchtest.WriteTree(t, rgCorpus)
 	for _, q := range []search.Query{
 		{Pattern: "foo", Word: true},
@@ -199,6 +200,21 @@ func TestRipgrepOlderThanTheReferenceOnlyPrunes(t *testing.T) {
 				t.Errorf("%+v: the prefilter was given %q", q, a)
 			}
 		}
+	}
+	// Whoever reads the byte counts gets rg 15's: rg 14 counts a binary
+	// file whole, so nothing is pruned and it is not run.
+	searchtest.Must(t, os.RemoveAll(log))
+	exact := New(func(context.Context) (string, error) { return script, nil })
+	q := search.Query{Pattern: "foo", Root: root}
+	_, want, err := searchtest.Run(t, native.New(), q)
+	searchtest.Must(t, err)
+	_, got, err := searchtest.Run(t, exact, q)
+	searchtest.Must(t, err)
+	if got.BytesSearched != want.BytesSearched || got.Binary != want.Binary || got.FilesSearched != want.FilesSearched {
+		t.Errorf("stats %+v, native's %+v", got, want)
+	}
+	if _, err := os.Stat(log); err == nil {
+		t.Error("rg 14 was run to prune a search whose byte counts are read")
 	}
 }
 

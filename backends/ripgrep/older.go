@@ -30,6 +30,10 @@ import (
 //  3. the native matcher searches those files and yields the lines, spans,
 //     context and counts: the reference's answer by construction.
 //
+// Unless the caller skips the byte statistics (NoStats), step 2 is left
+// out and every walked file is searched: rg 15 counts a binary file's
+// bytes only up to where it stops, which only reading the file tells.
+//
 // A pattern whose line selection rg 13 gets wrong (\B, which it never
 // matches before ^) would make the list no superset: refused
 // (ErrUnsupported), so the Chain moves on. So is a pattern the old rg
@@ -60,9 +64,11 @@ func (r *Engine) searchOlder(ctx context.Context, q search.Query, sink search.Si
 		return search.Stats{}, err
 	}
 	var st search.Stats
-	candidates, err := r.candidates(ctx, q, info, walked, &st)
-	if err != nil {
-		return st, err
+	var candidates map[string]bool // nil: every walked file is searched
+	if r.NoStats {
+		if candidates, err = r.candidates(ctx, q, info, walked, &st); err != nil {
+			return st, err
+		}
 	}
 	src, err := (&native.Reader{}).Open(q.Root)
 	if err != nil {
@@ -72,7 +78,7 @@ func (r *Engine) searchOlder(ctx context.Context, q search.Query, sink search.Si
 	run := native.NewFileSearcher(ctx, q, m, sink, src)
 	var todo []native.File
 	for _, f := range walked {
-		if candidates[f.Path] {
+		if candidates == nil || candidates[f.Path] {
 			todo = append(todo, f)
 			continue
 		}

@@ -56,10 +56,20 @@ type Engine struct {
 	// with an error wrapping search.ErrMemoryCap, and the Chain searches
 	// again with its next engine.
 	MaxMemory int64
+	// NoStats says the caller reads neither Stats.BytesSearched nor
+	// Stats.Binary (see search.ByteStatsOptional). It matters with an rg
+	// older than the reference, which only prunes (see searchOlder): the
+	// files it lists nothing in are then skipped unread, counted at their
+	// size; without it they are searched natively too, since rg 15 counts
+	// a binary file only up to where it stops searching it.
+	NoStats bool
 
 	mu       sync.Mutex
 	versions map[string]rgVersion // by path, with the file's identity
 }
+
+// SkipByteStats sets NoStats (search.ByteStatsOptional).
+func (r *Engine) SkipByteStats() { r.NoStats = true }
 
 // DefaultMaxMemory is the ripgrep engine's memory cap when
 // Engine.MaxMemory is 0. A search normally costs rg 10 to 100 MB (more with
@@ -328,7 +338,7 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		return search.Stats{}, fmt.Errorf("%w: %w", search.ErrUnavailable, err)
 	}
 	if len(diffs) > 0 {
-		return r.searchOlder(ctx, q, sink, info, diffs, start)
+		return r.searchOlder(ctx, q, sink, info, diffs, start) // its walk honours GlobBase
 	}
 	run := &rgRun{ctx: ctx, q: q, sink: sink, countMatches: rgCountsMatches(q)}
 	defer func() {

@@ -125,6 +125,7 @@ func (r *grepRun) close(g *grepFile) error {
 		r.matched.Add(1)
 		r.lines.Add(int64(count))
 	}
+	r.bytes.Add(int64(len(g.data))) // no NUL (open checked): all of it searched
 	return g.out.Close(count)
 }
 
@@ -202,6 +203,7 @@ func (r *grepRun) check(g *grepFile) error {
 		}
 		ml := native.ViewLine(g.file.Path, l) // l.Text is in g.data, alive until close
 		ml.Number = n
+		ml.Offset += int64(start) // l is located in region, which starts there
 		lines = append(lines, ml)
 		count++
 		i++

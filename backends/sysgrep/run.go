@@ -38,6 +38,9 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if err != nil {
 		return search.Stats{}, err
 	}
+	if err := dialect.CheckDFAWeight(q); err != nil && !t.Fixed {
+		return search.Stats{}, err
+	}
 	typeGlobs, err := search.TypeGlobs(q.Types)
 	if err != nil {
 		return search.Stats{}, err
@@ -57,7 +60,7 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	run := &grepRun{ctx: ctx, cancel: cancel, q: q, m: m, src: src, path: info.Path, args: args}
+	run := &grepRun{ctx: ctx, cancel: cancel, q: q, m: m, src: src, path: info.Path, args: args, noStats: g.NoStats, maxMemory: g.maxMemory()}
 	run.fs = native.NewFileSearcher(ctx, q, m, sink, src)
 	batches := make(chan []native.File)
 	parallel := g.Parallel
@@ -128,6 +131,14 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	return st, walkErr
 }
 
+// maxMemory is the cap handed to proc.Spec (<= 0 there = none).
+func (g *Engine) maxMemory() int64 {
+	if g.MaxMemory == 0 {
+		return DefaultMaxMemory
+	}
+	return g.MaxMemory
+}
+
 // grepRun is one Search: shared inputs, the sink (one file at a time) and
 // counters.
 type grepRun struct {
@@ -138,6 +149,10 @@ type grepRun struct {
 	src    *native.Source
 	path   string
 	args   []string
+	// noStats: a file grep does not report counts its size as searched
+	// bytes, unread (see Engine.NoStats).
+	noStats   bool
+	maxMemory int64 // proc.Spec.MaxMemory of each grep
 
 	// fs passes every file's lines to the sink (one file at a time), and
 	// searches the files grep cannot answer exactly.
@@ -160,7 +175,7 @@ func (r *grepRun) stats() search.Stats {
 		FilesMatched:        r.matched.Load() + ns.FilesMatched,
 		MatchedLines:        r.lines.Load() + ns.MatchedLines,
 		MatchedLinesAtLeast: r.atLeast.Load(),
-		BytesSearched:       r.bytes.Load(),
+		BytesSearched:       r.bytes.Load() + ns.BytesSearched,
 		Binary:              r.binary.Load() + ns.Binary,
 		Unreadable:          r.unreadable.Load() + ns.Unreadable,
 
@@ -205,12 +220,12 @@ func (r *grepRun) batch(files []native.File) error {
 		a := "./" + f.Path
 		byArg[a] = f
 		args = append(args, a)
-		r.bytes.Add(f.Size)
 	}
 	r.searched.Add(int64(len(files)))
+	reported := make(map[string]bool) // by argument: the files grep printed
 	var read func(io.Reader) error
 	if r.q.Mode == search.ModeContent {
-		read = func(rd io.Reader) error { return r.content(rd, byArg) }
+		read = func(rd io.Reader) error { return r.content(rd, byArg, reported) }
 	} else {
 		read = func(rd io.Reader) error {
 			return proc.ReadNulList(rd, func(p string) error {
@@ -218,14 +233,19 @@ func (r *grepRun) batch(files []native.File) error {
 				if !ok {
 					return fmt.Errorf("grep listed an unknown file %q", p)
 				}
+				reported[p] = true
 				return r.nativeFile(f)
 			})
 		}
 	}
 	out := func(rd io.Reader) error { return read(&firstByte{r: rd, seen: &r.printed}) }
-	res, err := proc.Run(r.ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: r.path, Args: args, Dir: r.q.Root, Env: grepEnv, MaxStdout: proc.DefaultMaxStdout}, out)
+	res, err := proc.Run(r.ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: r.path, Args: args, Dir: r.q.Root, Env: grepEnv,
+		MaxStdout: proc.DefaultMaxStdout, MaxMemory: r.maxMemory}, out)
 	r.cpu.Add(int64(res.CPU))
 	for old := r.peakRSS.Load(); res.PeakRSS > old && !r.peakRSS.CompareAndSwap(old, res.PeakRSS); old = r.peakRSS.Load() {
+	}
+	if res.MemoryCapped {
+		return fmt.Errorf("%w: grep needed more than %s of memory and was stopped", search.ErrMemoryCap, proc.FormatBytes(r.maxMemory))
 	}
 	if err != nil {
 		return err
@@ -241,13 +261,35 @@ func (r *grepRun) batch(files []native.File) error {
 		// nowhere); anything it does say is a real failure.
 		return fmt.Errorf("grep: exit status %d: %s", res.ExitCode, strings.TrimSpace(string(res.Stderr)))
 	}
+	return r.unreported(files, reported)
+}
+
+// unreported accounts for the files of a batch grep printed nothing for:
+// their size, or, when the statistics are read, what the Go side counts
+// searching them (rg counts a binary file only up to where it stops).
+func (r *grepRun) unreported(files []native.File, reported map[string]bool) error {
+	for _, f := range files {
+		if reported["./"+f.Path] {
+			continue
+		}
+		if r.noStats {
+			r.bytes.Add(f.Size)
+			continue
+		}
+		if err := r.ctx.Err(); err != nil {
+			return nil // stopped: the search is over
+		}
+		if err := r.nativeFile(f); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
 // content reads grep's content output and passes each file on in turn
 // (grep reports files in argument order, each file's lines together), a
 // chunk of records at a time.
-func (r *grepRun) content(rd io.Reader, byArg map[string]native.File) error {
+func (r *grepRun) content(rd io.Reader, byArg map[string]native.File, reported map[string]bool) error {
 	var cur *grepFile
 	curArg := ""
 	err := grepRecords(rd, func(path string, number int, context bool) error {
@@ -261,6 +303,7 @@ func (r *grepRun) content(rd io.Reader, byArg map[string]native.File) error {
 			if !ok {
 				return fmt.Errorf("grep reported an unknown file %q", path)
 			}
+			reported[path] = true
 			if cur, err = r.open(path, f); err != nil {
 				return err
 			}

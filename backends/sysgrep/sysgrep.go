@@ -36,6 +36,19 @@ type Engine struct {
 	BatchSize int
 	// Parallel bounds concurrent grep processes; 0 = GOMAXPROCS.
 	Parallel int
+	// NoStats says the caller reads neither Stats.BytesSearched nor
+	// Stats.Binary (see search.ByteStatsOptional). Without it each file grep
+	// did not report is read by the Go side too, because rg counts a
+	// binary file's bytes only up to where it stops searching; with it
+	// such a file counts its size and is never read.
+	NoStats bool
+	// MaxMemory caps each grep's resident anonymous memory, in bytes; 0 =
+	// DefaultMaxMemory, negative = none. Enforced on Linux (proc.Spec). A
+	// grep stopped there fails the search with search.ErrMemoryCap, and a
+	// Chain searches again with its next engine. Patterns known to grow
+	// grep's matcher that far are declined before it runs (see
+	// dialect.MaxDFAWeight).
+	MaxMemory int64
 
 	mu    sync.Mutex
 	probe *grepProbe // cached Available result
@@ -45,6 +58,13 @@ var _ search.Engine = (*Engine)(nil)
 
 // New returns the system-grep engine with its defaults.
 func New() *Engine { return &Engine{} }
+
+// DefaultMaxMemory is a grep's memory cap when Engine.MaxMemory is 0: a
+// search costs grep a few MB; gigabytes mean its matcher exploded.
+const DefaultMaxMemory int64 = 512 << 20
+
+// SkipByteStats sets NoStats (search.ByteStatsOptional).
+func (g *Engine) SkipByteStats() { g.NoStats = true }
 
 // Name is "grep".
 func (g *Engine) Name() string { return "grep" }

@@ -326,3 +326,40 @@ func TestSystemGrepRunsOncePerBatch(t *testing.T) {
 		}
 	}
 }
+
+// grep's memory stays bounded: a pattern whose matcher would grow to
+// gigabytes (\w{500} passed 2.9 GB on 100,000 lines) is declined before
+// grep runs, and a grep that passes its cap anyway is stopped, so in both
+// cases a Chain answers with its next engine, with the same lines.
+func TestSystemGrepMemoryIsBounded(t *testing.T) {
+	g := requireGrep(t)
+	var text strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&text, "word%d = value%d here\n", i, i)
+	}
+	text.WriteString(strings.Repeat("x", 600) + "\n")
+	root := searchtest.WriteTree(t, map[string]string{"a.txt": text.String()})
+	t.Run("declined", func(t *testing.T) {
+		_, _, err := searchtest.Run(t, g, search.Query{Pattern: `\w{500}`, Root: root})
+		if !errors.Is(err, search.ErrUnsupported) || !strings.Contains(err.Error(), "weight") {
+			t.Errorf("err = %v, want ErrUnsupported for the pattern's weight", err)
+		}
+	})
+	t.Run("capped", func(t *testing.T) {
+		capped := New()
+		capped.MaxMemory = 4 << 20 // \w\w costs GNU grep tens of MB in the C locale
+		chain := &search.Chain{Engines: []search.Engine{capped, native.New()}}
+		var got []int
+		res, err := chain.Search(context.Background(), search.Query{Pattern: `\w\w\d\d\d\d`, Root: root},
+			search.SinkFunc(func(l search.Line) error { got = append(got, l.Number); return nil }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Backend != "native" || len(res.Warnings) == 0 || !strings.Contains(strings.Join(res.Warnings, " "), "memory") {
+			t.Errorf("ran %s, warnings %q; want grep stopped for memory and native answering", res.Backend, res.Warnings)
+		}
+		if len(got) != 1000 {
+			t.Errorf("%d lines, want the 1000 with four digits", len(got))
+		}
+	})
+}

@@ -126,3 +126,34 @@ func TestBenchExitsThreeWhenEnginesDisagree(t *testing.T) {
 		t.Errorf("disagreeing engines: %v, want exit 3 wrapping ErrDisagree", err)
 	}
 }
+
+// On a machine without rg, bench measures the engines it has and says the
+// rg row is missing, in the table and in JSON; an --rg named explicitly
+// that cannot run is still an error (TestBenchRefusesBadInputWithExitTwo).
+func TestBenchWithoutRgMeasuresWithoutTheBaseline(t *testing.T) {
+	dir := benchTree(t)
+	t.Setenv("PATH", t.TempDir()) // no rg, git or grep
+	t.Setenv("RGKIT_RG_PATH", "")
+	for _, format := range []string{"table", "json"} {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), []string{"bench", "--runs", "1", "--warmup", "0", "--format", format, "-e", "func", "--backends", "native", dir}, nil, &out, &errOut)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, errOut.String())
+		}
+		if !strings.Contains(out.String(), "no rg row") || !strings.Contains(out.String(), "native") {
+			t.Errorf("%s: the report does not say the rg row is missing:\n%s", format, out.String())
+		}
+		if format == "json" {
+			var rep struct {
+				Unavailable []struct{ Engine, Reason string } `json:"unavailable"`
+				Results     []struct{ Engine string }         `json:"results"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Unavailable) == 0 || rep.Unavailable[0].Engine != "rg" || len(rep.Results) != 1 || rep.Results[0].Engine != "native" {
+				t.Errorf("unavailable %+v, results %+v; want rg unavailable and one native result", rep.Unavailable, rep.Results)
+			}
+		}
+	}
+}

@@ -14,10 +14,12 @@ func newDoctorCmd(s streams) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Show the platform, which rg would be used and why, and the git and grep available",
+		Short: "Show the platform, which rg would be used and why, the git and grep available, and which engine a search here runs",
 		Long: `Show the platform and its ripgrep release triple, each step of the rg
-resolution with its verdict (nothing is downloaded), and whether git and
-grep are available, with versions, flavours and -P (PCRE) support.
+resolution with its verdict (nothing is downloaded), whether git and
+grep are available, with versions, flavours and -P (PCRE) support, and
+which engine rgkit grep and the agent tools would run on a search of the
+working directory, for each query class of the cost model, and why.
 
 Exit status: 0 when an rg is available or would be installed, 1 when none
 can be had, 2 on an error.`,

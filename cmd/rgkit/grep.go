@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -69,7 +70,7 @@ func runRg(ctx context.Context, s streams, args []string) int {
 // engineChain is the Chain for a --backend value: the default chain for
 // auto, ordered by cost for fastest, else the one engine named.
 func engineChain(backend string) (*search.Chain, error) {
-	all := backends.Default(backends.Options{Locate: realrg.Locate()})
+	all := backends.Default(backends.Options{Locate: locateOnce(realrg.Locate())})
 	switch backend {
 	case "auto":
 		return all, nil
@@ -82,4 +83,25 @@ func engineChain(backend string) (*search.Chain, error) {
 		return nil, err
 	}
 	return &search.Chain{Engines: []search.Engine{b}}, nil
+}
+
+// locateOnce resolves rg once per command line: the listing modes
+// (--files-without-match, -v, --passthru) run one search per file, and
+// each would ask the resolver again (8 µs, a tenth of a one-file search).
+func locateOnce(locate func(context.Context) (string, error)) func(context.Context) (string, error) {
+	var (
+		mu   sync.Mutex
+		done bool
+		path string
+		err  error
+	)
+	return func(ctx context.Context) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !done {
+			path, err = locate(ctx)
+			done = ctx.Err() == nil
+		}
+		return path, err
+	}
 }

@@ -467,17 +467,6 @@ var knownDiffs = map[string]map[string]knownDiff{
 	"native": refusals,
 	"grep": func() map[string]knownDiff {
 		m := maps.Clone(refusals)
-		bytesSearched := func(out string) string {
-			out = strings.Replace(out, "\n824 bytes searched\n", "\n846 bytes searched\n", 1)
-			return strings.Replace(out, `"bytes_searched":824,"elapsed":T`, `"bytes_searched":846,"elapsed":T`, 1)
-		}
-		why := "bytes searched: the grep engine counts the binary file whole"
-		m["--sort path --stats foo"] = knownDiff{why: why, stdout: bytesSearched}
-		m["--sort path --json foo"] = knownDiff{why: why, stdout: bytesSearched}
-		m["--sort path --json -C1 foo"] = knownDiff{why: why, stdout: bytesSearched}
-		for _, mode := range []string{"-l", "-c", "-q", "--count-matches"} {
-			m["--sort path "+mode+" --stats foo"] = knownDiff{why: why, stdout: bytesSearched}
-		}
 		multi := knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep searches line by line (multiline)\n", code: 2, why: "grep searches line by line"}
 		m[`-U -n foo\nfoo words.txt`] = multi
 		m["-U --multiline-dotall -c bar.baz words.txt"] = multi

@@ -12,19 +12,25 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/rgkit/rgkit/backends"
 	"github.com/rgkit/rgkit/backends/gitgrep"
 	"github.com/rgkit/rgkit/backends/sysgrep"
+	"github.com/rgkit/rgkit/internal/realrg"
 	"github.com/rgkit/rgkit/platforms"
 	"github.com/rgkit/rgkit/rgfetch"
 )
 
 // Report is what `rgkit doctor` finds; --json prints it as is.
 type Report struct {
-	Platform string         `json:"platform"`
-	PageSize int            `json:"page_size"`
-	Rg       rgfetch.Trace  `json:"ripgrep"`
-	Tools    []Tool         `json:"tools"`
-	Env      map[string]any `json:"environment"`
+	Platform string        `json:"platform"`
+	PageSize int           `json:"page_size"`
+	Rg       rgfetch.Trace `json:"ripgrep"`
+	Tools    []Tool        `json:"tools"`
+	// Dir is the working directory; Engines says which engine a search of
+	// it would run, for rgkit grep and for the agent tools, and why.
+	Dir     string         `json:"dir,omitempty"`
+	Engines []Choice       `json:"engines,omitempty"`
+	Env     map[string]any `json:"environment"`
 }
 
 // Tool describes one external search tool.
@@ -50,6 +56,10 @@ func Diagnose(ctx context.Context, r *rgfetch.Resolver, t platforms.Target) Repo
 		rep.Platform += ", translated (Rosetta 2 / emulation)"
 	}
 	rep.Tools = []Tool{probeGit(ctx, gitgrep.New()), probeGrep(ctx, sysgrep.New())}
+	if dir, err := os.Getwd(); err == nil {
+		rep.Dir = dir
+		rep.Engines = ChooseEngines(ctx, backends.Default(backends.Options{Locate: realrg.Locate()}), dir)
+	}
 	for _, k := range envVars {
 		if v := os.Getenv(k); v != "" {
 			switch k {
@@ -122,6 +132,15 @@ func Print(w io.Writer, rep Report) {
 		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, desc)
 	}
 	tw.Flush()
+	if len(rep.Engines) > 0 {
+		fmt.Fprintf(w, "engines for a search of %s:\n", rep.Dir)
+		for _, c := range rep.Engines {
+			fmt.Fprintf(w, "  %s: %s\n", c.For, c.Engine)
+			for _, why := range c.Why {
+				fmt.Fprintf(w, "    %s\n", why)
+			}
+		}
+	}
 	if len(rep.Env) > 0 {
 		fmt.Fprintln(w, "environment:")
 		for _, k := range envVars {
