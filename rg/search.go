@@ -117,6 +117,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	bw := bufio.NewWriterSize(out, 64<<10)
 	tty := isTerminal(s.out)
 	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file))
+	run.errs = fileErrors{w: s.errOut, silent: o.NoMessages, single: o.Sort != rgcli.SortNone || o.SortReverse || o.Threads == 1}
 	if !run.printsSpans() {
 		for _, e := range chain.Engines {
 			if n, ok := e.(*native.Engine); ok {
@@ -157,6 +158,9 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 			status = 2
 		}
 	}
+	if run.errs.count > 0 {
+		status = 2
+	}
 	if err := run.finish(time.Since(start)); err != nil && !errors.Is(err, syscall.EPIPE) {
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
@@ -172,8 +176,8 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		}
 		run.printStats(s.out, printed, time.Since(start))
 	}
-	if len(o.Paths) == 0 && len(targets) == 1 && !targets[0].file && run.stats.FilesSearched == 0 &&
-		o.Mode != rgcli.ModeFiles && status == 0 && !run.matched && run.backend != "ripgrep" {
+	if len(o.Paths) == 0 && len(targets) == 1 && !targets[0].file && run.stats.FilesSearched == 0 && run.errs.files == 0 &&
+		o.Mode != rgcli.ModeFiles && !run.matched && run.backend != "ripgrep" {
 		// rg's note when its own directory walk searched nothing at all.
 		// (The ripgrep engine does not count the files it searched.)
 		if !o.NoMessages {

@@ -39,6 +39,7 @@ type rgRun struct {
 	lines     int64  // matched lines (--stats)
 	files     int64  // files with a match (--stats)
 	sorted    []sortedFile
+	errs      fileErrors // files that could not be read
 }
 
 // sortedFile is one file's output held for --sort / --sortr.

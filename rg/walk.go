@@ -28,7 +28,7 @@ func needsListing(o *rgcli.Options) bool {
 
 // listFiles returns the files rg would search in t, sorted by path when
 // asked (rg's --sort path) and in walk order otherwise.
-func listFiles(ctx context.Context, q search.Query, t target) ([]string, error) {
+func (r *rgRun) listFiles(ctx context.Context, q search.Query, t target) ([]string, error) {
 	q.Root, q.Paths = t.root, t.paths
 	nq, err := search.Normalize(q)
 	if err != nil {
@@ -41,6 +41,11 @@ func listFiles(ctx context.Context, q search.Query, t target) ([]string, error) 
 	wo := native.WalkOptionsFor(nq, typeGlobs, 0)
 	wo.NoStat = wo.MaxFileSize == 0
 	var mu sync.Mutex
+	wo.OnError = func(e search.FileError) {
+		mu.Lock()
+		r.errs.report(t, e)
+		mu.Unlock()
+	}
 	var files []string
 	_, err = native.Walk(ctx, wo, func(f native.File) error {
 		mu.Lock()
@@ -54,7 +59,7 @@ func listFiles(ctx context.Context, q search.Query, t target) ([]string, error) 
 
 // runListing prints one target in a listing mode.
 func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Query, t target) error {
-	files, err := listFiles(ctx, q, t)
+	files, err := r.listFiles(ctx, q, t)
 	if err != nil {
 		return err
 	}
@@ -91,17 +96,21 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 		q.MaxCountPerFile = 0 // -m counts the inverted lines, below
 	}
 	matched := map[int]search.Line{}
-	res, err := chain.Search(ctx, q, search.SinkFunc(func(l search.Line) error {
+	unreadable := r.errs.count
+	res, err := chain.Search(ctx, q, errorSink{run: r, t: t, Sink: search.SinkFunc(func(l search.Line) error {
 		if l.Kind == search.KindMatch {
 			l.Text = bytes.Clone(l.Text)
 			l.Submatches = slices.Clone(l.Submatches)
 			matched[l.Number] = l
 		}
 		return nil
-	}))
+	})})
 	r.addResult(res)
 	if err != nil {
 		return err
+	}
+	if r.errs.count > unreadable {
+		return nil // reported: the file is not listed as without a match
 	}
 	if err := s.Begin(rel); err != nil {
 		return err
