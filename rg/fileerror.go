@@ -14,7 +14,7 @@ import (
 // status is then 2 (0 still with -q and a match).
 type fileErrors struct {
 	w      interface{ Write([]byte) (int, error) }
-	silent bool  // --no-messages
+	silent bool // --no-messages
 	// single: rg walks with one thread (--sort, -j1), through a walker
 	// that words its errors "IO error for operation on PATH: ...".
 	single bool

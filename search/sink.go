@@ -146,7 +146,9 @@ type LoopError struct {
 	Ancestor string // the ancestor it leads to, relative to Query.Root
 }
 
-func (e *LoopError) Error() string { return "file system loop found: points to an ancestor " + e.Ancestor }
+func (e *LoopError) Error() string {
+	return "file system loop found: points to an ancestor " + e.Ancestor
+}
 
 // MaxFileErrors is how many FileErrors a Result keeps; Stats.Unreadable
 // counts the rest, so a tree of a million unreadable files costs no more
