@@ -40,6 +40,7 @@ type rgRun struct {
 	files     int64  // files with a match (--stats)
 	sorted    []sortedFile
 	errs      fileErrors // files that could not be read
+	spans     *spanFinder // finds the matches of a line past those the library stored
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -208,7 +209,7 @@ func (s *rgSink) Line(l search.Line) error {
 	}
 	if l.Kind == search.KindMatch {
 		s.lines++
-		s.matches += int64(len(l.Submatches))
+		s.matches += int64(len(l.Submatches) + l.MoreSubmatches)
 		r.matched = true
 		if r.o.Quiet && !r.o.Stats {
 			return errQuit
@@ -238,14 +239,18 @@ func (s *rgSink) Line(l search.Line) error {
 		}
 		rl.Offset, rl.Term = s.loc.at(l.Number)
 	}
-	if r.replacer != nil && l.Kind == search.KindMatch {
-		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, l)
-	}
 	var err error
-	if r.js != nil {
-		err = r.js.Line(rl)
+	if r.needsMoreSpans(l) && r.js == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {
+		// One output line per match: a chunk of matches at a time.
+		err = r.eachSpanChunk(l, func(chunk []search.Span) error {
+			rl.Submatches, rl.MoreSubmatches = chunk, 0
+			return s.printLine(rl)
+		})
 	} else {
-		err = s.std.Line(rl)
+		if r.needsMoreSpans(l) {
+			rl.Submatches, rl.MoreSubmatches = r.allSpans(l), 0
+		}
+		err = s.printLine(rl)
 	}
 	if err == nil && r.flushEach && !r.sorting() {
 		// A terminal or --line-buffered gets each line as it is found, as
@@ -253,6 +258,18 @@ func (s *rgSink) Line(l search.Line) error {
 		err = r.w.Flush()
 	}
 	return err
+}
+
+// printLine prints one line (with -r, its matches replaced).
+func (s *rgSink) printLine(rl printer.RgLine) error {
+	r := s.run
+	if r.replacer != nil && rl.Kind == search.KindMatch {
+		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
+	}
+	if r.js != nil {
+		return r.js.Line(rl)
+	}
+	return s.std.Line(rl)
 }
 
 func (s *rgSink) End(sum search.FileSummary) error {
