@@ -39,7 +39,7 @@ type rgRun struct {
 	lines     int64  // matched lines (--stats)
 	files     int64  // files with a match (--stats)
 	sorted    []sortedFile
-	errs      fileErrors // files that could not be read
+	errs      fileErrors  // files that could not be read
 	spans     *spanFinder // finds the matches of a line past those the library stored
 }
 

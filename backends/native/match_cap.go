@@ -102,19 +102,8 @@ func (v *pikeVM) eachMatch(b []byte, from int, fn func(s, e int) bool) (stopped 
 		if !ok {
 			break
 		}
-		accept := true
-		if e == s {
-			if s == prevEnd {
-				accept = false
-			}
-			if _, w := decodeAt(b, e); w > 0 {
-				pos = e + w
-			} else {
-				pos = e + 1
-			}
-		} else {
-			pos = e
-		}
+		var accept bool
+		pos, accept = advanceMatch(b, s, e, prevEnd)
 		prevEnd = e
 		if accept && !fn(s, e) {
 			return true
@@ -159,19 +148,25 @@ func (m *Matcher) EachSpan(line []byte, fn func(start, end int) bool) {
 			return
 		}
 		s, e := pos+loc[0], pos+loc[1]
-		accept := !(e == s && s == prevEnd)
-		if e == s {
-			if _, w := decodeAt(line, e); w > 0 {
-				pos = e + w
-			} else {
-				pos = e + 1
-			}
-		} else {
-			pos = e
-		}
+		var accept bool
+		pos, accept = advanceMatch(line, s, e, prevEnd)
 		prevEnd = e
 		if accept && !fn(s, e) {
 			return
 		}
 	}
+}
+
+// advanceMatch is FindAllIndex's rule after the match [s, e) of b: the
+// next search starts at e, or a character past it when the match is
+// empty, and an empty match right after the previous match (which ended
+// at prevEnd) is not reported.
+func advanceMatch(b []byte, s, e, prevEnd int) (next int, accept bool) {
+	if e != s {
+		return e, true
+	}
+	if _, w := decodeAt(b, e); w > 0 {
+		return e + w, s != prevEnd
+	}
+	return e + 1, s != prevEnd
 }
