@@ -122,7 +122,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 		end, binary = multilineBinaryCut(data)
 		data = data[:end]
 	} else {
-		if o.NoStats && !o.probed && m.noCandidate(data, o.Release) {
+		if o.NoStats && !o.probed && m.noCandidate(data, o.Release, o.Interrupt) {
 			// No match anywhere, so none before a NUL either: where the
 			// NUL is (if any) only changes what the caller does not read.
 			return FileResult{Bytes: int64(len(data))}, nil
@@ -229,8 +229,11 @@ func (s *fileSearch) runLines() error {
 	var sc scanner
 	if s.m.pre != nil {
 		sc = s.m.pre.scanner(s.data)
-		if s.o.Release != nil && len(s.data) > 2*releaseWindow {
-			sc.window(releaseWindow, s.releaseTo)
+		if len(s.data) > 2*releaseWindow {
+			// A window at a time: a mapped file's pages are dropped behind
+			// it, and a cancellation is seen within a window, not after a
+			// scan of the whole file.
+			sc.window(releaseWindow, func(pos int) bool { return !s.interrupted(pos) })
 		}
 	}
 	pos := 0
@@ -321,7 +324,7 @@ const interruptEvery = 4 << 20
 // interrupted polls SearchOptions.Interrupt once the search has moved
 // interruptEvery bytes past the last poll, and records its error.
 func (s *fileSearch) interrupted(pos int) bool {
-	if s.o.Release != nil && pos-s.released >= releaseWindow {
+	if s.o.Release != nil && pos-s.released >= releaseWindow && pos <= len(s.data) {
 		s.releaseTo(pos)
 	}
 	if s.o.Interrupt == nil || pos-s.checked < interruptEvery {
@@ -396,11 +399,15 @@ func (s *fileSearch) releaseTo(pos int) {
 		return
 	}
 	// Number up to the start of pos's line: a match found later starts
-	// there at the earliest.
-	ls := s.numPos + bytes.LastIndexByte(s.data[s.numPos:pos], '\n') + 1
-	s.lineNumber(ls)
+	// there at the earliest. Only the bytes since the last release are
+	// looked at: a file of one 200 MB line looked at all of them again at
+	// each window.
+	from := max(s.numPos, s.released)
+	if i := bytes.LastIndexByte(s.data[from:pos], '\n'); i >= 0 {
+		s.lineNumber(from + i + 1)
+	}
 	s.released = pos
-	s.o.Release(ls)
+	s.o.Release(s.numPos)
 }
 
 // lineNumber returns the number of the line starting at off (off >= numPos).

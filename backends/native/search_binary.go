@@ -54,8 +54,13 @@ func convertNUL(data []byte) ([]byte, bool) {
 		return data, false
 	}
 	out := bytes.Clone(data)
-	for ; i >= 0; i = bytes.IndexByte(out, 0) {
+	for i >= 0 {
 		out[i] = '\n'
+		j := bytes.IndexByte(out[i+1:], 0)
+		if j < 0 {
+			break
+		}
+		i += j + 1
 	}
 	return out, true
 }
