@@ -112,6 +112,26 @@ func sameAnswer(t *testing.T, args []string, rg, got hostileRun) {
 	}
 }
 
+// besideRg runs each command line through rg and through rgkit grep
+// --backend native in dir, as a subtest, and hands both answers to check.
+func besideRg(t *testing.T, dir string, asNobody bool, rg, rgkit string, cases [][]string, check func(t *testing.T, args []string, rg, got hostileRun)) {
+	t.Helper()
+	for _, args := range cases {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			want := runHostile(t, dir, asNobody, rg, args...)
+			got := runHostile(t, dir, asNobody, rgkit, append([]string{"grep", "--backend", "native"}, args...)...)
+			check(t, args, want, got)
+		})
+	}
+}
+
+// sameAnswerNear is sameAnswer with peak memory near rg's.
+func sameAnswerNear(t *testing.T, args []string, rg, got hostileRun) {
+	t.Helper()
+	sameAnswer(t, args, rg, got)
+	memoryNear(t, strings.Join(args, " "), rg, got)
+}
+
 func clip(b []byte) string {
 	if len(b) > 2000 {
 		return string(b[:2000]) + fmt.Sprintf("... (%d bytes)", len(b))
@@ -160,7 +180,7 @@ func TestHostileUnreadableFilesAreReportedAsRgReportsThem(t *testing.T) {
 	if probe.code == 0 {
 		t.Skip("a file of mode 000 is readable here (root without the means to drop privileges)")
 	}
-	for _, args := range [][]string{
+	cases := [][]string{
 		{"foo"},
 		{"foo", "."},
 		{"foo", "b.txt"},
@@ -179,19 +199,14 @@ func TestHostileUnreadableFilesAreReportedAsRgReportsThem(t *testing.T) {
 		{"-j1", "foo"},
 		{"--no-messages", "foo"},
 		{"-L", "foo"},
-	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			want := runHostile(t, dir, true, rg, args...)
-			got := runHostile(t, dir, true, rgkit, append([]string{"grep", "--backend", "native"}, args...)...)
-			if bytes.Contains(args0(args), []byte("json")) {
-				want.out, got.out = dropElapsed(want.out), dropElapsed(got.out)
-			}
-			sameAnswer(t, args, want, got)
-		})
 	}
+	besideRg(t, dir, true, rg, rgkit, cases, func(t *testing.T, args []string, want, got hostileRun) {
+		if slices.Contains(args, "--json") {
+			want.out, got.out = dropElapsed(want.out), dropElapsed(got.out)
+		}
+		sameAnswer(t, args, want, got)
+	})
 }
-
-func args0(args []string) []byte { return []byte(strings.Join(args, " ")) }
 
 // dropElapsed removes --json's summary, whose timings differ run to run.
 func dropElapsed(b []byte) []byte {
@@ -218,19 +233,14 @@ func TestHostileLoopsAreReportedAsRgReportsThem(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, args := range [][]string{
+	cases := [][]string{
 		{"-L", "foo"},
 		{"-L", "foo", "."},
 		{"-L", "foo", "a"},
 		{"-L", "--sort", "path", "foo"},
 		{"-L", "--files"},
-	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			want := runHostile(t, dir, false, rg, args...)
-			got := runHostile(t, dir, false, rgkit, append([]string{"grep", "--backend", "native"}, args...)...)
-			sameAnswer(t, args, want, got)
-		})
 	}
+	besideRg(t, dir, false, rg, rgkit, cases, sameAnswer)
 }
 
 // TestHostileOnlyMatchingPrintsEveryMatch: -o on one 1 MB line of
@@ -242,26 +252,23 @@ func TestHostileOnlyMatchingPrintsEveryMatch(t *testing.T) {
 	rgkit := rgkitBin(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "line.txt"), []byte(strings.Repeat("a ", 500_000)+"\n"), 0o644)
-	for _, args := range [][]string{
+	cases := [][]string{
 		{"-o", "a", "line.txt"},
 		{"-o", "-n", "--column", "a", "line.txt"},
 		{"-o", "-r", "b", "a", "line.txt"},
 		{"--count-matches", "a", "line.txt"},
 		{"--color", "always", "a", "line.txt"},
 		{"-o", `\ba\b`, "line.txt"},
-	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			want := runHostile(t, dir, false, rg, args...)
-			got := runHostile(t, dir, false, rgkit, append([]string{"grep", "--backend", "native"}, args...)...)
-			if got.code != want.code || !bytes.Equal(got.err, want.err) {
-				t.Fatalf("exit %d, stderr %q; rg 15.2.0: exit %d, stderr %q", got.code, got.err, want.code, want.err)
-			}
-			if sha256.Sum256(got.out) != sha256.Sum256(want.out) {
-				t.Errorf("stdout differs from rg 15.2.0's: %d bytes in %d lines, rg %d bytes in %d lines",
-					len(got.out), bytes.Count(got.out, []byte("\n")), len(want.out), bytes.Count(want.out, []byte("\n")))
-			}
-		})
 	}
+	besideRg(t, dir, false, rg, rgkit, cases, func(t *testing.T, args []string, want, got hostileRun) {
+		if got.code != want.code || !bytes.Equal(got.err, want.err) {
+			t.Fatalf("exit %d, stderr %q; rg 15.2.0: exit %d, stderr %q", got.code, got.err, want.code, want.err)
+		}
+		if sha256.Sum256(got.out) != sha256.Sum256(want.out) {
+			t.Errorf("stdout differs from rg 15.2.0's: %d bytes in %d lines, rg %d bytes in %d lines",
+				len(got.out), bytes.Count(got.out, []byte("\n")), len(want.out), bytes.Count(want.out, []byte("\n")))
+		}
+	})
 }
 
 // sparseFile makes a file of size bytes of NULs that takes no disk.
@@ -304,21 +311,15 @@ func TestHostileAllNULFileIsSearchedAsRgSearchesIt(t *testing.T) {
 	dir := t.TempDir()
 	sparseFile(t, filepath.Join(dir, "tree", "sparse.bin"), 200<<20)
 	writeFile(t, filepath.Join(dir, "tree", "a.txt"), []byte("foo\n"), 0o644)
-	for _, args := range [][]string{
+	cases := [][]string{
 		{"foo", "tree/sparse.bin"},
 		{"-c", "foo", "tree/sparse.bin"},
 		{"-i", "f.o", "tree/sparse.bin"},
 		{"-U", "foo", "tree/sparse.bin"},
 		{"foo", "tree"},
 		{"foo", "tree/sparse.bin", "tree/a.txt"},
-	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			want := runHostile(t, dir, false, rg, args...)
-			got := runHostile(t, dir, false, rgkit, append([]string{"grep", "--backend", "native"}, args...)...)
-			sameAnswer(t, args, want, got)
-			memoryNear(t, strings.Join(args, " "), want, got)
-		})
 	}
+	besideRg(t, dir, false, rg, rgkit, cases, sameAnswerNear)
 }
 
 // TestHostilePatternsOfAnySizeCompile: a 1 MB literal and 100,000
@@ -336,19 +337,13 @@ func TestHostilePatternsOfAnySizeCompile(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(dir, "many.pat"), lits.Bytes(), 0o644)
 	writeFile(t, filepath.Join(dir, "hay.txt"), []byte("nothing here\nlit0007919z is one\n"+strings.Repeat("x", 1000)+"\n"), 0o644)
-	for _, args := range [][]string{
+	cases := [][]string{
 		{"-f", "long.pat", "hay.txt"},
 		{"-F", "-f", "long.pat", "hay.txt"},
 		{"-F", "-f", "many.pat", "hay.txt"},
 		{"-f", "many.pat", "hay.txt"},
-	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			want := runHostile(t, dir, false, rg, args...)
-			got := runHostile(t, dir, false, rgkit, append([]string{"grep", "--backend", "native"}, args...)...)
-			sameAnswer(t, args, want, got)
-			memoryNear(t, strings.Join(args, " "), want, got)
-		})
 	}
+	besideRg(t, dir, false, rg, rgkit, cases, sameAnswerNear)
 }
 
 // TestHostileSignalEndsTheSearch: SIGTERM or SIGINT sent to a running
