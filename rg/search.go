@@ -118,6 +118,10 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	tty := isTerminal(s.out)
 	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file))
 	run.spans = &spanFinder{q: q}
+	run.mapped = len(o.Paths) > 0 && len(o.Paths) <= 10 && len(targets) == len(o.Paths)
+	for _, t := range targets {
+		run.mapped = run.mapped && t.file && t.stream == nil
+	}
 	run.errs = fileErrors{w: s.errOut, silent: o.NoMessages, single: o.Sort != rgcli.SortNone || o.SortReverse || o.Threads == 1}
 	if !run.printsSpans() {
 		for _, e := range chain.Engines {

@@ -41,6 +41,7 @@ type rgRun struct {
 	sorted    []sortedFile
 	errs      fileErrors  // files that could not be read
 	spans     *spanFinder // finds the matches of a line past those the library stored
+	mapped    bool        // rg maps the named files (at most ten, all files): see namedBinary
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -158,6 +159,9 @@ type rgSink struct {
 	abs       string
 	loc       *lineLocator
 	binaryOff int64 // first NUL of an explicit file, -1 none
+	lateNUL   bool  // a mapped named file's NUL comes after its first 64 KiB (see namedBinary)
+	readStop  int64 // a read named file's lines print up to here, -1 all (see namedBinary)
+	firstNUL  int64 // and its NUL, for the note
 	std       *printer.Standard
 	buf       bytes.Buffer // the file's output when sorting
 	lines     int64
@@ -174,13 +178,14 @@ func (s *rgSink) Begin(rel string) error {
 		s.path = strings.ReplaceAll(s.path, "/", r.o.PathSeparator)
 	}
 	s.abs = filepath.Join(s.t.root, filepath.FromSlash(rel))
-	s.lines, s.matches, s.binaryOff = 0, 0, -1
+	s.lines, s.matches = 0, 0
+	s.namedBinary(-1)
 	if s.loc != nil {
 		s.loc.close()
 	}
 	s.loc = nil
 	if s.t.file && r.std != nil && s.t.stream == nil {
-		s.binaryOff = firstNUL(s.abs)
+		s.namedBinary(firstNUL(s.abs))
 	}
 	s.std = r.std
 	if r.sorting() {
@@ -238,6 +243,9 @@ func (s *rgSink) Line(l search.Line) error {
 			s.loc = openLocator(s.abs)
 		}
 		rl.Offset, rl.Term = s.loc.at(l.Number)
+	}
+	if s.binaryFrom(rl.Offset, l.Text) {
+		return nil
 	}
 	var err error
 	if r.needsMoreSpans(l) && r.js == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {
@@ -308,15 +316,24 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		} else if fi, _ := os.Stat(s.abs); fi != nil {
 			size = fi.Size()
 		}
-		err = r.js.End(size, -1)
+		binaryOff := int64(-1)
+		if sum.Binary {
+			binaryOff = sum.BinaryOffset
+		}
+		err = r.js.End(size, binaryOff)
 	case r.o.Mode == rgcli.ModeFilesWithMatches:
 		err = s.std.PathLine(s.path)
 	case r.o.Mode == rgcli.ModeCount:
 		err = s.std.Count(s.path, s.lines)
+	case r.o.Mode == rgcli.ModeCountMatches && sum.Binary && !s.t.file && (r.o.MaxCount == nil || s.lines < int64(*r.o.MaxCount)):
+		// rg's summary printer squashes the count of a file it stopped
+		// reading at a NUL, as for -c.
 	case r.o.Mode == rgcli.ModeCountMatches:
 		err = s.std.Count(s.path, s.matches)
 	case s.binaryOff >= 0 && s.lines > 0:
 		err = s.std.Binary(s.path, s.binaryOff)
+	case sum.Binary && s.lines > 0 && !s.t.file:
+		err = s.std.BinaryStopped(s.path, sum.BinaryOffset)
 	}
 	if err != nil {
 		return err

@@ -54,6 +54,12 @@ type Line struct {
 type FileSummary struct {
 	Path         string
 	MatchedLines int // lines with a match (what rg -c counts)
+	// Binary says the file holds a NUL byte, at BinaryOffset: a file
+	// found by walking was searched only up to it (rg stops there and,
+	// after a match, says so); one named in Query.Paths was searched
+	// whole. An engine that cannot tell leaves Binary false.
+	Binary       bool
+	BinaryOffset int64
 }
 
 // Sink receives results: Begin, then the file's lines in order (content mode

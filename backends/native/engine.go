@@ -258,8 +258,10 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 	})
 	r.searched.Add(1)
 	r.bytes.Add(res.Bytes)
+	out.nulAt = -1
 	if res.Binary {
 		r.binary.Add(1)
+		out.nulAt = res.NULOffset
 	}
 	if err == nil && r.recount && res.MatchedLines >= opts.MaxCount {
 		// Matches past the page were not reported; count them, which is

@@ -89,6 +89,11 @@ type FileResult struct {
 	// search stopped where rg stops, reporting only what was found earlier;
 	// with BinaryConvert it went on to the end.
 	Binary bool
+	// NULOffset is where the NUL byte Binary reports is, in the data
+	// searched: the first one (rg's "found \0 byte around offset N"); in
+	// multiline mode the one in the range where the search stopped. -1
+	// without one.
+	NULOffset int64
 	// Bytes is how many bytes were searched (after transcoding).
 	Bytes int64
 }
@@ -106,20 +111,26 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	located := peek > 0 // no BOM: data is the file's own bytes
 	var end int
 	var binary bool
+	nulAt := -1
 	if !located {
 		o.Release = nil // data is not the file's bytes: nothing to release
 	}
 	if o.BinaryConvert && o.KeepNUL {
 		// A mapped file named on the command line: its pages are dropped as
 		// the NUL scan and then the search move past them.
-		binary = indexNUL(data, o.Release) >= 0
+		nulAt = indexNUL(data, o.Release)
+		binary = nulAt >= 0
 		end = len(data)
 	} else if o.BinaryConvert {
+		nulAt = bytes.IndexByte(data, 0)
 		data, binary = convertNUL(data)
 		end = len(data)
 		located = located && !binary
 	} else if m.multi {
 		end, binary = multilineBinaryCut(data)
+		if binary {
+			nulAt = bytes.IndexByte(data, 0)
+		}
 		data = data[:end]
 	} else {
 		if o.NoStats && !o.probed && m.noCandidate(data, o.Release, o.Interrupt) {
@@ -132,6 +143,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 			nul = indexNUL(data, o.Release)
 		}
 		end, binary = binaryCut(data, peek, nul)
+		nulAt = nul
 		data = data[:end]
 	}
 	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
@@ -151,13 +163,19 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	} else {
 		err = s.runLines()
 	}
+	if s.binary && !binary {
+		nulAt = s.nulAt
+	}
 	binary = binary || s.binary
+	if !binary {
+		nulAt = -1
+	}
 	if binary && !o.BinaryConvert && o.CountOnly && !s.limitReached() {
 		// rg's summary printer squashes the count of a file it stopped
 		// reading at a NUL (rg -c prints nothing for it).
 		s.count = 0
 	}
-	return FileResult{MatchedLines: s.count, Binary: binary, Bytes: int64(end)}, err
+	return FileResult{MatchedLines: s.count, Binary: binary, NULOffset: int64(nulAt), Bytes: int64(end)}, err
 }
 
 // fileSearch is the state of one Search call.
@@ -171,6 +189,7 @@ type fileSearch struct {
 	raw []byte
 
 	binary bool // multiline: a reported range held a NUL, so the search stopped there
+	nulAt  int  // and where
 	count  int  // what rg -c counts: matching lines, or matches in multiline mode
 
 	// numPos/numLine: the line starting at numPos is line numLine; moved
@@ -201,8 +220,8 @@ func (s *fileSearch) nulIn(from, to int) bool {
 	if to < len(s.data) {
 		to++
 	}
-	if bytes.IndexByte(s.data[from:to], 0) >= 0 {
-		s.binary = true
+	if i := bytes.IndexByte(s.data[from:to], 0); i >= 0 {
+		s.binary, s.nulAt = true, from+i
 		return true
 	}
 	return false

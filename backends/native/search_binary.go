@@ -91,3 +91,15 @@ func indexNUL(data []byte, release func(int)) int {
 	}
 	return -1
 }
+
+// ReadStop is how much of data (a file's contents whose first NUL byte
+// is at nul) rg searches when it reads the file in buffer fills rather
+// than mapping it, in the mode where it searches past NULs (a file named
+// among more than ten paths, or beside a directory): the complete lines
+// of the fills before the one that brings the NUL in. It prints their
+// matches, then its note that the file is binary.
+func ReadStop(data []byte, nul int) int {
+	_, peek := decodeBOM(data[:min(len(data), 3)])
+	end, _ := binaryCut(data, peek, nul)
+	return end
+}
