@@ -57,7 +57,8 @@ type FileSummary struct {
 	// Binary says the file holds a NUL byte, at BinaryOffset: a file
 	// found by walking was searched only up to it (rg stops there and,
 	// after a match, says so); one named in Query.Paths was searched
-	// whole. An engine that cannot tell leaves Binary false.
+	// whole. An engine that cannot tell leaves Binary false; BinaryOffset
+	// means nothing without Binary.
 	Binary       bool
 	BinaryOffset int64
 }

@@ -203,7 +203,7 @@ func (o *FileOut) Close(count int) error {
 			return o.fail(err)
 		}
 	}
-	sum := search.FileSummary{Path: o.path, MatchedLines: count, BinaryOffset: -1}
+	sum := search.FileSummary{Path: o.path, MatchedLines: count}
 	if o.nulAt >= 0 {
 		sum.Binary, sum.BinaryOffset = true, o.nulAt
 	}
