@@ -227,6 +227,12 @@ func statsSearchWhole(o *rgcli.Options) bool {
 // describeSearchError words an engine error for the user.
 func describeSearchError(err error) string {
 	var ipe *search.InvalidPatternError
+	if errors.As(err, &ipe) && strings.HasPrefix(ipe.Reason, `pattern contains "\0"`) {
+		// rg's own words for a pattern that needs a NUL byte.
+		return "pattern contains \"\\0\" but it is impossible to match\n\n" +
+			"Consider enabling text mode with the --text flag (or -a for short). Otherwise,\n" +
+			"binary detection is enabled and matching a NUL byte is impossible."
+	}
 	if errors.As(err, &ipe) {
 		return "regex parse error:\n    " + ipe.Pattern + "\n" + "error: " + ipe.Error()
 	}
