@@ -458,3 +458,46 @@ func dropSummary(b []byte) []byte {
 	}
 	return b
 }
+
+// TestHostileDeepTreeIsReported: a tree deeper than a path can name
+// (3,000 levels: 6 KB of "d/") ends in an error rg reports ("File name too
+// long", in its C library's words) and exit 2, not a silent miss. rg
+// names the directory by its relative path and rgkit opens it by its
+// absolute one, so the depth where it fails differs by a few levels: the
+// exit status, stdout and the message's wording are compared.
+func TestHostileDeepTreeIsReported(t *testing.T) {
+	t.Parallel()
+	rg := testtool.ReferenceRg(t)
+	rgkit := rgkitBin(t)
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3000 {
+		if err := root.Mkdir("d", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		next, err := root.OpenRoot("d")
+		root.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		root = next
+	}
+	if err := root.WriteFile("f.txt", []byte("foo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root.Close()
+	want := runHostile(t, dir, false, rg, "foo")
+	got := runHostile(t, dir, false, rgkit, "grep", "--backend", "native", "foo")
+	if got.code != want.code || !bytes.Equal(got.out, want.out) {
+		t.Errorf("exit %d, stdout %q; rg 15.2.0: exit %d, stdout %q", got.code, got.out, want.code, want.out)
+	}
+	const reason = ": Filename too long (os error 36)\n"
+	for who, r := range map[string]hostileRun{"rg 15.2.0": want, "rgkit": got} {
+		if !bytes.HasPrefix(r.err, []byte("rg: ./d/d/d/")) || !bytes.Contains(r.err, []byte(reason)) {
+			t.Errorf("%s's stderr does not name the directory too deep to open:\n%s", who, clip(r.err))
+		}
+	}
+}
