@@ -127,7 +127,7 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 	if !t.file && firstNUL(s.abs) >= 0 {
 		return s.finishFile() // rg stops at a NUL in a file it found by walking
 	}
-	if err := r.printAllLines(s, matched); err != nil {
+	if err := r.printAllLines(ctx, s, matched); err != nil {
 		return err
 	}
 	return s.finishFile()
@@ -135,7 +135,7 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 
 // printAllLines prints a file line by line: --passthru prints matches and
 // everything else as context; -v prints the lines that do not match.
-func (r *rgRun) printAllLines(s *rgSink, matched map[int]search.Line) error {
+func (r *rgRun) printAllLines(ctx context.Context, s *rgSink, matched map[int]search.Line) error {
 	f, err := os.Open(s.abs)
 	if err != nil {
 		return err
@@ -143,7 +143,10 @@ func (r *rgRun) printAllLines(s *rgSink, matched map[int]search.Line) error {
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
 	all := allLines{r: r, s: s, n: 1}
-	for {
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		raw, err := br.ReadBytes('\n')
 		if len(raw) == 0 && err != nil {
 			break
