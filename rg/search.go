@@ -156,7 +156,10 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 			if ferr := bw.Flush(); ferr != nil && errors.Is(ferr, syscall.EPIPE) {
 				return 0
 			}
-			fmt.Fprintln(s.errOut, "rg:", describeSearchError(err))
+			if !errors.Is(err, context.Canceled) || ctx.Err() == nil {
+				// (Cancelled by the caller, as by a signal: rg says nothing.)
+				fmt.Fprintln(s.errOut, "rg:", describeSearchError(err))
+			}
 			return 2
 		}
 		if res.Partial {

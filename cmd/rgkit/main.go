@@ -23,7 +23,9 @@ func main() {
 	} else {
 		code = run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	}
-	stop()
+	if killed := stop(); killed != 0 {
+		code = killed // stopped by SIGINT/SIGTERM: 128+n, as for rg itself
+	}
 	os.Exit(code)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -12,21 +13,24 @@ import (
 // stop on its own (every search loop polls the context it cancels) before
 // the process ends anyway: a loop that misses the cancellation must not
 // keep a user waiting, nor a supervisor's SIGTERM go unanswered.
-const signalGrace = 500 * time.Millisecond
+const signalGrace = 250 * time.Millisecond
 
 // signalContext is cancelled at the first SIGINT or SIGTERM. A second
 // signal, or signalGrace passing without the command having exited, ends
 // the process at once with status 128+n, as a shell reports a process
-// the signal killed.
-func signalContext() (context.Context, func()) {
+// the signal killed. stop returns that status when a signal came (the
+// command stopped on its own in time), 0 otherwise.
+func signalContext() (ctx context.Context, stop func() int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
+	var got atomic.Int32
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		sig, ok := <-sigs
 		if !ok {
 			return
 		}
+		got.Store(int32(128 + signalNumber(sig)))
 		cancel()
 		select {
 		case <-sigs:
@@ -34,9 +38,10 @@ func signalContext() (context.Context, func()) {
 		}
 		os.Exit(128 + signalNumber(sig))
 	}()
-	return ctx, func() {
+	return ctx, func() int {
 		signal.Stop(sigs)
 		cancel()
+		return int(got.Load())
 	}
 }
 
