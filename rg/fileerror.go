@@ -3,6 +3,7 @@ package rg
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 
 	"github.com/rgkit/rgkit/internal/rgcli"
@@ -13,7 +14,7 @@ import (
 // words, as they happen, and remembers that there were some: rg's exit
 // status is then 2 (0 still with -q and a match).
 type fileErrors struct {
-	w      interface{ Write([]byte) (int, error) }
+	w      io.Writer
 	silent bool // --no-messages
 	// single: rg walks with one thread (--sort, -j1), through a walker
 	// that words its errors "IO error for operation on PATH: ...".
