@@ -125,6 +125,12 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	bw := bufio.NewWriterSize(out, 64<<10)
 	tty := isTerminal(s.out)
 	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file))
+	run.spans = &spanFinder{q: q}
+	run.mapped = len(o.Paths) > 0 && len(o.Paths) <= 10 && len(targets) == len(o.Paths)
+	for _, t := range targets {
+		run.mapped = run.mapped && t.file && t.stream == nil
+	}
+	run.errs = fileErrors{w: s.errOut, silent: o.NoMessages, single: o.Sort != rgcli.SortNone || o.SortReverse || o.Threads == 1}
 	if !run.printsSpans() {
 		for _, e := range chain.Engines {
 			if n, ok := e.(*native.Engine); ok {
@@ -159,12 +165,18 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 			if ferr := bw.Flush(); ferr != nil && errors.Is(ferr, syscall.EPIPE) {
 				return 0
 			}
-			fmt.Fprintln(s.errOut, "rg:", describeSearchError(err))
+			if !errors.Is(err, context.Canceled) || ctx.Err() == nil {
+				// (Cancelled by the caller, as by a signal: rg says nothing.)
+				fmt.Fprintln(s.errOut, "rg:", describeSearchError(err))
+			}
 			return 2
 		}
 		if res.Partial {
 			status = 2
 		}
+	}
+	if run.errs.count > 0 {
+		status = 2
 	}
 	if err := run.finish(time.Since(start)); err != nil && !errors.Is(err, syscall.EPIPE) {
 		fmt.Fprintln(s.errOut, "rg:", err)
@@ -181,8 +193,8 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		}
 		run.printStats(s.out, printed, time.Since(start))
 	}
-	if len(o.Paths) == 0 && len(targets) == 1 && !targets[0].file && run.stats.FilesSearched == 0 &&
-		o.Mode != rgcli.ModeFiles && status == 0 && !run.matched && run.backend != "ripgrep" {
+	if len(o.Paths) == 0 && len(targets) == 1 && !targets[0].file && run.stats.FilesSearched == 0 && run.errs.files == 0 &&
+		o.Mode != rgcli.ModeFiles && !run.matched && run.backend != "ripgrep" {
 		// rg's note when its own directory walk searched nothing at all.
 		// (The ripgrep engine does not count the files it searched.)
 		if !o.NoMessages {
@@ -227,6 +239,12 @@ func statsSearchWhole(o *rgcli.Options) bool {
 // describeSearchError words an engine error for the user.
 func describeSearchError(err error) string {
 	var ipe *search.InvalidPatternError
+	if errors.As(err, &ipe) && strings.HasPrefix(ipe.Reason, `pattern contains "\0"`) {
+		// rg's own words for a pattern that needs a NUL byte.
+		return "pattern contains \"\\0\" but it is impossible to match\n\n" +
+			"Consider enabling text mode with the --text flag (or -a for short). Otherwise,\n" +
+			"binary detection is enabled and matching a NUL byte is impossible."
+	}
 	if errors.As(err, &ipe) {
 		return "regex parse error:\n    " + ipe.Pattern + "\n" + "error: " + ipe.Error()
 	}

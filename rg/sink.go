@@ -39,6 +39,9 @@ type rgRun struct {
 	lines     int64  // matched lines (--stats)
 	files     int64  // files with a match (--stats)
 	sorted    []sortedFile
+	errs      fileErrors  // files that could not be read
+	spans     *spanFinder // finds the matches of a line past those the library stored
+	mapped    bool        // rg maps the named files (at most ten, all files): see namedBinary
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -156,6 +159,9 @@ type rgSink struct {
 	abs       string
 	loc       *lineLocator
 	binaryOff int64 // first NUL of an explicit file, -1 none
+	lateNUL   bool  // a mapped named file's NUL comes after its first 64 KiB (see namedBinary)
+	readStop  int64 // a read named file's lines print up to here, -1 all (see namedBinary)
+	firstNUL  int64 // and its NUL, for the note
 	std       *printer.Standard
 	buf       bytes.Buffer // the file's output when sorting
 	lines     int64
@@ -172,13 +178,14 @@ func (s *rgSink) Begin(rel string) error {
 		s.path = strings.ReplaceAll(s.path, "/", r.o.PathSeparator)
 	}
 	s.abs = filepath.Join(s.t.root, filepath.FromSlash(rel))
-	s.lines, s.matches, s.binaryOff = 0, 0, -1
+	s.lines, s.matches = 0, 0
+	s.namedBinary(-1)
 	if s.loc != nil {
 		s.loc.close()
 	}
 	s.loc = nil
 	if s.t.file && r.std != nil && s.t.stream == nil {
-		s.binaryOff = firstNUL(s.abs)
+		s.namedBinary(firstNUL(s.abs))
 	}
 	s.std = r.std
 	if r.sorting() {
@@ -207,7 +214,7 @@ func (s *rgSink) Line(l search.Line) error {
 	}
 	if l.Kind == search.KindMatch {
 		s.lines++
-		s.matches += int64(len(l.Submatches))
+		s.matches += int64(len(l.Submatches) + l.MoreSubmatches)
 		r.matched = true
 		if r.o.Quiet && !r.o.Stats {
 			return errQuit
@@ -237,14 +244,21 @@ func (s *rgSink) Line(l search.Line) error {
 		}
 		rl.Offset, rl.Term = s.loc.at(l.Number)
 	}
-	if r.replacer != nil && l.Kind == search.KindMatch {
-		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, l)
+	if s.binaryFrom(rl.Offset, l.Text) {
+		return nil
 	}
 	var err error
-	if r.js != nil {
-		err = r.js.Line(rl)
+	if r.needsMoreSpans(l) && r.js == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {
+		// One output line per match: a chunk of matches at a time.
+		err = r.eachSpanChunk(l, func(chunk []search.Span) error {
+			rl.Submatches, rl.MoreSubmatches = chunk, 0
+			return s.printLine(rl)
+		})
 	} else {
-		err = s.std.Line(rl)
+		if r.needsMoreSpans(l) {
+			rl.Submatches, rl.MoreSubmatches = r.allSpans(l), 0
+		}
+		err = s.printLine(rl)
 	}
 	if err == nil && r.flushEach && !r.sorting() {
 		// A terminal or --line-buffered gets each line as it is found, as
@@ -252,6 +266,18 @@ func (s *rgSink) Line(l search.Line) error {
 		err = r.w.Flush()
 	}
 	return err
+}
+
+// printLine prints one line (with -r, its matches replaced).
+func (s *rgSink) printLine(rl printer.RgLine) error {
+	r := s.run
+	if r.replacer != nil && rl.Kind == search.KindMatch {
+		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
+	}
+	if r.js != nil {
+		return r.js.Line(rl)
+	}
+	return s.std.Line(rl)
 }
 
 func (s *rgSink) End(sum search.FileSummary) error {
@@ -290,15 +316,24 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		} else if fi, _ := os.Stat(s.abs); fi != nil {
 			size = fi.Size()
 		}
-		err = r.js.End(size, -1)
+		binaryOff := int64(-1)
+		if sum.Binary {
+			binaryOff = sum.BinaryOffset
+		}
+		err = r.js.End(size, binaryOff)
 	case r.o.Mode == rgcli.ModeFilesWithMatches:
 		err = s.std.PathLine(s.path)
 	case r.o.Mode == rgcli.ModeCount:
 		err = s.std.Count(s.path, s.lines)
+	case r.o.Mode == rgcli.ModeCountMatches && sum.Binary && !s.t.file && (r.o.MaxCount == nil || s.lines < int64(*r.o.MaxCount)):
+		// rg's summary printer squashes the count of a file it stopped
+		// reading at a NUL, as for -c.
 	case r.o.Mode == rgcli.ModeCountMatches:
 		err = s.std.Count(s.path, s.matches)
 	case s.binaryOff >= 0 && s.lines > 0:
 		err = s.std.Binary(s.path, s.binaryOff)
+	case sum.Binary && s.lines > 0 && !s.t.file:
+		err = s.std.BinaryStopped(s.path, sum.BinaryOffset)
 	}
 	if err != nil {
 		return err

@@ -39,7 +39,7 @@ func includeZero(o *rgcli.Options) bool {
 
 // listFiles returns the files rg would search in t, sorted by path when
 // asked (rg's --sort path) and in walk order otherwise.
-func listFiles(ctx context.Context, q search.Query, t target) ([]string, error) {
+func (r *rgRun) listFiles(ctx context.Context, q search.Query, t target) ([]string, error) {
 	q.Root, q.Paths = t.root, t.paths
 	q.GlobBase, q.GlobCwd = t.globBase()
 	nq, err := search.Normalize(q)
@@ -53,6 +53,11 @@ func listFiles(ctx context.Context, q search.Query, t target) ([]string, error) 
 	wo := native.WalkOptionsFor(nq, typeGlobs, 0)
 	wo.NoStat = wo.MaxFileSize == 0
 	var mu sync.Mutex
+	wo.OnError = func(e search.FileError) {
+		mu.Lock()
+		r.errs.report(t, e)
+		mu.Unlock()
+	}
 	var files []string
 	_, err = native.Walk(ctx, wo, func(f native.File) error {
 		mu.Lock()
@@ -66,7 +71,7 @@ func listFiles(ctx context.Context, q search.Query, t target) ([]string, error) 
 
 // runListing prints one target in a listing mode.
 func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Query, t target) error {
-	files, err := listFiles(ctx, q, t)
+	files, err := r.listFiles(ctx, q, t)
 	if err != nil {
 		return err
 	}
@@ -103,14 +108,15 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 		q.MaxCountPerFile = 0 // -m counts the inverted lines, below
 	}
 	matched := map[int]search.Line{}
-	res, err := chain.Search(ctx, q, search.SinkFunc(func(l search.Line) error {
+	unreadable := r.errs.count
+	res, err := chain.Search(ctx, q, errorSink{run: r, t: t, Sink: search.SinkFunc(func(l search.Line) error {
 		if l.Kind == search.KindMatch {
 			l.Text = bytes.Clone(l.Text)
 			l.Submatches = slices.Clone(l.Submatches)
 			matched[l.Number] = l
 		}
 		return nil
-	}))
+	})})
 	binary := firstNUL(filepath.Join(t.root, filepath.FromSlash(rel))) >= 0
 	if binary && !t.file {
 		// rg stops at a NUL in a file it found by walking: it counts
@@ -121,6 +127,9 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 	r.addResult(res)
 	if err != nil {
 		return err
+	}
+	if r.errs.count > unreadable {
+		return nil // reported: the file is not listed as without a match
 	}
 	if err := s.Begin(rel); err != nil {
 		return err
@@ -144,7 +153,7 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 	if binary && !t.file {
 		return s.finishFile()
 	}
-	if err := r.printAllLines(s, matched); err != nil {
+	if err := r.printAllLines(ctx, s, matched); err != nil {
 		return err
 	}
 	return s.finishFile()
@@ -152,7 +161,7 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 
 // printAllLines prints a file line by line: --passthru prints matches and
 // everything else as context; -v prints the lines that do not match.
-func (r *rgRun) printAllLines(s *rgSink, matched map[int]search.Line) error {
+func (r *rgRun) printAllLines(ctx context.Context, s *rgSink, matched map[int]search.Line) error {
 	f, err := os.Open(s.abs)
 	if err != nil {
 		return err
@@ -160,7 +169,10 @@ func (r *rgRun) printAllLines(s *rgSink, matched map[int]search.Line) error {
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
 	all := allLines{r: r, s: s, n: 1}
-	for {
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		raw, err := br.ReadBytes('\n')
 		if len(raw) == 0 && err != nil {
 			break

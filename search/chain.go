@@ -169,8 +169,9 @@ func (c *Chain) run(ctx context.Context, b Engine, info Info, q Query, sink Sink
 		res.Stats.MatchedLinesAtLeast = true // the engine was stopped before it had counted everything
 	}
 	res.Truncated = out.trunc
+	res.FileErrors = out.fileErrs
 	if res.Stats.Unreadable > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%d file(s) could not be read", res.Stats.Unreadable))
+		res.Warnings = append(res.Warnings, unreadableWarning(res.Stats.Unreadable, res.FileErrors))
 	}
 	if out.sinkErr != nil {
 		res.Partial = true
@@ -415,4 +416,42 @@ func countFilesBounded(ctx context.Context, q Query, max int) int {
 		}
 	}
 	return n
+}
+
+// unreadableWarning says how many files could not be read, naming the
+// first few and why, so a reader of the results knows what they miss.
+func unreadableWarning(n int64, errs []FileError) string {
+	noun := "files"
+	if n == 1 {
+		noun = "file"
+	}
+	msg := fmt.Sprintf("%d %s could not be read", n, noun)
+	const named = 5
+	for i, e := range errs {
+		if i == named {
+			msg += ", ..."
+			break
+		}
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		msg += sep + describeFileError(e)
+	}
+	return msg
+}
+
+// describeFileError is one FileError in a few words: its path and the
+// cause without the path repeated.
+func describeFileError(e FileError) string {
+	path := e.Path
+	if path == "" {
+		path = "."
+	}
+	cause := e.Err
+	var pe *fs.PathError
+	if errors.As(cause, &pe) {
+		cause = pe.Err
+	}
+	return path + " (" + cause.Error() + ")"
 }

@@ -86,6 +86,7 @@ type collector struct {
 	sinkErr          error // a Sink error other than ErrStop
 	foundFiles       int64
 	foundLines       int64
+	fileErrors       []FileError // the first MaxFileErrors
 }
 
 // fileBuf is one file's results and its paging state.
@@ -151,6 +152,21 @@ func (c *collector) Begin(path string) error {
 	}
 	c.begin(path)
 	return nil
+}
+
+// FileError implements FileErrorSink: the error is kept for Result and
+// passed on at once, sorted or not (rg prints it when it happens).
+func (c *collector) FileError(e FileError) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.received = true
+	if len(c.fileErrors) < MaxFileErrors {
+		c.fileErrors = append(c.fileErrors, e)
+	}
+	if c.outDone {
+		return nil
+	}
+	return c.pass(ReportFileError(c.out, e))
 }
 
 // accept notes that the engine emitted and reports whether it may go on;
@@ -616,12 +632,13 @@ type outcome struct {
 	stopped  bool       // the engine was told to stop (limit, byte cap, Sink)
 	sinkErr  error      // the caller's Sink failed with this (not ErrStop)
 	trunc    Truncation // which cap cut the results
+	fileErrs []FileError
 }
 
 func (c *collector) outcome() outcome {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return outcome{received: c.received, passedOn: c.passedOn, stopped: c.stopped, sinkErr: c.sinkErr, trunc: c.trunc}
+	return outcome{received: c.received, passedOn: c.passedOn, stopped: c.stopped, sinkErr: c.sinkErr, trunc: c.trunc, fileErrs: c.fileErrors}
 }
 
 // mergeStats completes an engine's Stats with what the collector counted,

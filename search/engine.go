@@ -93,4 +93,8 @@ type Result struct {
 	Truncated Truncation
 	Partial   bool     // the search stopped early (timeout, cancellation, engine error); results are incomplete
 	Warnings  []string // e.g. unreadable files, engine stderr
+	// FileErrors are the first MaxFileErrors files the engine could not
+	// read (Stats.Unreadable counts them all); a caller whose Sink is a
+	// FileErrorSink hears of each one as it happens too.
+	FileErrors []FileError
 }

@@ -54,6 +54,13 @@ type Line struct {
 type FileSummary struct {
 	Path         string
 	MatchedLines int // lines with a match (what rg -c counts)
+	// Binary says the file holds a NUL byte, at BinaryOffset: a file
+	// found by walking was searched only up to it (rg stops there and,
+	// after a match, says so); one named in Query.Paths was searched
+	// whole. An engine that cannot tell leaves Binary false; BinaryOffset
+	// means nothing without Binary.
+	Binary       bool
+	BinaryOffset int64
 }
 
 // Sink receives results: Begin, then the file's lines in order (content mode
@@ -115,4 +122,61 @@ func (s SinkFuncs) End(sum FileSummary) error {
 		return nil
 	}
 	return s.EndFunc(sum)
+}
+
+// FileError is a file or directory a search could not read: permission
+// denied, removed between listing and reading, an I/O error, a directory
+// link that leads back to an ancestor (LoopError), a path too long to
+// open. The search goes on without it, as rg's does, but it is never a
+// silent miss: the engine reports each one to a FileErrorSink as it
+// happens, the Chain keeps the first MaxFileErrors in Result.FileErrors,
+// and Stats.Unreadable counts them all.
+type FileError struct {
+	// Path is relative to Query.Root, forward slashes ("" for the root).
+	Path string
+	// Walk says the error came from the walk (listing a directory,
+	// following a link), not from reading a file it listed: rg words the
+	// two differently.
+	Walk bool
+	// Err is the cause: an *fs.PathError (errors.Is(err, fs.ErrPermission)
+	// and the like work) or a *LoopError.
+	Err error
+}
+
+func (e *FileError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// LoopError is a directory reached through a symbolic link (with
+// Query.FollowSymlinks) that is one of its own ancestors: the walk does
+// not enter it, which would never end.
+type LoopError struct {
+	Ancestor string // the ancestor it leads to, relative to Query.Root
+}
+
+func (e *LoopError) Error() string {
+	return "file system loop found: points to an ancestor " + e.Ancestor
+}
+
+// MaxFileErrors is how many FileErrors a Result keeps; Stats.Unreadable
+// counts the rest, so a tree of a million unreadable files costs no more
+// memory than one of a hundred.
+const MaxFileErrors = 100
+
+// FileErrorSink is a Sink that also hears of each file the search could
+// not read, as it happens (rg prints each on stderr at once). The call is
+// serialised with the Sink's other calls but may come between any two
+// files, also before a file sorted ahead of it. Returning an error ends
+// the search as from the other methods.
+type FileErrorSink interface {
+	Sink
+	FileError(e FileError) error
+}
+
+// ReportFileError passes e to sink when sink is a FileErrorSink; an
+// engine calls it for every file it could not read.
+func ReportFileError(sink Sink, e FileError) error {
+	if es, ok := sink.(FileErrorSink); ok {
+		return es.FileError(e)
+	}
+	return nil
 }

@@ -95,6 +95,7 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	// from its listed directory. A confined query keeps openat2 beneath the
 	// root for every file.
 	wo.openAt = q.Confine == nil
+	wo.OnError = func(e search.FileError) { _ = run.report(e) } // the walk counts it; a stopped sink ends the walk at its next file
 	ws, err := Walk(ctx, wo, run.File)
 	st := run.Stats()
 	st.Unreadable += ws.Unreadable
@@ -171,8 +172,7 @@ func (r *FileSearcher) File(f File) (err error) {
 	}
 	buf, err := r.src.read(f, r.q.FollowSymlinks || explicit || r.underExplicit(f.Path), pre)
 	if err != nil {
-		r.unreadable.Add(1)
-		return nil
+		return r.Unreadable(search.FileError{Path: f.Path, Err: err})
 	}
 	defer buf.Release()
 	if buf.Absent {
@@ -181,9 +181,37 @@ func (r *FileSearcher) File(f File) (err error) {
 	if buf.mapped {
 		// A mapped file cut short by another process faults where its
 		// pages went missing: that file is unreadable, the search goes on.
-		defer catchFault(debug.SetPanicOnFault(true), func() { r.unreadable.Add(1); err = nil })
+		defer catchFault(debug.SetPanicOnFault(true), func() {
+			err = r.Unreadable(search.FileError{Path: f.Path, Err: &os.PathError{Op: "read", Path: f.Abs, Err: errTruncated}})
+		})
 	}
 	return r.searchData(f, buf.Data, buf.releaser(), buf.nul)
+}
+
+// Unreadable counts a file that could not be read and reports it (see
+// report): the search goes on without it.
+func (r *FileSearcher) Unreadable(e search.FileError) error {
+	r.unreadable.Add(1)
+	return r.report(e)
+}
+
+// report passes e to the sink (see search.FileErrorSink), serialised with
+// the sink's other calls. It returns ErrStopWalk once the sink has stopped
+// or failed, nil otherwise.
+func (r *FileSearcher) report(e search.FileError) error {
+	r.sinkMu.Lock()
+	defer r.sinkMu.Unlock()
+	if r.sinkErr != nil {
+		return ErrStopWalk
+	}
+	if err := search.ReportFileError(r.sink, e); err != nil {
+		if errors.Is(err, search.ErrStop) {
+			err = errStopped
+		}
+		r.sinkErr = err
+		return ErrStopWalk
+	}
+	return nil
 }
 
 // SearchData searches data, the contents of f, as File does, and streams
@@ -233,8 +261,10 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 	})
 	r.searched.Add(1)
 	r.bytes.Add(res.Bytes)
+	out.nulAt = -1
 	if res.Binary {
 		r.binary.Add(1)
+		out.nulAt = res.NULOffset
 	}
 	if err == nil && r.recount && res.MatchedLines >= opts.MaxCount {
 		// Matches past the page were not reported; count them, which is

@@ -102,23 +102,71 @@ func (v *pikeVM) eachMatch(b []byte, from int, fn func(s, e int) bool) (stopped 
 		if !ok {
 			break
 		}
-		accept := true
-		if e == s {
-			if s == prevEnd {
-				accept = false
-			}
-			if _, w := decodeAt(b, e); w > 0 {
-				pos = e + w
-			} else {
-				pos = e + 1
-			}
-		} else {
-			pos = e
-		}
+		var accept bool
+		pos, accept = advanceMatch(b, s, e, prevEnd)
 		prevEnd = e
 		if accept && !fn(s, e) {
 			return true
 		}
 	}
 	return false
+}
+
+// EachSpan calls fn with each match of line, as Spans finds them, until
+// fn returns false, storing none: for a caller that prints every match
+// of a line with more of them than a Line stores (MaxSubmatches), such as
+// rg's -o, whose memory stays that of the line.
+func (m *Matcher) EachSpan(line []byte, fn func(start, end int) bool) {
+	if m.lit != nil {
+		for at := 0; ; {
+			i := bytes.Index(line[at:], m.lit)
+			if i < 0 {
+				return
+			}
+			s := at + i
+			if !fn(s, s+len(m.lit)) {
+				return
+			}
+			at = s + len(m.lit)
+		}
+	}
+	re := m.re
+	if re == nil && m.asciiRe != nil && isASCII(line) {
+		re = m.asciiRe
+	}
+	if re == nil {
+		m.vm.eachMatch(line, 0, fn)
+		return
+	}
+	// The Go regexp answers only patterns without assertions (see
+	// Compile), so a search resumed at an offset finds what one pass
+	// would: FindAllIndex's rules, without its slice of every match.
+	prevEnd := -1
+	for pos := 0; pos <= len(line); {
+		loc := re.FindIndex(line[pos:])
+		if loc == nil {
+			return
+		}
+		s, e := pos+loc[0], pos+loc[1]
+		var accept bool
+		pos, accept = advanceMatch(line, s, e, prevEnd)
+		prevEnd = e
+		if accept && !fn(s, e) {
+			return
+		}
+	}
+}
+
+// advanceMatch is FindAllIndex's rule after the match [s, e) of b: the
+// next search starts at e, or a character past it when the match is
+// empty, and an empty match right after the previous match (which ended
+// at prevEnd) is not reported.
+func advanceMatch(b []byte, s, e, prevEnd int) (next int, accept bool) {
+	if e != s {
+		return e, true
+	}
+	if _, w := decodeAt(b, e); w > 0 {
+		return e + w, s != prevEnd
+	}
+	return e + 1, s != prevEnd
 }

@@ -33,6 +33,9 @@ type FileOut struct {
 	begun  bool // Begin was passed on
 	err    error
 	spans  []search.Span // reused by view
+	// nulAt is the file's NUL byte the search reported (FileResult's
+	// NULOffset), -1 none: End passes it on in FileSummary.
+	nulAt int64
 }
 
 // view is l as a search.Line pointing into l's own buffers (the sink copies
@@ -57,7 +60,7 @@ func (o *FileOut) view(l Line) search.Line {
 
 // Out opens the output of the file at path.
 func (r *FileSearcher) Out(path string) *FileOut {
-	return &FileOut{r: r, path: path}
+	return &FileOut{r: r, path: path, nulAt: -1}
 }
 
 // reuseOut is Out with the batch buffers of an earlier file, so that a
@@ -67,7 +70,7 @@ func (r *FileSearcher) reuseOut(path string) *FileOut {
 	if o == nil {
 		return r.Out(path)
 	}
-	o.path = path
+	o.path, o.nulAt = path, -1
 	return o
 }
 
@@ -200,7 +203,11 @@ func (o *FileOut) Close(count int) error {
 			return o.fail(err)
 		}
 	}
-	if err := o.r.sink.End(search.FileSummary{Path: o.path, MatchedLines: count}); err != nil {
+	sum := search.FileSummary{Path: o.path, MatchedLines: count}
+	if o.nulAt >= 0 {
+		sum.Binary, sum.BinaryOffset = true, o.nulAt
+	}
+	if err := o.r.sink.End(sum); err != nil {
 		return o.fail(err)
 	}
 	return nil

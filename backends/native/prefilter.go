@@ -83,16 +83,19 @@ type scanner struct {
 	next [maxChoice]int // next occurrence at or after the cursor; -1 = none left; -2 = unknown
 	// all, when windowed, is the whole data, of which data is the part
 	// scanned so far (see window).
-	all     []byte
-	win     int
-	maxLen  int
-	release func(int)
+	all    []byte
+	win    int
+	maxLen int
+	// step is told where the scan has moved past, at each window; false
+	// ends the scan (find returns -1): the search was cancelled.
+	step func(int) bool
 }
 
-// window makes the scanner look at size bytes at a time, telling release
-// where it has moved past, so a large mapped file is never paged in whole.
-func (s *scanner) window(size int, release func(int)) {
-	s.all, s.win, s.release = s.data, size, release
+// window makes the scanner look at size bytes at a time, telling step
+// where it has moved past, so a large mapped file is never paged in whole
+// and a cancellation is seen within a window.
+func (s *scanner) window(size int, step func(int) bool) {
+	s.all, s.win, s.step = s.data, size, step
 	s.maxLen = s.p.maxLen()
 	s.data = s.all[:min(len(s.all), size)]
 }
@@ -118,15 +121,24 @@ func (p *prefilter) scanner(data []byte) scanner {
 // data: no line there can match. False when there is no prefilter. With
 // release set (a mapped file) it looks at one window at a time and
 // releases each it has looked at, as the search itself does.
-func (m *Matcher) noCandidate(data []byte, release func(int)) bool {
+// An interrupted scan (interrupt, polled at each window, returns an
+// error) reports a candidate: the search then stops on the interrupt.
+func (m *Matcher) noCandidate(data []byte, release func(int), interrupt func() error) bool {
 	if m.pre == nil {
 		return false
 	}
 	sc := m.pre.scanner(data)
-	if release != nil && len(data) > 2*releaseWindow {
-		sc.window(releaseWindow, release)
+	stopped := false
+	if len(data) > 2*releaseWindow {
+		sc.window(releaseWindow, func(pos int) bool {
+			if release != nil {
+				release(pos)
+			}
+			stopped = interrupt != nil && interrupt() != nil
+			return !stopped
+		})
 	}
-	return sc.find(0) < 0
+	return sc.find(0) < 0 && !stopped
 }
 
 // find returns the start of the first literal occurrence at or after from,
@@ -162,7 +174,9 @@ func (s *scanner) find(from int) int {
 			return best
 		}
 		from = max(from, safe)
-		s.release(from)
+		if !s.step(from) {
+			return -1
+		}
 		s.data = s.all[:min(len(s.all), len(s.data)+s.win)]
 		for i := range s.next {
 			s.next[i] = -2

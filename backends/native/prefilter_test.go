@@ -221,11 +221,12 @@ func TestWindowedScannerFindsWhatTheWholeScanFinds(t *testing.T) {
 			size := 1 + rng.IntN(16)
 			sc := m.pre.scanner(data)
 			released := 0
-			sc.window(size, func(n int) {
+			sc.window(size, func(n int) bool {
 				if n < released {
 					t.Fatalf("%s: release went back from %d to %d", mo.Pattern, released, n)
 				}
 				released = n
+				return true
 			})
 			if got := allFinds(&sc, len(data)); !slices.Equal(got, want) {
 				t.Fatalf("%s, window %d, data %q:\n got %v\nwant %v", mo.Pattern, size, data, got, want)
@@ -235,7 +236,7 @@ func TestWindowedScannerFindsWhatTheWholeScanFinds(t *testing.T) {
 			skip := rng.IntN(40)
 			whole = m.pre.scanner(data)
 			sc = m.pre.scanner(data)
-			sc.window(size, func(int) {})
+			sc.window(size, func(int) bool { return true })
 			if got, want := skipFinds(&sc, len(data), skip), skipFinds(&whole, len(data), skip); !slices.Equal(got, want) {
 				t.Fatalf("%s, window %d, skipping %d, data %q:\n got %v\nwant %v", mo.Pattern, size, skip, data, got, want)
 			}

@@ -3,6 +3,7 @@ package native
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -195,9 +196,16 @@ type Source struct {
 	confined bool
 }
 
-// Open returns a Source for the directory root.
+// Open returns a Source for the directory root. A root that cannot be
+// opened (no read permission: a directory of mode 0711 can still be
+// passed through) gives a Source that opens every file by its absolute
+// path, so a file named below it is still searched and a walk of it
+// reports the directory it could not list.
 func (r *Reader) Open(root string) (*Source, error) {
 	rt, err := os.OpenRoot(root)
+	if errors.Is(err, fs.ErrPermission) {
+		return &Source{r: r, sys: newSourceSys(nil)}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -232,6 +240,9 @@ func (r *Reader) OpenFor(q search.Query) (*Source, error) {
 // Close releases the root directory.
 func (s *Source) Close() error {
 	s.sys.close()
+	if s.root == nil {
+		return nil
+	}
 	return s.root.Close()
 }
 
@@ -300,7 +311,7 @@ func (s *Source) readWith(f File, follow bool, pre *prefilter, mapLarge bool) (B
 		}
 	}
 	var fh *os.File
-	if follow {
+	if follow || s.root == nil {
 		fh, err = os.Open(f.Abs)
 	} else {
 		fh, err = s.root.Open(filepath.FromSlash(f.Path))

@@ -23,6 +23,9 @@ type sourceSys struct {
 }
 
 func newSourceSys(rt *os.Root) *sourceSys {
+	if rt == nil {
+		return &sourceSys{dirfd: -1}
+	}
 	dir, err := rt.Open(".")
 	if err != nil {
 		return &sourceSys{dirfd: -1}

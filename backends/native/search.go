@@ -89,6 +89,11 @@ type FileResult struct {
 	// search stopped where rg stops, reporting only what was found earlier;
 	// with BinaryConvert it went on to the end.
 	Binary bool
+	// NULOffset is where the NUL byte Binary reports is, in the data
+	// searched: the first one (rg's "found \0 byte around offset N"); in
+	// multiline mode the one in the range where the search stopped. -1
+	// without one.
+	NULOffset int64
 	// Bytes is how many bytes were searched (after transcoding).
 	Bytes int64
 }
@@ -106,23 +111,29 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	located := peek > 0 // no BOM: data is the file's own bytes
 	var end int
 	var binary bool
+	nulAt := -1
 	if !located {
 		o.Release = nil // data is not the file's bytes: nothing to release
 	}
 	if o.BinaryConvert && o.KeepNUL {
 		// A mapped file named on the command line: its pages are dropped as
 		// the NUL scan and then the search move past them.
-		binary = indexNUL(data, o.Release) >= 0
+		nulAt = indexNUL(data, o.Release)
+		binary = nulAt >= 0
 		end = len(data)
 	} else if o.BinaryConvert {
+		nulAt = bytes.IndexByte(data, 0)
 		data, binary = convertNUL(data)
 		end = len(data)
 		located = located && !binary
 	} else if m.multi {
 		end, binary = multilineBinaryCut(data)
+		if binary {
+			nulAt = bytes.IndexByte(data, 0)
+		}
 		data = data[:end]
 	} else {
-		if o.NoStats && !o.probed && m.noCandidate(data, o.Release) {
+		if o.NoStats && !o.probed && m.noCandidate(data, o.Release, o.Interrupt) {
 			// No match anywhere, so none before a NUL either: where the
 			// NUL is (if any) only changes what the caller does not read.
 			return FileResult{Bytes: int64(len(data))}, nil
@@ -132,6 +143,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 			nul = indexNUL(data, o.Release)
 		}
 		end, binary = binaryCut(data, peek, nul)
+		nulAt = nul
 		data = data[:end]
 	}
 	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
@@ -151,13 +163,19 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	} else {
 		err = s.runLines()
 	}
+	if s.binary && !binary {
+		nulAt = s.nulAt
+	}
 	binary = binary || s.binary
+	if !binary {
+		nulAt = -1
+	}
 	if binary && !o.BinaryConvert && o.CountOnly && !s.limitReached() {
 		// rg's summary printer squashes the count of a file it stopped
 		// reading at a NUL (rg -c prints nothing for it).
 		s.count = 0
 	}
-	return FileResult{MatchedLines: s.count, Binary: binary, Bytes: int64(end)}, err
+	return FileResult{MatchedLines: s.count, Binary: binary, NULOffset: int64(nulAt), Bytes: int64(end)}, err
 }
 
 // fileSearch is the state of one Search call.
@@ -171,6 +189,7 @@ type fileSearch struct {
 	raw []byte
 
 	binary bool // multiline: a reported range held a NUL, so the search stopped there
+	nulAt  int  // and where
 	count  int  // what rg -c counts: matching lines, or matches in multiline mode
 
 	// numPos/numLine: the line starting at numPos is line numLine; moved
@@ -201,8 +220,8 @@ func (s *fileSearch) nulIn(from, to int) bool {
 	if to < len(s.data) {
 		to++
 	}
-	if bytes.IndexByte(s.data[from:to], 0) >= 0 {
-		s.binary = true
+	if i := bytes.IndexByte(s.data[from:to], 0); i >= 0 {
+		s.binary, s.nulAt = true, from+i
 		return true
 	}
 	return false
@@ -229,8 +248,11 @@ func (s *fileSearch) runLines() error {
 	var sc scanner
 	if s.m.pre != nil {
 		sc = s.m.pre.scanner(s.data)
-		if s.o.Release != nil && len(s.data) > 2*releaseWindow {
-			sc.window(releaseWindow, s.releaseTo)
+		if len(s.data) > 2*releaseWindow {
+			// A window at a time: a mapped file's pages are dropped behind
+			// it, and a cancellation is seen within a window, not after a
+			// scan of the whole file.
+			sc.window(releaseWindow, func(pos int) bool { return !s.interrupted(pos) })
 		}
 	}
 	pos := 0
@@ -321,7 +343,7 @@ const interruptEvery = 4 << 20
 // interrupted polls SearchOptions.Interrupt once the search has moved
 // interruptEvery bytes past the last poll, and records its error.
 func (s *fileSearch) interrupted(pos int) bool {
-	if s.o.Release != nil && pos-s.released >= releaseWindow {
+	if s.o.Release != nil && pos-s.released >= releaseWindow && pos <= len(s.data) {
 		s.releaseTo(pos)
 	}
 	if s.o.Interrupt == nil || pos-s.checked < interruptEvery {
@@ -396,11 +418,15 @@ func (s *fileSearch) releaseTo(pos int) {
 		return
 	}
 	// Number up to the start of pos's line: a match found later starts
-	// there at the earliest.
-	ls := s.numPos + bytes.LastIndexByte(s.data[s.numPos:pos], '\n') + 1
-	s.lineNumber(ls)
+	// there at the earliest. Only the bytes since the last release are
+	// looked at: a file of one 200 MB line looked at all of them again at
+	// each window.
+	from := max(s.numPos, s.released)
+	if i := bytes.LastIndexByte(s.data[from:pos], '\n'); i >= 0 {
+		s.lineNumber(from + i + 1)
+	}
 	s.released = pos
-	s.o.Release(ls)
+	s.o.Release(s.numPos)
 }
 
 // lineNumber returns the number of the line starting at off (off >= numPos).

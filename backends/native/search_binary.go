@@ -54,8 +54,13 @@ func convertNUL(data []byte) ([]byte, bool) {
 		return data, false
 	}
 	out := bytes.Clone(data)
-	for ; i >= 0; i = bytes.IndexByte(out, 0) {
+	for i >= 0 {
 		out[i] = '\n'
+		j := bytes.IndexByte(out[i+1:], 0)
+		if j < 0 {
+			break
+		}
+		i += j + 1
 	}
 	return out, true
 }
@@ -85,4 +90,16 @@ func indexNUL(data []byte, release func(int)) int {
 		release(end)
 	}
 	return -1
+}
+
+// ReadStop is how much of data (a file's contents whose first NUL byte
+// is at nul) rg searches when it reads the file in buffer fills rather
+// than mapping it, in the mode where it searches past NULs (a file named
+// among more than ten paths, or beside a directory): the complete lines
+// of the fills before the one that brings the NUL in. It prints their
+// matches, then its note that the file is binary.
+func ReadStop(data []byte, nul int) int {
+	_, peek := decodeBOM(data[:min(len(data), 3)])
+	end, _ := binaryCut(data, peek, nul)
+	return end
 }

@@ -100,6 +100,12 @@ type WalkOptions struct {
 	// walk out. A start path leading outside is counted unreadable.
 	// FollowSymlinks with Confine is refused.
 	Confine *os.Root
+	// OnError, when set, hears of every directory the walk could not list
+	// and every entry it could not follow or stat (a broken link, a loop
+	// under FollowSymlinks): rg reports each one. It may be called from
+	// several goroutines at once. WalkStats.Unreadable counts them either
+	// way.
+	OnError func(search.FileError)
 	// Getenv looks up HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL and
 	// GIT_CONFIG_SYSTEM to find the global git excludes file, as rg does;
 	// nil means os.Getenv.
@@ -226,6 +232,14 @@ func (w *walker) stop(err error) {
 	w.q.close()
 }
 
+// fail counts an entry the walk could not read and reports it.
+func (w *walker) fail(rel string, err error) {
+	w.unreadable.Add(1)
+	if w.o.OnError != nil {
+		w.o.OnError(search.FileError{Path: rel, Walk: true, Err: err})
+	}
+}
+
 func (w *walker) err() error {
 	w.errMu.Lock()
 	defer w.errMu.Unlock()
@@ -296,7 +310,7 @@ func (w *walker) startWork(abs, rel string) work {
 	if err != nil {
 		canon = abs
 	}
-	it := work{abs: abs, rel: rel, loop: w.loopLink(nil, abs)}
+	it := work{abs: abs, rel: rel, loop: w.loopLink(nil, abs, rel)}
 	if w.ign.parents || w.ign.vcs || w.ign.exclude || w.ign.global {
 		// rg reads the directories above only when their files or
 		// their being a repository can matter (Ignore::add_parents).
@@ -319,6 +333,10 @@ func (w *walker) startWork(abs, rel string) work {
 	}
 	return it
 }
+
+// errOutsideRoot is a confined start directory that could not be opened
+// beneath the root.
+var errOutsideRoot = errors.New("cannot be opened beneath the root")
 
 // errConfinedFollow refuses WalkOptions with both Confine and FollowSymlinks.
 var errConfinedFollow = errors.New("walk: following symbolic links cannot be confined beneath the root")

@@ -2,6 +2,8 @@ package native
 
 import (
 	"io/fs"
+
+	"github.com/rgkit/rgkit/search"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,11 +32,11 @@ type fileMeta struct {
 func (w *walker) listDir(it work, l *dirList) {
 	defer l.close()
 	if it.unreachable {
-		w.unreadable.Add(1)
+		w.fail(it.rel, &fs.PathError{Op: "open", Path: it.abs, Err: errOutsideRoot})
 		return
 	}
 	if err := l.open(&it); err != nil {
-		w.unreadable.Add(1)
+		w.fail(it.rel, err)
 		return
 	}
 	var m dirMarkers
@@ -82,15 +84,15 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 		}
 		fi, err := os.Stat(abs)
 		if err != nil {
-			w.unreadable.Add(1) // broken link, as rg reports it
+			w.fail(rel, err) // a broken link, as rg reports it
 			return
 		}
 		typ = fi.Mode().Type()
 		meta, haveMeta = fileMeta{size: fi.Size(), mtime: fi.ModTime(), typ: typ}, true
 		if typ.IsDir() {
-			var isLoop bool
-			if loop, isLoop = w.followLink(it.loop, fi); isLoop {
-				w.skipped.Add(1)
+			var ancestor *loopLink
+			if loop, ancestor = w.followLink(it.loop, fi, rel); ancestor != nil {
+				w.fail(rel, &search.LoopError{Ancestor: ancestor.rel})
 				return
 			}
 		}
@@ -102,7 +104,7 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 	}
 	if isDir {
 		if loop == nil {
-			loop = w.loopLink(it.loop, abs)
+			loop = w.loopLink(it.loop, abs, rel)
 		}
 		child := work{abs: abs, rel: rel, parent: ig, loop: loop, depth: it.depth + 1, dev: it.dev, devKnown: it.devKnown}
 		if w.o.MaxDepthSet && child.depth >= w.o.MaxDepth {
@@ -129,7 +131,7 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 	default:
 		var err error
 		if meta, err = l.stat(e); err != nil {
-			w.unreadable.Add(1)
+			w.fail(rel, err)
 			return
 		}
 		if !meta.typ.IsRegular() {

@@ -12,10 +12,12 @@ import (
 type loopLink struct {
 	parent *loopLink
 	fi     fs.FileInfo
+	rel    string // the directory's path relative to the root (a loop's message names it)
 }
 
-// loopLink records directory abs under parent; nil when not following links.
-func (w *walker) loopLink(parent *loopLink, abs string) *loopLink {
+// loopLink records directory abs (rel under the root) under parent; nil
+// when not following links.
+func (w *walker) loopLink(parent *loopLink, abs, rel string) *loopLink {
 	if !w.o.FollowSymlinks {
 		return nil
 	}
@@ -23,17 +25,17 @@ func (w *walker) loopLink(parent *loopLink, abs string) *loopLink {
 	if err != nil {
 		return parent
 	}
-	return &loopLink{parent: parent, fi: fi}
+	return &loopLink{parent: parent, fi: fi, rel: rel}
 }
 
 // followLink checks a followed link to a directory (target info fi) against
-// the walked ancestors; it returns the link for the new directory, and true
-// when the target is an ancestor (a loop).
-func (w *walker) followLink(parent *loopLink, fi fs.FileInfo) (*loopLink, bool) {
+// the walked ancestors; it returns the link for the new directory (rel
+// under the root), or the ancestor the target is (a loop).
+func (w *walker) followLink(parent *loopLink, fi fs.FileInfo, rel string) (link, ancestor *loopLink) {
 	for a := parent; a != nil; a = a.parent {
 		if os.SameFile(a.fi, fi) {
-			return nil, true
+			return nil, a
 		}
 	}
-	return &loopLink{parent: parent, fi: fi}, false
+	return &loopLink{parent: parent, fi: fi, rel: rel}, nil
 }

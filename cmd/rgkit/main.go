@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -12,7 +11,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	// A closed stdout (| head) must surface as EPIPE, which grep treats as
 	// rg does (a quiet exit 0), rather than kill the process with SIGPIPE
 	// (status 141 under pipefail). Notify, unlike Ignore, is not inherited
@@ -24,7 +23,9 @@ func main() {
 	} else {
 		code = run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	}
-	stop()
+	if killed := stop(); killed != 0 {
+		code = killed // stopped by SIGINT/SIGTERM: 128+n, as for rg itself
+	}
 	os.Exit(code)
 }
 

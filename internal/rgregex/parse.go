@@ -427,15 +427,19 @@ func isPlaceholder(re *syntax.Regexp) bool { _, ok := AssertionOf(re); return ok
 // what the prefilter looks for).
 func makeConcat(items []*syntax.Regexp) *syntax.Regexp {
 	var out []*syntax.Regexp
+	owned := false // out's last item is a copy made here, extended in place (a copy per merge was quadratic: minutes for a 1 MB literal)
 	for _, it := range items {
 		if n := len(out); n > 0 && it.Op == syntax.OpLiteral && out[n-1].Op == syntax.OpLiteral &&
 			it.Flags == out[n-1].Flags && !isPlaceholder(it) && !isPlaceholder(out[n-1]) {
-			merged := *out[n-1]
-			merged.Rune = append(append([]rune{}, merged.Rune...), it.Rune...)
-			out[n-1] = &merged
+			if !owned {
+				merged := *out[n-1]
+				merged.Rune = append([]rune(nil), merged.Rune...)
+				out[n-1], owned = &merged, true
+			}
+			out[n-1].Rune = append(out[n-1].Rune, it.Rune...)
 			continue
 		}
-		out = append(out, it)
+		out, owned = append(out, it), false
 	}
 	switch len(out) {
 	case 0:

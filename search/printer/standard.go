@@ -256,12 +256,23 @@ func shiftSpans(spans []search.Span, n int) []search.Span {
 // Binary prints rg's note for a file named on the command line that holds
 // a NUL byte and matched: its lines are not printed, this is.
 func (p *Standard) Binary(path string, offset int64) error {
+	return p.binaryNote(path, "binary file matches", offset)
+}
+
+// BinaryStopped is rg's note after the lines of a file found by walking
+// that it stopped searching at a NUL byte once it had found a match.
+func (p *Standard) BinaryStopped(path string, offset int64) error {
+	return p.binaryNote(path, "WARNING: stopped searching binary file after match", offset)
+}
+
+func (p *Standard) binaryNote(path, what string, offset int64) error {
 	b := p.buf[:0]
 	if p.cfg.WithFilename {
 		b = p.appendPath(b, path)
 		b = append(b, ": "...)
 	}
-	b = append(b, "binary file matches (found \"\\0\" byte around offset "...)
+	b = append(b, what...)
+	b = append(b, " (found \"\\0\" byte around offset "...)
 	b = strconv.AppendInt(b, offset, 10)
 	b = append(b, ")\n"...)
 	return p.flush(b)

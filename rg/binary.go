@@ -1,0 +1,83 @@
+package rg
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/rgkit/rgkit/backends/native"
+)
+
+// A file named on the command line that holds a NUL byte is searched to
+// its end, and rg says "binary file matches (found "\0" byte around
+// offset N)" instead of printing the lines it finds from where it noticed
+// the NUL:
+//   - mapped (at most ten paths, all of them files): a NUL in the first
+//     64 KiB is noticed at once, and no line is printed; a later one only
+//     when a line about to be printed holds it, so the lines before print
+//     (and a NUL on a line never printed goes unnoticed);
+//   - read in buffer fills (more paths, or a directory among them): the
+//     lines of the fills before the one that brings the NUL in print.
+
+// namedBinaryPeek is how much of a mapped file rg checks for a NUL before
+// it searches (grep-searcher's buffer capacity).
+const namedBinaryPeek = 64 << 10
+
+// maxReadStopPrefix bounds the bytes read to replay rg's buffer fills up
+// to a late NUL; past it no line of the file is printed, only the note.
+const maxReadStopPrefix = 64 << 20
+
+// namedBinary sets how s prints a named file whose first NUL is at nul:
+// s.binaryOff is set when no line prints, else s.lateNUL or s.readStop
+// says where lines stop.
+func (s *rgSink) namedBinary(nul int64) {
+	s.binaryOff, s.lateNUL, s.readStop = -1, false, -1
+	switch {
+	case nul < 0:
+	case s.run.mapped && nul >= namedBinaryPeek:
+		s.lateNUL = true
+	case s.run.mapped:
+		s.binaryOff = nul
+	default:
+		if stop := readStop(s.abs, nul); stop > 0 {
+			s.readStop, s.firstNUL = stop, nul
+		} else {
+			s.binaryOff = nul
+		}
+	}
+}
+
+// binaryFrom reports whether the line at off, with text, is where rg
+// notices the file's NUL: it and what follows are not printed, the note
+// is (s.binaryOff is then set).
+func (s *rgSink) binaryFrom(off int64, text []byte) bool {
+	switch {
+	case s.lateNUL:
+		if i := bytes.IndexByte(text, 0); i >= 0 {
+			s.binaryOff, s.lateNUL = off+int64(i), false
+			return true
+		}
+	case s.readStop >= 0 && off >= s.readStop:
+		s.binaryOff, s.readStop = s.firstNUL, -1
+		return true
+	}
+	return false
+}
+
+// readStop replays rg's buffer fills over the file at path up to its NUL
+// at nul: the offset its printed lines end at (0: none print).
+func readStop(path string, nul int64) int64 {
+	if nul > maxReadStopPrefix {
+		return 0
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	data := make([]byte, nul+1)
+	if _, err := io.ReadFull(f, data); err != nil {
+		return 0
+	}
+	return int64(native.ReadStop(data, int(nul)))
+}
