@@ -126,6 +126,10 @@ func (p *Program) Main(ctx context.Context, args []string, stdin io.Reader, stdo
 	if o.Mode == rgcli.ModeTypeList {
 		return printTypeList(s, o)
 	}
+	if o.Has("pcre2-version") {
+		fmt.Fprintln(s.out, native.PCRE2Version())
+		return 0
+	}
 	return p.runLibrary(ctx, s, o)
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/rgcli"
@@ -61,6 +62,9 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		return 1 // no pattern (an empty -f file) or -m0: nothing can match
 	}
 	q, err := baseQuery(o, patterns)
+	if err == nil && o.Engine == "auto" && !o.PCRE2 && o.Mode != rgcli.ModeFiles {
+		q, err = autoEngine(o, patterns, q)
+	}
 	if err != nil {
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
@@ -283,6 +287,9 @@ func readPatterns(o *rgcli.Options, in io.Reader) ([]string, error) {
 // baseQuery maps the options to a search.Query (paths come per target).
 func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 	var q search.Query
+	if o.PCRE2 {
+		q.Pattern, q.PCRE2 = pcreQueryPattern(o, patterns), true
+	}
 	ps := make([]string, len(patterns))
 	for i, p := range patterns {
 		if o.Fixed {
@@ -293,9 +300,11 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 		}
 		ps[i] = p
 	}
-	if len(ps) == 1 {
+	switch {
+	case o.PCRE2:
+	case len(ps) == 1:
 		q.Pattern = ps[0]
-	} else {
+	default:
 		q.Pattern = "(?:" + strings.Join(ps, ")|(?:") + ")"
 	}
 	if o.Multiline && !o.MultilineDotall {
@@ -303,6 +312,12 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 	}
 	q.Case = map[rgcli.Case]search.CaseMode{rgcli.CaseSensitive: search.CaseSensitive, rgcli.CaseInsensitive: search.CaseInsensitive, rgcli.CaseSmart: search.CaseSmart}[o.Case]
 	q.Word, q.Multiline = o.Word, o.Multiline
+	if o.PCRE2 && o.Case == rgcli.CaseSmart {
+		q.Case = search.CaseSensitive
+		if pcreCaseless(o) {
+			q.Case = search.CaseInsensitive
+		}
+	}
 	q.Before, q.After = o.ContextLines()
 	if o.MaxCount != nil {
 		q.MaxCountPerFile = *o.MaxCount
@@ -398,4 +413,76 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// pcreQueryPattern is the one pattern rg -P builds from patterns: each
+// wrapped in (?:...) (quoted first with -F) and joined with '|', then
+// wrapped for -x as (?m:^)(?:...)(?m:$). -w is wrapped by the matcher.
+func pcreQueryPattern(o *rgcli.Options, patterns []string) string {
+	ps := make([]string, len(patterns))
+	for i, p := range patterns {
+		if o.Fixed {
+			p = native.QuotePCRE2(p)
+		}
+		ps[i] = "(?:" + p + ")"
+	}
+	p := strings.Join(ps, "|")
+	if len(patterns) == 0 {
+		p = `[^\S\s]`
+	}
+	if o.LineRegexp {
+		p = "(?m:^)(?:" + p + ")(?m:$)"
+	}
+	return p
+}
+
+// pcreCaseless applies -i and rg -P's smart-case rule (-S): no character
+// that is not escaped is upper case.
+func pcreCaseless(o *rgcli.Options) bool {
+	switch o.Case {
+	case rgcli.CaseInsensitive:
+		return true
+	case rgcli.CaseSmart:
+		ps := make([]string, len(o.Patterns))
+		for i, p := range o.Patterns {
+			if o.Fixed {
+				p = native.QuotePCRE2(p)
+			}
+			ps[i] = p
+		}
+		rs := []rune(strings.Join(ps, "|"))
+		for i := 0; i < len(rs); i++ {
+			if rs[i] == '\\' {
+				i++
+			} else if unicode.IsUpper(rs[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// autoEngine is rg's --engine auto: the default engine's pattern q, or,
+// when that engine rejects it, the same patterns for PCRE2; when both
+// reject it, both reasons.
+func autoEngine(o *rgcli.Options, patterns []string, q search.Query) (search.Query, error) {
+	_, rustErr := search.Normalize(search.Query{Pattern: q.Pattern, Fixed: q.Fixed, Case: q.Case, Multiline: q.Multiline, Root: "/"})
+	var ipe *search.InvalidPatternError
+	if !errors.As(rustErr, &ipe) {
+		return q, nil
+	}
+	po := *o
+	po.PCRE2 = true
+	pq, err := baseQuery(&po, patterns)
+	if err != nil {
+		return q, err
+	}
+	if _, pcreErr := native.Compile(native.MatchOptionsFor(pq)); pcreErr != nil {
+		divider := strings.Repeat("~", 79)
+		return q, fmt.Errorf("regex could not be compiled with either the default regex engine or with PCRE2.\n\ndefault regex engine error:\n%s\n%s\n%s\n\nPCRE2 regex engine error:\n%s",
+			divider, describeSearchError(rustErr), divider, pcreErr)
+	}
+	*o = po
+	return pq, nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/rgcli"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/printer"
@@ -31,7 +32,7 @@ type rgRun struct {
 	std       *printer.Standard
 	js        *printer.RgJSON
 	legacy    *printer.JSON
-	replacer  *regexp.Regexp
+	replacer  expander
 	matched   bool
 	stats     search.Stats
 	backend   string // the engine that ran last (--format rgkit-json's summary)
@@ -120,9 +121,42 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	return r
 }
 
+// expander expands -r's template for the match text[start:end] of a line.
+type expander func(dst []byte, tmpl string, text []byte, start, end int) []byte
+
 // replacerFor compiles the pattern the way the library matches it, for
 // expanding -r's $1 / ${name} against each match.
-func replacerFor(o *rgcli.Options) *regexp.Regexp {
+func replacerFor(o *rgcli.Options) expander {
+	if o.PCRE2 {
+		x, err := native.NewPCRE2Expander(native.MatchOptions{Pattern: pcreQueryPattern(o, o.Patterns),
+			CaseInsensitive: pcreCaseless(o), Word: o.Word, Multiline: o.Multiline})
+		if err != nil {
+			return nil
+		}
+		return func(dst []byte, tmpl string, text []byte, start, _ int) []byte {
+			out, err := x.Expand(dst, tmpl, text, start)
+			if err != nil {
+				return append(dst, tmpl...)
+			}
+			return out
+		}
+	}
+	re := goReplacer(o)
+	if re == nil {
+		return nil
+	}
+	return func(dst []byte, tmpl string, text []byte, start, end int) []byte {
+		m := text[start:end]
+		if idx := re.FindSubmatchIndex(m); idx != nil {
+			return re.Expand(dst, []byte(tmpl), m, idx)
+		}
+		return append(dst, tmpl...)
+	}
+}
+
+// goReplacer is the pattern of the default engine as a Go regexp that
+// matches one whole match.
+func goReplacer(o *rgcli.Options) *regexp.Regexp {
 	ps := make([]string, len(o.Patterns))
 	for i, p := range o.Patterns {
 		if o.Fixed {
@@ -422,7 +456,7 @@ func (r *rgRun) printStats(w io.Writer, printed int64, wall time.Duration) {
 
 // replaceSpans builds -r's line: each match replaced by the template
 // expanded against it.
-func replaceSpans(re *regexp.Regexp, tmpl string, l search.Line) ([]byte, []search.Span) {
+func replaceSpans(expand expander, tmpl string, l search.Line) ([]byte, []search.Span) {
 	var out []byte
 	var spans []search.Span
 	at := 0
@@ -431,14 +465,9 @@ func replaceSpans(re *regexp.Regexp, tmpl string, l search.Line) ([]byte, []sear
 			continue
 		}
 		out = append(out, l.Text[at:sp.Start]...)
-		m := l.Text[sp.Start:sp.End]
 		start := len(out)
-		if re != nil {
-			if idx := re.FindSubmatchIndex(m); idx != nil {
-				out = re.Expand(out, []byte(tmpl), m, idx)
-			} else {
-				out = append(out, tmpl...)
-			}
+		if expand != nil {
+			out = expand(out, tmpl, l.Text, sp.Start, sp.End)
 		} else {
 			out = append(out, tmpl...)
 		}

@@ -17,7 +17,6 @@ var unsupportedFlags = []struct {
 	flag, why string
 	given     func(o *rgcli.Options) bool
 }{
-	{"-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines speak rg's default (Rust) regex syntax", func(o *rgcli.Options) bool { return o.PCRE2 }},
 	{"-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those", func(o *rgcli.Options) bool {
 		b, a := o.ContextLines()
 		return o.Invert && (b > 0 || a > 0 || o.OnlyMatching || o.Vimgrep || o.Mode == rgcli.ModeCountMatches || o.Mode == rgcli.ModeJSON || o.Passthru)
@@ -49,7 +48,6 @@ var unsupportedFlags = []struct {
 	{"--sort created", "file creation time is not read", func(o *rgcli.Options) bool { return o.Sort == rgcli.SortCreated }},
 	{"--hyperlink-format", "hyperlinks are not printed", func(o *rgcli.Options) bool { return o.HyperlinkFormat != "" }},
 	{"--generate", "man pages and completions come from rg", func(o *rgcli.Options) bool { return o.Has("generate") }},
-	{"--pcre2-version", "there is no PCRE2", func(o *rgcli.Options) bool { return o.Has("pcre2-version") }},
 }
 
 func hasIglob(o *rgcli.Options) bool {

@@ -381,6 +381,7 @@ func MatchOptionsFor(q search.Query) MatchOptions {
 		Word:            q.Word,
 		CaseInsensitive: q.Case == search.CaseInsensitive,
 		Multiline:       q.Multiline,
+		PCRE2:           q.PCRE2,
 	}
 }
 
