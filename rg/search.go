@@ -221,6 +221,14 @@ func statsSearchWhole(o *rgcli.Options) bool {
 
 // describeSearchError words an engine error for the user.
 func describeSearchError(err error) string {
+	var pe *native.PCRE2Error
+	if errors.As(err, &pe) {
+		return pe.Error()
+	}
+	var ml *native.MatchLimitError
+	if errors.As(err, &ml) {
+		return ml.Error()
+	}
 	var ipe *search.InvalidPatternError
 	if errors.As(err, &ipe) {
 		return "regex parse error:\n    " + ipe.Pattern + "\n" + "error: " + ipe.Error()
@@ -481,7 +489,7 @@ func autoEngine(o *rgcli.Options, patterns []string, q search.Query) (search.Que
 	if _, pcreErr := native.Compile(native.MatchOptionsFor(pq)); pcreErr != nil {
 		divider := strings.Repeat("~", 79)
 		return q, fmt.Errorf("regex could not be compiled with either the default regex engine or with PCRE2.\n\ndefault regex engine error:\n%s\n%s\n%s\n\nPCRE2 regex engine error:\n%s",
-			divider, describeSearchError(rustErr), divider, pcreErr)
+			divider, describeSearchError(rustErr), divider, describeSearchError(pcreErr))
 	}
 	*o = po
 	return pq, nil

@@ -228,6 +228,10 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 		}
 		return out.Add(l)
 	})
+	var ml *MatchLimitError
+	if errors.As(err, &ml) && ml.Path == "" {
+		ml.Path = f.Path
+	}
 	r.searched.Add(1)
 	r.bytes.Add(res.Bytes)
 	if res.Binary {

@@ -25,9 +25,17 @@ const pcreBacktrackSlots = 2 << 20
 
 // MatchLimitError is a -P match that ran past the limits above, worded as
 // rg words PCRE2's.
-type MatchLimitError struct{ Err error }
+type MatchLimitError struct {
+	Path string // the file, when known
+	Err  error
+}
 
-func (e *MatchLimitError) Error() string { return "PCRE2: error matching: match limit exceeded" }
+func (e *MatchLimitError) Error() string {
+	if e.Path != "" {
+		return e.Path + ": PCRE2: error matching: match limit exceeded"
+	}
+	return "PCRE2: error matching: match limit exceeded"
+}
 
 func (e *MatchLimitError) Unwrap() error { return e.Err }
 
@@ -58,6 +66,11 @@ func (e *PCRE2Error) Unwrap() error { return e.Err }
 type pcreProg struct {
 	re    *regexp2.Regexp
 	texts sync.Pool // *pcreText
+	// midEmpty: the pattern matches the empty string between two invalid
+	// bytes. rg's iteration restarts one byte after an empty match, which
+	// for a multi-byte character is inside it, where PCRE2 sees invalid
+	// UTF-8 and finds such an empty match.
+	midEmpty func() bool
 }
 
 // pcreText is a byte text as regexp2 reads it.
@@ -80,7 +93,13 @@ func compilePCRE(pattern string, caseless, dotall bool) (*pcreProg, error) {
 		return nil, &PCRE2Error{Pattern: pattern, Err: err}
 	}
 	re.MatchTimeout = PCRE2MatchTimeout
-	return &pcreProg{re: re}, nil
+	p := &pcreProg{re: re}
+	p.midEmpty = sync.OnceValue(func() bool {
+		t := &pcreText{runes: []rune{pcreInvalidLo, pcreInvalidLo}, offs: []int{0, 1, 2}}
+		s, e, ok := p.next(t, 1)
+		return ok && s == 1 && e == 1
+	})
+	return p, nil
 }
 
 func (p *pcreProg) text(b []byte) *pcreText {
@@ -161,6 +180,9 @@ func (p *pcreProg) eachMatch(b []byte, from int, fn func(s, e int) bool) (stoppe
 		if s == e {
 			at = e + 1
 			if e == last {
+				if p.midChar(t, e, fn) {
+					return true
+				}
 				continue
 			}
 		} else {
@@ -168,6 +190,23 @@ func (p *pcreProg) eachMatch(b []byte, from int, fn func(s, e int) bool) (stoppe
 		}
 		last = e
 		if !fn(t.offs[s], t.offs[e]) {
+			return true
+		}
+		if s == e && p.midChar(t, e, fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// midChar reports the empty matches inside the character at rune e, after
+// an empty match before it (see midEmpty); stopped when fn said stop.
+func (p *pcreProg) midChar(t *pcreText, e int, fn func(s, e int) bool) (stopped bool) {
+	if e >= len(t.runes) || t.offs[e+1]-t.offs[e] < 2 || !p.midEmpty() {
+		return false
+	}
+	for b := t.offs[e] + 1; b < t.offs[e+1]; b++ {
+		if !fn(b, b) {
 			return true
 		}
 	}

@@ -69,6 +69,7 @@ func (e *pcreSyntaxError) Error() string {
 type pcreGroup struct {
 	dotall, extended bool // the flags in force inside it
 	lookbehind       bool
+	lookbehindAt     int  // where the innermost look-behind opened
 	flagsOnly        bool // a (?flags) with no body: closes with its parent
 }
 
@@ -92,6 +93,11 @@ func translatePCRE(pattern string, dotall bool) (string, error) {
 	for t.i < len(t.src) {
 		if err := t.step(); err != nil {
 			return "", err
+		}
+	}
+	for _, g := range t.stack {
+		if !g.flagsOnly {
+			return "", &pcreSyntaxError{offset: len(pattern), msg: "missing closing parenthesis"}
 		}
 	}
 	return t.out.String(), nil
@@ -143,13 +149,16 @@ func (t *pcreTranslator) step() error {
 	case '(':
 		return t.group()
 	case ')':
+		if !t.inGroup() {
+			return &pcreSyntaxError{offset: len(string(t.src[:t.i])), msg: "unmatched closing parenthesis"}
+		}
 		t.i++
 		t.out.WriteByte(')')
 		t.closeGroup()
 		return nil
 	case '*', '+':
 		if t.cur.lookbehind {
-			return &pcreSyntaxError{offset: t.i, msg: "length of lookbehind assertion is not limited"}
+			return t.unlimitedLookbehind()
 		}
 	case '{':
 		return t.brace()
@@ -157,6 +166,22 @@ func (t *pcreTranslator) step() error {
 	t.out.WriteRune(c)
 	t.i++
 	return nil
+}
+
+// unlimitedLookbehind is PCRE2's error for a look-behind of unbounded
+// length (regexp2 would accept it), at the look-behind's byte offset.
+func (t *pcreTranslator) unlimitedLookbehind() error {
+	return &pcreSyntaxError{offset: len(string(t.src[:t.cur.lookbehindAt])), msg: "length of lookbehind assertion is not limited"}
+}
+
+// inGroup reports an open group for a ')' to close.
+func (t *pcreTranslator) inGroup() bool {
+	for _, g := range t.stack {
+		if !g.flagsOnly {
+			return true
+		}
+	}
+	return false
 }
 
 // closeGroup pops a group, and the (?flags) items that ended with it.
@@ -187,7 +212,7 @@ func (t *pcreTranslator) brace() error {
 		return nil
 	}
 	if t.cur.lookbehind && strings.HasSuffix(body, ",") {
-		return &pcreSyntaxError{offset: t.i, msg: "length of lookbehind assertion is not limited"}
+		return t.unlimitedLookbehind()
 	}
 	if strings.HasPrefix(body, ",") {
 		body = "0" + body
@@ -227,10 +252,10 @@ func (t *pcreTranslator) group() error {
 		push(parent)
 		return nil
 	case strings.HasPrefix(rest, "<="), strings.HasPrefix(rest, "<!"):
-		t.i += 2
 		t.out.WriteString("(?" + rest[:2])
 		g := parent
-		g.lookbehind = true
+		g.lookbehind, g.lookbehindAt = true, start
+		t.i += 2
 		push(g)
 		return nil
 	case strings.HasPrefix(rest, "#"):

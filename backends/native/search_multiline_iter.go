@@ -190,15 +190,22 @@ func (it *mlIter) nextPCRE() (int, int, bool) {
 			it.at = len(t.runes) + 1
 			return 0, 0, false
 		}
+		var mids [][2]int
 		if s == e {
 			it.at = e + 1
+			it.vm.px.midChar(t, e, func(b, _ int) bool { mids = append(mids, [2]int{b, b}); return true })
 			if e == it.last {
+				if len(mids) > 0 {
+					it.ahead = append(it.ahead, mids[1:]...)
+					return mids[0][0], mids[0][1], true
+				}
 				continue
 			}
 		} else {
 			it.at = e
 		}
 		it.last = e
+		it.ahead = append(it.ahead, mids...)
 		return t.offs[s], t.offs[e], true
 	}
 	return 0, 0, false
