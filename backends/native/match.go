@@ -164,6 +164,13 @@ func compilePCREMatcher(o MatchOptions) (*Matcher, error) {
 	}
 	m := &Matcher{opts: o, vm: &pikeVM{px: px}, multi: o.Multiline}
 	m.emptyOK = m.matchBytes(nil)
+	if px.required != "" && !m.emptyOK {
+		lit := &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune(px.required)}
+		if px.requiredFold {
+			lit.Flags = syntax.FoldCase
+		}
+		m.pre, _ = buildPrefilter(lit) // a candidate only: regexp2 decides
+	}
 	return m, nil
 }
 

@@ -71,6 +71,10 @@ type pcreProg struct {
 	// for a multi-byte character is inside it, where PCRE2 sees invalid
 	// UTF-8 and finds such an empty match.
 	midEmpty func() bool
+	// required is a literal every match contains ("" for none), up to
+	// case when requiredFold: the prefilter looks for it.
+	required     string
+	requiredFold bool
 }
 
 // pcreText is a byte text as regexp2 reads it.
@@ -84,16 +88,17 @@ func compilePCRE(pattern string, caseless, dotall bool) (*pcreProg, error) {
 	if err != nil {
 		return nil, &PCRE2Error{Pattern: pattern, Err: err}
 	}
+	p := &pcreProg{required: tr.required, requiredFold: caseless || tr.caseless}
 	opts := regexp2.Multiline
 	if caseless {
 		opts |= regexp2.IgnoreCase
 	}
-	re, err := regexp2.Compile(tr, opts, regexp2.OptionMaintainCaptureOrder(), regexp2.OptionMaxBacktrackingStackSize(pcreBacktrackSlots))
+	re, err := regexp2.Compile(tr.pattern, opts, regexp2.OptionMaintainCaptureOrder(), regexp2.OptionMaxBacktrackingStackSize(pcreBacktrackSlots))
 	if err != nil {
 		return nil, &PCRE2Error{Pattern: pattern, Err: err}
 	}
 	re.MatchTimeout = PCRE2MatchTimeout
-	p := &pcreProg{re: re}
+	p.re = re
 	p.midEmpty = sync.OnceValue(func() bool {
 		t := &pcreText{runes: []rune{pcreInvalidLo, pcreInvalidLo}, offs: []int{0, 1, 2}}
 		s, e, ok := p.next(t, 1)

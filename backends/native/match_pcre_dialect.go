@@ -73,6 +73,96 @@ type pcreGroup struct {
 	flagsOnly        bool // a (?flags) with no body: closes with its parent
 }
 
+// pcreLits finds literals every match must contain, for the prefilter:
+// runs of literal characters in sequence, through groups that neither
+// alternate nor may be skipped, and through positive look-arounds (in
+// line mode they look inside the line too).
+type pcreLits struct {
+	levels  []pcreLitLevel
+	lastLit bool     // the previous item was a literal character
+	pending []string // the runs of a group just closed, until its quantifier is seen
+}
+
+type pcreLitLevel struct {
+	runs []string
+	cur  []rune
+	alt  bool // holds a '|'
+	void bool // a negative look-around or a condition: its literals are not required
+}
+
+func (l *pcreLits) top() *pcreLitLevel { return &l.levels[len(l.levels)-1] }
+
+func (l *pcreLits) endRun() {
+	t := l.top()
+	if len(t.cur) > 0 {
+		t.runs = append(t.runs, string(t.cur))
+		t.cur = nil
+	}
+}
+
+func (l *pcreLits) commit() {
+	l.top().runs = append(l.top().runs, l.pending...)
+	l.pending = nil
+}
+
+func (l *pcreLits) literal(r rune) {
+	l.commit()
+	l.top().cur = append(l.top().cur, r)
+	l.lastLit = true
+}
+
+// other is any item that is not a literal character.
+func (l *pcreLits) other() {
+	l.endRun()
+	l.commit()
+	l.lastLit = false
+}
+
+// quantifier applies to the previous item; min0 when it may repeat zero times.
+func (l *pcreLits) quantifier(min0 bool) {
+	t := l.top()
+	if l.lastLit && min0 && len(t.cur) > 0 {
+		t.cur = t.cur[:len(t.cur)-1]
+	}
+	l.endRun()
+	if min0 {
+		l.pending = nil
+	}
+	l.commit()
+	l.lastLit = false
+}
+
+func (l *pcreLits) open(void bool) {
+	l.other()
+	l.levels = append(l.levels, pcreLitLevel{void: void})
+}
+
+func (l *pcreLits) close() {
+	l.endRun()
+	g := l.top()
+	l.levels = l.levels[:len(l.levels)-1]
+	l.pending = nil
+	if !g.alt && !g.void {
+		l.pending = g.runs
+	}
+	l.lastLit = false
+}
+
+// longest is the longest required literal ("" for none).
+func (l *pcreLits) longest() string {
+	l.other()
+	if len(l.levels) != 1 || l.top().alt {
+		return ""
+	}
+	best := ""
+	for _, r := range l.top().runs {
+		if len(r) > len(best) {
+			best = r
+		}
+	}
+	return best
+}
+
 type pcreTranslator struct {
 	src      []rune
 	i        int
@@ -81,26 +171,36 @@ type pcreTranslator struct {
 	cur      pcreGroup // flags in force
 	captures int       // capturing groups opened so far
 	noAuto   bool      // (?n): plain groups do not capture
+	lits     pcreLits
+	caseless bool // a (?i) appears: literals are required up to case
+}
+
+// pcreTranslation is a translated pattern and what the prefilter may use.
+type pcreTranslation struct {
+	pattern  string
+	required string // a literal every match contains ("" for none)
+	caseless bool   // required is only required up to case
 }
 
 // translatePCRE rewrites pattern (PCRE2 syntax) for regexp2. dotall is
 // PCRE2_DOTALL (rg -U --multiline-dotall).
-func translatePCRE(pattern string, dotall bool) (string, error) {
+func translatePCRE(pattern string, dotall bool) (pcreTranslation, error) {
 	if !utf8.ValidString(pattern) {
-		return "", &pcreSyntaxError{msg: "UTF-8 error in the pattern"}
+		return pcreTranslation{}, &pcreSyntaxError{msg: "UTF-8 error in the pattern"}
 	}
 	t := &pcreTranslator{src: []rune(pattern), cur: pcreGroup{dotall: dotall}}
+	t.lits.levels = []pcreLitLevel{{}}
 	for t.i < len(t.src) {
 		if err := t.step(); err != nil {
-			return "", err
+			return pcreTranslation{}, err
 		}
 	}
 	for _, g := range t.stack {
 		if !g.flagsOnly {
-			return "", &pcreSyntaxError{offset: len(pattern), msg: "missing closing parenthesis"}
+			return pcreTranslation{}, &pcreSyntaxError{offset: len(pattern), msg: "missing closing parenthesis"}
 		}
 	}
-	return t.out.String(), nil
+	return pcreTranslation{pattern: t.out.String(), required: t.lits.longest(), caseless: t.caseless}, nil
 }
 
 func (t *pcreTranslator) peek(k int) rune {
@@ -137,8 +237,10 @@ func (t *pcreTranslator) step() error {
 	case '\\':
 		return t.escape(false)
 	case '[':
+		t.lits.other()
 		return t.class()
 	case '.':
+		t.lits.other()
 		t.i++
 		if t.cur.dotall {
 			t.out.WriteString(`[\s\S` + pcreNoInvalid + `]`)
@@ -155,13 +257,24 @@ func (t *pcreTranslator) step() error {
 		t.i++
 		t.out.WriteByte(')')
 		t.closeGroup()
+		t.lits.close()
 		return nil
 	case '*', '+':
 		if t.cur.lookbehind {
 			return t.unlimitedLookbehind()
 		}
+		t.lits.quantifier(c == '*')
+	case '?':
+		t.lits.quantifier(true)
 	case '{':
 		return t.brace()
+	case '|':
+		t.lits.other()
+		t.lits.top().alt = true
+	case '^', '$':
+		t.lits.other()
+	default:
+		t.lits.literal(c)
 	}
 	t.out.WriteRune(c)
 	t.i++
@@ -208,9 +321,11 @@ func (t *pcreTranslator) brace() error {
 	body := string(t.src[t.i+1 : min(j, len(t.src))])
 	if j >= len(t.src) || t.src[j] != '}' || body == "" || strings.Count(body, ",") > 1 || body == "," {
 		t.out.WriteString(`\{`)
+		t.lits.literal('{')
 		t.i++
 		return nil
 	}
+	t.lits.quantifier(strings.HasPrefix(body, ",") || strings.TrimLeft(strings.Split(body, ",")[0], "0") == "")
 	if t.cur.lookbehind && strings.HasSuffix(body, ",") {
 		return t.unlimitedLookbehind()
 	}
@@ -240,6 +355,7 @@ func (t *pcreTranslator) group() error {
 		t.i++
 		t.out.WriteByte('(')
 		push(parent)
+		t.lits.open(false)
 		return nil
 	}
 	t.i += 2
@@ -250,6 +366,7 @@ func (t *pcreTranslator) group() error {
 		t.i++
 		t.out.WriteString("(?" + rest[:1])
 		push(parent)
+		t.lits.open(rest[0] == '!')
 		return nil
 	case strings.HasPrefix(rest, "<="), strings.HasPrefix(rest, "<!"):
 		t.out.WriteString("(?" + rest[:2])
@@ -257,6 +374,7 @@ func (t *pcreTranslator) group() error {
 		g.lookbehind, g.lookbehindAt = true, start
 		t.i += 2
 		push(g)
+		t.lits.open(rest[1] == '!')
 		return nil
 	case strings.HasPrefix(rest, "#"):
 		for t.i < len(t.src) && t.src[t.i] != ')' {
@@ -279,6 +397,7 @@ func (t *pcreTranslator) group() error {
 		t.captures++
 		t.out.WriteString("(?<" + name + ">")
 		push(parent)
+		t.lits.open(false)
 		return nil
 	case strings.HasPrefix(rest, "P="):
 		t.i += 2
@@ -287,6 +406,7 @@ func (t *pcreTranslator) group() error {
 			return err
 		}
 		t.out.WriteString(`\k<` + name + `>`)
+		t.lits.other()
 		return nil
 	case strings.HasPrefix(rest, "P>"), strings.HasPrefix(rest, "&"), strings.HasPrefix(rest, "R"),
 		len(rest) > 0 && (rest[0] >= '0' && rest[0] <= '9' || rest[0] == '+' || rest[0] == '-' && len(rest) > 1 && rest[1] >= '0' && rest[1] <= '9'):
@@ -308,7 +428,9 @@ func (t *pcreTranslator) group() error {
 		switch c {
 		case '-':
 			on = false
-		case 'i', 'm':
+		case 'i':
+			t.caseless = t.caseless || on
+		case 'm':
 		case 'n':
 			t.noAuto = on // approximate scope: PCRE2 scopes it like the others
 		case 's':
@@ -334,6 +456,7 @@ func (t *pcreTranslator) group() error {
 	t.i = j + 1
 	if t.src[j] == ':' {
 		push(g)
+		t.lits.open(false)
 		return nil
 	}
 	// (?flags) applies to the end of the enclosing group (regexp2 scopes
@@ -349,6 +472,7 @@ func (t *pcreTranslator) group() error {
 // or a look-around assertion as the condition.
 func (t *pcreTranslator) condition(start int, parent pcreGroup, push func(pcreGroup)) error {
 	t.i++ // the inner '('
+	t.lits.open(true)
 	switch c := t.peek(0); {
 	case c >= '0' && c <= '9':
 		j := t.i
@@ -408,8 +532,29 @@ func (t *pcreTranslator) name(closer rune) (string, error) {
 	return name, nil
 }
 
-// escape translates a backslash sequence, inside a class or not.
+// escape translates a backslash sequence, inside a class or not, and
+// tells the literal finder what it was.
 func (t *pcreTranslator) escape(inClass bool) error {
+	if inClass {
+		return t.escapeItem(true)
+	}
+	c := t.peek(1)
+	if c == 'Q' {
+		return t.escapeItem(false) // its characters are told one by one
+	}
+	if c == 'E' {
+		t.i += 2
+		return nil
+	}
+	if c >= 0 && c < utf8.RuneSelf && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		t.lits.literal(c)
+	} else {
+		t.lits.other()
+	}
+	return t.escapeItem(false)
+}
+
+func (t *pcreTranslator) escapeItem(inClass bool) error {
 	if t.i+1 >= len(t.src) {
 		return &pcreSyntaxError{offset: t.i + 1, msg: `\ at end of pattern`}
 	}
@@ -487,6 +632,9 @@ func (t *pcreTranslator) escape(inClass bool) error {
 		}
 		for _, r := range lit {
 			writeLiteral(w, r)
+			if !inClass {
+				t.lits.literal(r)
+			}
 		}
 		return nil
 	case 'E':
