@@ -193,6 +193,9 @@ func diffCases() []diffCase {
 	add("-g", "*.zzz", "foo", ".")
 	// Flags the library's engines refuse (a known difference on those engines).
 	add("-P", "foo", "a.txt")
+	add("-P", "-n", "(?<=foo )bar", "words.txt")
+	add("-P", "-o", "-w", `(\w)\1`, "words.txt")
+	add("-P", "-r", "<$1>", `(o+)(?=\b)`, "words.txt")
 	add("--pre", "cat", "foo", "a.txt")
 	add("--sort", "path", "--files")
 	add("--sort", "path", "--files-without-match", "foo")
@@ -456,7 +459,6 @@ func refusal(flag, why string) knownDiff {
 var refusals = map[string]knownDiff{
 	"( a.txt": {stderr: "rg: regex parse error:\n    (\nerror: invalid pattern \"(\" at byte 1: unclosed group (to match a parenthesis literally, escape it as '\\(' or '\\)')\n", code: 2,
 		why: "regex errors carry rg's reason but not its caret picture of the wrapped pattern (same exit status, different layout)"},
-	"-P foo a.txt":           refusal("-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines speak rg's default (Rust) regex syntax"),
 	"--pre cat foo a.txt":    refusal("--pre", "running a preprocessor per file is left to rg"),
 	"--sort path -v -C1 foo": refusal("-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those"),
 }
@@ -485,7 +487,6 @@ var knownDiffs = map[string]map[string]knownDiff{
 	}(),
 	"ripgrep-engine": func() map[string]knownDiff {
 		m := maps.Clone(refusals)
-		delete(m, "-P foo a.txt") // -P runs on any rg, here rg 14
 		quiet := knownDiff{code: 1, why: "the ripgrep engine does not count the files it searched, so rg's \"No files were searched\" note cannot be given"}
 		m["-g *.zzz foo"] = quiet
 		m["-l -g *.zzz foo"] = quiet
