@@ -95,7 +95,7 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 		Heading: heading && !o.Vimgrep, WithFilename: withFilename, LineNumber: lineNumber,
 		Column: o.Column || o.Vimgrep, ByteOffset: o.ByteOffset, OnlyMatching: o.OnlyMatching,
 		Vimgrep: o.Vimgrep, Null: o.Null, Trim: o.Trim,
-		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview,
+		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview, Stats: o.Stats,
 		ContextSeparator: sep, Context: before > 0 || after > 0,
 		FieldMatchSeparator: o.FieldMatchSeparator, FieldContextSeparator: o.FieldContextSeparator,
 		Color: color,

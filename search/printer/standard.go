@@ -25,6 +25,8 @@ type StandardConfig struct {
 	// MaxColumnsPreview prints their first MaxColumns bytes instead.
 	MaxColumns        int
 	MaxColumnsPreview bool
+	// Stats is rg --stats, under which rg finds every match of a line.
+	Stats bool
 	// ContextSeparator goes between non-adjacent groups of lines when
 	// context is on; nil prints none.
 	ContextSeparator []byte
@@ -121,7 +123,7 @@ func (p *Standard) perMatch(b []byte, l RgLine, text []byte, spans []search.Span
 		b = p.appendPrefix(b, l, s.Start+1, l.Offset+int64(s.Start))
 		if p.cfg.OnlyMatching {
 			only := l
-			only.Term = []byte{'\n'} // rg ends each -o match with "\n", whatever the line's terminator
+			only.Term = nil // rg ends each -o match with "\n", whatever the line's terminator
 			b = p.appendBody(b, only, text[s.Start:s.End], []search.Span{{Start: 0, End: s.End - s.Start}})
 		} else {
 			b = p.appendBody(b, l, text, spans)
@@ -193,20 +195,17 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans []search.Sp
 	if len(term) == 0 {
 		term = []byte{'\n'}
 	}
-	if p.cfg.MaxColumns > 0 && len(text) > p.cfg.MaxColumns {
+	// rg measures the line with its terminator (an -o match has none).
+	if p.cfg.MaxColumns > 0 && len(text)+len(l.Term) > p.cfg.MaxColumns {
 		if !p.cfg.MaxColumnsPreview {
-			if l.Kind == search.KindMatch {
-				n := len(spans)
-				if p.cfg.OnlyMatching || p.cfg.Vimgrep {
-					n = 1
-				}
-				if n > 1 {
-					b = append(b, "[Omitted long line with "+strconv.Itoa(n)+" matches]"...)
-				} else {
-					b = append(b, "[Omitted long matching line]"...)
-				}
-			} else {
+			switch {
+			case l.Kind != search.KindMatch:
 				b = append(b, "[Omitted long context line]"...)
+			case p.cfg.OnlyMatching || !p.matchGranular(l):
+				b = append(b, "[Omitted long matching line]"...)
+			default:
+				n := len(l.Submatches) + l.MoreSubmatches
+				b = append(b, "[Omitted long line with "+strconv.Itoa(n)+" matches]"...)
 			}
 			return append(b, '\n')
 		}
@@ -217,6 +216,13 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans []search.Sp
 	}
 	b = p.appendColored(b, text, spans)
 	return append(b, term...)
+}
+
+// matchGranular reports output for which rg finds each match of a line:
+// coloured matches, columns, --vimgrep, -r or --stats. An omitted long line
+// then says how many matches it had.
+func (p *Standard) matchGranular(l RgLine) bool {
+	return p.cfg.Color && p.cfg.Styles.Match != "" || p.cfg.Column || p.cfg.Vimgrep || l.Replaced != nil || p.cfg.Stats
 }
 
 // appendColored writes text with the spans in the match style.
