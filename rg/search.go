@@ -58,8 +58,16 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	if o.Mode == rgcli.ModeFiles {
 		patterns = []string{""} // --files takes no pattern; the query still needs one
 	}
-	if len(patterns) == 0 || (o.MaxCount != nil && *o.MaxCount == 0) {
-		return 1 // no pattern (an empty -f file) or -m0: nothing can match
+	if o.MaxCount != nil && *o.MaxCount == 0 {
+		return 1 // -m0: nothing is reported
+	}
+	if len(patterns) == 0 {
+		if !o.Invert {
+			return 1 // no pattern (an empty -f file): nothing can match
+		}
+		// rg's matcher for no pattern matches nothing, so -v selects
+		// every line.
+		patterns = []string{`[^\s\S]`}
 	}
 	q, err := baseQuery(o, patterns)
 	if err == nil && o.Engine == "auto" && !o.PCRE2 && o.Mode != rgcli.ModeFiles {

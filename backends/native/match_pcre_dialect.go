@@ -173,6 +173,10 @@ type pcreTranslator struct {
 	noAuto   bool      // (?n): plain groups do not capture
 	lits     pcreLits
 	caseless bool // a (?i) appears: literals are required up to case
+	// In a class: whether it is negated, and the bodies of the negated
+	// shorthands and properties in it (see class).
+	classNegated bool
+	classNeg     []string
 }
 
 // pcreTranslation is a translated pattern and what the prefilter may use.
@@ -566,7 +570,7 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 		case inClass && neg == "":
 			w.WriteString(pos)
 		case inClass:
-			return unsupported(`\`+string(c)+" inside a character class", "a negated shorthand cannot be combined into a regexp2 class exactly")
+			return t.negatedMember(pos)
 		case neg == "":
 			w.WriteString("[" + pos + pcreNoInvalid + "]")
 		default:
@@ -819,7 +823,7 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 	}
 	switch {
 	case inClass && negated:
-		return unsupported(`\P inside a character class`, "a negated property cannot be combined into a regexp2 class exactly")
+		return t.negatedMember(body)
 	case inClass:
 		t.out.WriteString(body)
 	case negated:
@@ -833,9 +837,12 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 // class translates a bracketed character class.
 func (t *pcreTranslator) class() error {
 	t.i++
+	start := t.out.Len()
 	t.out.WriteByte('[')
+	t.classNegated, t.classNeg = false, nil
 	if t.peek(0) == '^' {
 		t.out.WriteByte('^')
+		t.classNegated = true
 		t.i++
 	}
 	first := true
@@ -848,6 +855,7 @@ func (t *pcreTranslator) class() error {
 		case c == ']' && !first:
 			t.i++
 			t.out.WriteString(pcreNoInvalid + "]")
+			t.splitNegated(start)
 			return nil
 		case c == '[' && (t.peek(1) == ':' || t.peek(1) == '.' || t.peek(1) == '='):
 			if strings.Contains(string(t.src[t.i:]), string(t.peek(1))+"]") {
@@ -868,6 +876,57 @@ func (t *pcreTranslator) class() error {
 		}
 		first = false
 	}
+}
+
+// negatedMember records \W, \S, \D, \H, \V or \P{..} (body is the set
+// it negates) in a class: a regexp2 class cannot hold a negated set, so
+// splitNegated rewrites the class.
+func (t *pcreTranslator) negatedMember(body string) error {
+	t.classNeg = append(t.classNeg, body)
+	return nil
+}
+
+// splitNegated rewrites the class written from start, when it held
+// negated members N1..Nk besides its members P: [P\N1..] becomes
+// (?:[P]|[^N1]|...), and [^P\N1..] (not P, and in every Ni) becomes
+// (?:(?![P])(?=[N1])...[Nk]), each one character wide.
+func (t *pcreTranslator) splitNegated(start int) {
+	if len(t.classNeg) == 0 {
+		return
+	}
+	all := t.out.String()
+	class := all[start:]
+	open := "["
+	if t.classNegated {
+		open = "[^"
+	}
+	members := strings.TrimSuffix(strings.TrimPrefix(class, open), pcreNoInvalid+"]")
+	t.out.Reset()
+	t.out.WriteString(all[:start])
+	t.out.WriteString("(?:")
+	if t.classNegated {
+		if members != "" {
+			t.out.WriteString("(?![" + members + "])")
+		}
+		for i, body := range t.classNeg {
+			if i < len(t.classNeg)-1 {
+				t.out.WriteString("(?=[" + body + "])")
+			} else {
+				t.out.WriteString("[" + body + pcreNoInvalid + "]")
+			}
+		}
+	} else {
+		var alts []string
+		if members != "" {
+			alts = append(alts, class)
+		}
+		for _, body := range t.classNeg {
+			alts = append(alts, "[^"+body+pcreNoInvalid+"]")
+		}
+		t.out.WriteString(strings.Join(alts, "|"))
+	}
+	t.out.WriteString(")")
+	t.classNeg = nil
 }
 
 // writeLiteral writes r so that regexp2 reads it as itself, in or out of a
