@@ -93,7 +93,7 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	before, after := o.ContextLines()
 	r.cfg = printer.StandardConfig{
 		Heading: heading && !o.Vimgrep, WithFilename: withFilename, LineNumber: lineNumber,
-		Column: o.Column || o.Vimgrep, ByteOffset: o.ByteOffset, OnlyMatching: o.OnlyMatching,
+		Column: o.Column || (o.Vimgrep && !o.NoColumn), ByteOffset: o.ByteOffset, OnlyMatching: o.OnlyMatching,
 		Vimgrep: o.Vimgrep, Null: o.Null, Trim: o.Trim,
 		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview, Stats: o.Stats,
 		ContextSeparator: sep, Context: before > 0 || after > 0,

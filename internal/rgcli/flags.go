@@ -175,8 +175,8 @@ var flags = []flag{
 		o.Colors = append(o.Colors, v)
 		return nil
 	}),
-	sw("column", 0, func(o *Options) { o.Column = true }),
-	sw("no-column", 0, func(o *Options) { o.Column = false }),
+	sw("column", 0, func(o *Options) { o.Column, o.NoColumn = true, false }),
+	sw("no-column", 0, func(o *Options) { o.Column, o.NoColumn = false, true }),
 	val("context-separator", 0, func(o *Options, v, _ string) error {
 		o.ContextSeparator, o.NoContextSeparator = ptr(Unescape(v)), false
 		return nil

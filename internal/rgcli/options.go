@@ -125,12 +125,15 @@ type Options struct {
 	MaxColumns                           int
 	OnlyMatching, Passthru, Pretty       bool
 	Quiet, Trim, Vimgrep                 bool
-	Replace                              *string
-	PathSeparator                        string
-	Sort                                 Sort
-	SortReverse                          bool
-	LineBuffered, BlockBuffered          bool
-	HyperlinkFormat                      string
+	// NoColumn is an explicit --no-column (last of --column/--no-column):
+	// --vimgrep then prints no column.
+	NoColumn                    bool
+	Replace                     *string
+	PathSeparator               string
+	Sort                        Sort
+	SortReverse                 bool
+	LineBuffered, BlockBuffered bool
+	HyperlinkFormat             string
 
 	Mode                         Mode
 	NoMessages, NoIgnoreMessages bool

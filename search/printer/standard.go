@@ -18,7 +18,7 @@ type StandardConfig struct {
 	Column       bool // 1-based column of the first match (of each match with -o)
 	ByteOffset   bool // rg -b
 	OnlyMatching bool // rg -o
-	Vimgrep      bool // one line per match: path:line:column:text
+	Vimgrep      bool // one line per match, the whole line each time (rg sets LineNumber and Column with it unless -N / --no-column)
 	Null         bool // a NUL instead of the separator after the path
 	Trim         bool // drop leading ASCII whitespace
 	// MaxColumns omits lines longer than this many bytes (0: none);
@@ -155,11 +155,11 @@ func (p *Standard) appendPrefix(b []byte, l RgLine, col int, off int64) []byte {
 			b = append(b, sep...)
 		}
 	}
-	if p.cfg.LineNumber || p.cfg.Vimgrep {
+	if p.cfg.LineNumber {
 		b = p.appendStyled(b, p.cfg.Styles.Line, strconv.Itoa(l.Number))
 		b = append(b, sep...)
 	}
-	if (p.cfg.Column || p.cfg.Vimgrep) && match {
+	if p.cfg.Column && match {
 		b = p.appendStyled(b, p.cfg.Styles.Column, strconv.Itoa(col))
 		b = append(b, sep...)
 	}
