@@ -39,6 +39,7 @@ type rgRun struct {
 	matches   int64  // submatches (--stats)
 	lines     int64  // matched lines (--stats)
 	files     int64  // files with a match (--stats)
+	bytesCut  int64  // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
 	sorted    []sortedFile
 }
 
@@ -194,6 +195,10 @@ type rgSink struct {
 	buf       bytes.Buffer // the file's output when sorting
 	lines     int64
 	matches   int64
+	// stopAt is the end of the line of the -m'th match: rg stops reading
+	// the file there (its after-context is printed but not counted as
+	// searched). 0 until the limit is reached.
+	stopAt int64
 }
 
 func (s *rgSink) Begin(rel string) error {
@@ -274,6 +279,9 @@ func (s *rgSink) Line(l search.Line) error {
 	if r.replacer != nil && l.Kind == search.KindMatch {
 		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, l)
 	}
+	if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 {
+		s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
+	}
 	var err error
 	if r.js != nil {
 		err = r.js.Line(rl)
@@ -286,6 +294,27 @@ func (s *rgSink) Line(l search.Line) error {
 		err = r.w.Flush()
 	}
 	return err
+}
+
+// searchedBytesWhole is the file's size, as the engine searched it.
+func (s *rgSink) searchedBytesWhole() int64 {
+	if st := s.t.stream; st != nil {
+		return st.bytes
+	}
+	if fi, _ := os.Stat(s.abs); fi != nil {
+		return fi.Size()
+	}
+	return 0
+}
+
+// searchedBytes is what rg counts as searched in the file: all of it, or
+// up to where -m stopped it.
+func (s *rgSink) searchedBytes() int64 {
+	whole := s.searchedBytesWhole()
+	if s.stopAt > 0 && s.stopAt < whole {
+		return s.stopAt
+	}
+	return whole
 }
 
 func (s *rgSink) End(sum search.FileSummary) error {
@@ -314,17 +343,14 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		r.lines += s.lines
 		r.matches += s.matches
 	}
+	if s.stopAt > 0 && (r.js != nil || r.o.Stats) {
+		r.bytesCut += s.searchedBytesWhole() - s.searchedBytes()
+	}
 	var err error
 	switch {
 	case r.o.Quiet:
 	case r.js != nil:
-		var size int64
-		if st := s.t.stream; st != nil {
-			size = st.bytes
-		} else if fi, _ := os.Stat(s.abs); fi != nil {
-			size = fi.Size()
-		}
-		err = r.js.End(size, -1)
+		err = r.js.End(s.searchedBytes(), -1)
 	case r.o.Mode == rgcli.ModeFilesWithMatches:
 		err = s.std.PathLine(s.path)
 	case r.o.Mode == rgcli.ModeCount:
@@ -380,7 +406,7 @@ func (r *rgRun) finish(wall time.Duration) error {
 	}
 	if r.js != nil {
 		r.js.SetOutput(r.w)
-		return r.js.Summary(wall, r.stats.FilesSearched, r.stats.BytesSearched)
+		return r.js.Summary(wall, r.stats.FilesSearched, r.stats.BytesSearched-r.bytesCut)
 	}
 	if r.legacy != nil {
 		return r.legacy.Summary(search.Result{Backend: r.backend, Stats: r.stats}, nil)
@@ -451,7 +477,7 @@ func (r *rgRun) printStats(w io.Writer, printed int64, wall time.Duration) {
 		matches = r.lines
 	}
 	fmt.Fprintf(w, "\n%d matches\n%d matched lines\n%d files contained matches\n%d files searched\n%d bytes printed\n%d bytes searched\n%.6f seconds spent searching\n%.6f seconds total\n",
-		matches, r.lines, r.files, r.stats.FilesSearched, printed, r.stats.BytesSearched, wall.Seconds(), wall.Seconds())
+		matches, r.lines, r.files, r.stats.FilesSearched, printed, r.stats.BytesSearched-r.bytesCut, wall.Seconds(), wall.Seconds())
 }
 
 // replaceSpans builds -r's line: each match replaced by the template

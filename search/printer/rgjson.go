@@ -103,6 +103,11 @@ func (p *RgJSON) Line(l RgLine) error {
 		}
 		b = append(b, `{"match":`...)
 		b = appendData(b, l.Text[s.Start:s.End])
+		if l.Replaced != nil && len(l.ReplacedSpans) == len(l.Submatches) {
+			r := l.ReplacedSpans[i]
+			b = append(b, `,"replacement":`...)
+			b = appendData(b, l.Replaced[r.Start:r.End])
+		}
 		b = append(b, `,"start":`...)
 		b = strconv.AppendInt(b, int64(s.Start), 10)
 		b = append(b, `,"end":`...)
