@@ -17,13 +17,6 @@ var unsupportedFlags = []struct {
 	flag, why string
 	given     func(o *rgcli.Options) bool
 }{
-	{"-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those", func(o *rgcli.Options) bool {
-		b, a := o.ContextLines()
-		return o.Invert && (b > 0 || a > 0 || o.OnlyMatching || o.Vimgrep || o.Mode == rgcli.ModeCountMatches || o.Mode == rgcli.ModeJSON || o.Passthru)
-	}},
-	{"--passthru with --json, -o or --count-matches", "passthru is printed file by file by the standard printer", func(o *rgcli.Options) bool {
-		return o.Passthru && (o.Mode == rgcli.ModeJSON || o.OnlyMatching || o.Mode == rgcli.ModeCountMatches)
-	}},
 	{"--pre", "running a preprocessor per file is left to rg", func(o *rgcli.Options) bool { return o.Has("pre") || o.Has("pre-glob") }},
 	{"-z/--search-zip", "decompression is left to rg", func(o *rgcli.Options) bool { return o.Has("search-zip") }},
 	{"--include-zero", "the engines report only files with a match", func(o *rgcli.Options) bool { return o.IncludeZero }},

@@ -208,6 +208,29 @@ func diffCases() []diffCase {
 	add("--sort", "path", "--files", "--hidden", "-t", "txt")
 	add("--sort", "path", "--files-without-match", "-i", "foo")
 	add("--sort", "path", "-v", "-C1", "foo")
+	// -v and --passthru with every output mode, rg's -M measure, and
+	// --vimgrep, --json and --stats details.
+	add("-v", "-n", "-C1", "foo", "ctx.txt")
+	add("-v", "-o", "foo", "words.txt")
+	add("-v", "--count-matches", "foo", "words.txt")
+	add("-v", "--json", "-C1", "foo", "words.txt")
+	add("-v", "--passthru", "-n", "foo", "words.txt")
+	add("--passthru", "--json", "foo", "words.txt")
+	add("--passthru", "-o", "foo", "words.txt")
+	add("--passthru", "--count-matches", "foo", "words.txt")
+	add("-v", "-n", "-A1", "-m1", "foo", "words.txt")
+	add("-v", "-C1", "-o", "-r", "X", "foo", "ctx.txt")
+	add("-v", "-C1", "--vimgrep", "foo", "ctx.txt")
+	add("-v", "-f", "empty.txt", "words.txt")
+	add("-M", "4", "foo", "words.txt")
+	add("-M", "3", "foo", "words.txt")
+	add("-M", "10", "--column", "-e", "foo", "-e", "bar", "words.txt")
+	add("-M", "10", "--trim", "foo", "ctx.txt")
+	add("--vimgrep", "-N", "foo", "words.txt")
+	add("--vimgrep", "--no-column", "foo", "words.txt")
+	add("--json", "-r", "X", "foo", "words.txt")
+	add("--json", "-m1", "foo", "words.txt")
+	add("--stats", "-m1", "foo", "words.txt")
 
 	// stdin.
 	for _, s := range []struct {
@@ -459,8 +482,7 @@ func refusal(flag, why string) knownDiff {
 var refusals = map[string]knownDiff{
 	"( a.txt": {stderr: "rg: regex parse error:\n    (\nerror: invalid pattern \"(\" at byte 1: unclosed group (to match a parenthesis literally, escape it as '\\(' or '\\)')\n", code: 2,
 		why: "regex errors carry rg's reason but not its caret picture of the wrapped pattern (same exit status, different layout)"},
-	"--pre cat foo a.txt":    refusal("--pre", "running a preprocessor per file is left to rg"),
-	"--sort path -v -C1 foo": refusal("-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those"),
+	"--pre cat foo a.txt": refusal("--pre", "running a preprocessor per file is left to rg"),
 }
 
 // knownDiffs are the expected differences per engine path, keyed by case

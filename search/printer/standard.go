@@ -109,7 +109,8 @@ func (p *Standard) Line(l RgLine) error {
 	p.anyPrinted = true
 
 	text, spans := l.text()
-	if l.Kind == search.KindMatch && (p.cfg.OnlyMatching || p.cfg.Vimgrep) {
+	// A context line with matches (-v's) is printed per match with -o too.
+	if (p.cfg.OnlyMatching || p.cfg.Vimgrep) && len(spans) > 0 {
 		return p.perMatch(b, l, text, spans)
 	}
 	b = p.appendPrefix(b, l, firstColumn(spans), l.Offset)
@@ -159,7 +160,7 @@ func (p *Standard) appendPrefix(b []byte, l RgLine, col int, off int64) []byte {
 		b = p.appendStyled(b, p.cfg.Styles.Line, strconv.Itoa(l.Number))
 		b = append(b, sep...)
 	}
-	if p.cfg.Column && match {
+	if p.cfg.Column && col > 0 { // a line without matches (-v's) has no column
 		b = p.appendStyled(b, p.cfg.Styles.Column, strconv.Itoa(col))
 		b = append(b, sep...)
 	}
