@@ -39,8 +39,7 @@ var unsupportedFlags = []struct {
 	{"--one-file-system", "not implemented by the walker", func(o *rgcli.Options) bool { return o.OneFileSystem }},
 	{"--type-add/--type-clear", "the type table is fixed", func(o *rgcli.Options) bool { return len(o.TypeOps) > 0 }},
 	{"--sort created", "file creation time is not read", func(o *rgcli.Options) bool { return o.Sort == rgcli.SortCreated }},
-	{"--hyperlink-format", "hyperlinks are not printed", func(o *rgcli.Options) bool { return o.HyperlinkFormat != "" }},
-	{"--generate", "man pages and completions come from rg", func(o *rgcli.Options) bool { return o.Has("generate") }},
+	{"--generate", "rg generates its man page and shell completions from its own flag definitions; rgkit carries no copy of them", func(o *rgcli.Options) bool { return o.Has("generate") }},
 }
 
 func hasIglob(o *rgcli.Options) bool {

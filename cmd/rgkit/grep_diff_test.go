@@ -231,6 +231,11 @@ func diffCases() []diffCase {
 	add("--json", "-r", "X", "foo", "words.txt")
 	add("--json", "-m1", "foo", "words.txt")
 	add("--stats", "-m1", "foo", "words.txt")
+	add("--hyperlink-format", "vscode", "foo", "words.txt")
+	add("--hyperlink-format", "file://{path}:{column}", "foo", "words.txt")
+	add("--hyperlink-format", "none", "--color", "always", "foo", "words.txt")
+	add("--hyperlink-format", "bogus", "foo", "words.txt")
+	add("--hyperlink-format", "file://{line}", "foo", "words.txt")
 
 	// stdin.
 	for _, s := range []struct {
@@ -505,6 +510,10 @@ var knownDiffs = map[string]map[string]knownDiff{
 		multi := knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep searches line by line (multiline)\n", code: 2, why: "grep searches line by line"}
 		m[`-U -n foo\nfoo words.txt`] = multi
 		m["-U --multiline-dotall -c bar.baz words.txt"] = multi
+		pcre := knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep's regex dialects are not PCRE2's\n", code: 2, why: "grep declines -P"}
+		for _, c := range []string{"-P foo a.txt", "-P -n (?<=foo )bar words.txt", `-P -o -w (\w)\1 words.txt`, `-P -r <$1> (o+)(?=\b) words.txt`} {
+			m[c] = pcre
+		}
 		return m
 	}(),
 	"ripgrep-engine": func() map[string]knownDiff {

@@ -188,7 +188,13 @@ var flags = []flag{
 	sw("no-heading", 0, func(o *Options) { o.Heading = ptr(false) }),
 	sw("help", 'h', func(o *Options) { o.setMode(ModeHelp) }),
 	val("hostname-bin", 0, func(o *Options, v, _ string) error { return nil }),
-	val("hyperlink-format", 0, func(o *Options, v, _ string) error { o.HyperlinkFormat = v; return nil }),
+	val("hyperlink-format", 0, func(o *Options, v, shown string) error {
+		if why := checkHyperlinkFormat(v); why != "" {
+			return errorf("error parsing flag %s: invalid hyperlink format: %s", shown, why)
+		}
+		o.HyperlinkFormat = v
+		return nil
+	}),
 	sw("include-zero", 0, func(o *Options) { o.IncludeZero = true }),
 	sw("no-include-zero", 0, func(o *Options) { o.IncludeZero = false }),
 	sw("line-number", 'n', func(o *Options) { o.LineNumber = ptr(true) }),
