@@ -12,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode"
 
 	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/rgcli"
@@ -472,15 +471,7 @@ func pcreCaseless(o *rgcli.Options) bool {
 			}
 			ps[i] = p
 		}
-		rs := []rune(strings.Join(ps, "|"))
-		for i := 0; i < len(rs); i++ {
-			if rs[i] == '\\' {
-				i++
-			} else if unicode.IsUpper(rs[i]) {
-				return false
-			}
-		}
-		return true
+		return search.PCRE2SmartCase(strings.Join(ps, "|")) == search.CaseInsensitive
 	}
 	return false
 }

@@ -37,7 +37,7 @@ func Normalize(q Query) (Query, error) {
 		// The engine that runs it (the native engine's PCRE2 emulation, or
 		// rg -P) checks a PCRE2 pattern.
 		if q.Case == CaseSmart {
-			q.Case = pcreSmartCase(q.Pattern)
+			q.Case = PCRE2SmartCase(q.Pattern)
 		}
 	} else if err := checkPattern(q); err != nil {
 		return q, err
@@ -491,10 +491,10 @@ func Within(dir, path string) bool {
 	return err == nil && filepath.IsLocal(rel)
 }
 
-// pcreSmartCase is rg -P's smart-case rule, a plain scan of the pattern:
+// PCRE2SmartCase is rg -P's smart-case rule, a plain scan of the pattern:
 // case-insensitive unless a character that is not escaped is upper case
 // (so \S and \W do not count, but \p{Lu}'s "L" does).
-func pcreSmartCase(pattern string) CaseMode {
+func PCRE2SmartCase(pattern string) CaseMode {
 	rs := []rune(pattern)
 	for i := 0; i < len(rs); i++ {
 		if rs[i] == '\\' {

@@ -214,10 +214,6 @@ func (t *pcreTranslator) peek(k int) rune {
 	return -1
 }
 
-func (t *pcreTranslator) hasPrefix(s string) bool {
-	return strings.HasPrefix(string(t.src[t.i:min(len(t.src), t.i+len(s))]), s)
-}
-
 func unsupported(construct, why string) error {
 	return &PCRE2Unsupported{Construct: construct, Why: why}
 }
