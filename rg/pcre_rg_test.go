@@ -9,7 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/rg"
 )
@@ -159,5 +161,43 @@ func TestPCRE2Refusals(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and a refusal saying %q", code, out.String(), errOut.String(), c.says)
 			}
 		})
+	}
+}
+
+// TestPCRE2MatchLimit: a runaway -P match is reported for its file, in
+// rg's words, and the other files' results stand (exit 2), as with rg's
+// PCRE2 match limit. The emulation's limit is lowered for the test; not
+// parallel, as it is the package's setting.
+func TestPCRE2MatchLimit(t *testing.T) {
+	ref := testtool.ReferenceRg(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "runaway.txt"), []byte(strings.Repeat("a", 40)+"!\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fine.txt"), []byte("foo bar\nbaz\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(d time.Duration) { native.PCRE2MatchTimeout = d }(native.PCRE2MatchTimeout)
+	native.PCRE2MatchTimeout = 100 * time.Millisecond
+	for _, args := range [][]string{
+		{"-P", `^(\w+\s?)*$`, filepath.Join(dir, "runaway.txt"), filepath.Join(dir, "fine.txt")},
+		{"--sort", "path", "-P", `^(\w+\s?)*$`, dir},
+	} {
+		cmd := exec.Command(ref, append([]string{"--no-config"}, args...)...)
+		var rgOut, rgErr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &rgOut, &rgErr
+		rgCode := 0
+		if err := cmd.Run(); err != nil {
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
+				t.Fatal(err)
+			}
+			rgCode = ee.ExitCode()
+		}
+		var out, errOut bytes.Buffer
+		code := rg.Main(context.Background(), append([]string{"--no-config"}, args...), nil, &out, &errOut)
+		if out.String() != rgOut.String() || errOut.String() != rgErr.String() || code != rgCode {
+			t.Errorf("%v: stdout %q stderr %q exit %d\nrg: stdout %q stderr %q exit %d", args, out.String(), errOut.String(), code, rgOut.String(), rgErr.String(), rgCode)
+		}
 	}
 }

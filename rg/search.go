@@ -163,6 +163,19 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		if errors.Is(err, syscall.EPIPE) || errors.Is(err, errQuit) {
 			break
 		}
+		var fe *native.FileErrors
+		if errors.As(err, &fe) {
+			// Files that failed on their own (rg: "FILE: PCRE2: error
+			// matching: ..."): the others' results stand, exit 2.
+			for _, e := range fe.Errs {
+				var ml *native.MatchLimitError
+				if errors.As(e, &ml) && ml.Path != "" {
+					ml.Path = t.printedPath(ml.Path)
+				}
+				fmt.Fprintln(s.errOut, "rg:", e)
+			}
+			status, err = 2, nil
+		}
 		if err != nil {
 			if ferr := bw.Flush(); ferr != nil && errors.Is(ferr, syscall.EPIPE) {
 				return 0

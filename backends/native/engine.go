@@ -105,6 +105,9 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		// afterwards cut nothing.
 		err = ctx.Err()
 	}
+	if err == nil && len(run.fileErrs) > 0 {
+		err = &FileErrors{Errs: run.fileErrs}
+	}
 	return st, err
 }
 
@@ -135,6 +138,8 @@ type FileSearcher struct {
 	sinkMu  sync.Mutex
 	sink    search.Sink
 	sinkErr error // a sink error other than ErrStop, returned by Search
+	// fileErrs are per-file failures (see FileErrors), under sinkMu.
+	fileErrs []error
 
 	searched, matched, lines, bytes, binary, unreadable atomic.Int64
 }
@@ -195,11 +200,27 @@ func (r *FileSearcher) searchData(f File, data []byte, release func(int), nul in
 	out := r.reuseOut(f.Path)
 	defer r.recycleOut(out)
 	count, err := r.searchInto(out, f, data, 0, release, nul)
+	var ml *MatchLimitError
+	if errors.As(err, &ml) {
+		// rg reports the file and goes on with the others.
+		r.sinkMu.Lock()
+		r.fileErrs = append(r.fileErrs, ml)
+		r.sinkMu.Unlock()
+		err = nil
+	}
 	if err != nil {
 		return err
 	}
 	return out.Close(count)
 }
+
+// FileErrors are the files whose search failed without ending the whole
+// search (a -P match past its limits), in the order they failed.
+type FileErrors struct{ Errs []error }
+
+func (e *FileErrors) Error() string { return errors.Join(e.Errs...).Error() }
+
+func (e *FileErrors) Unwrap() []error { return e.Errs }
 
 // SearchInto searches data, the contents of f, and passes its lines to out,
 // leaving out open; count is the file's matched lines (what out.Close
