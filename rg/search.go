@@ -134,6 +134,13 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		fmt.Fprintln(s.errOut, "rg:", &errUnsupported{flag: "--hyperlink-format with colour", why: "hyperlinks are not printed"})
 		return 2
 	}
+	if run.printsSpans() && o.Mode != rgcli.ModeFiles {
+		cq := q
+		cq.Root = "/"
+		if nq, err := search.Normalize(cq); err == nil {
+			run.crlf, _ = native.Compile(native.MatchOptionsFor(nq))
+		}
+	}
 	if !run.printsSpans() {
 		for _, e := range chain.Engines {
 			if n, ok := e.(*native.Engine); ok {

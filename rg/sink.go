@@ -40,6 +40,9 @@ type rgRun struct {
 	lines     int64  // matched lines (--stats)
 	files     int64  // files with a match (--stats)
 	bytesCut  int64  // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
+	// crlf finds a CRLF line's spans with its '\r', as rg does; nil when
+	// no spans are printed.
+	crlf *native.Matcher
 	sorted    []sortedFile
 }
 
@@ -276,8 +279,17 @@ func (s *rgSink) Line(l search.Line) error {
 		}
 		rl.Offset, rl.Term = s.loc.at(l.Number)
 	}
+	if r.crlf != nil && len(rl.Term) == 2 && l.Kind == search.KindMatch && len(l.Submatches) > 0 && l.MoreSubmatches == 0 {
+		// rg matches a CRLF line with its '\r' (the engine's spans stop
+		// before it): a match may end after it, an empty one sit there.
+		rl.Text, rl.Term = append(l.Text[:len(l.Text):len(l.Text)], '\r'), termLF
+		rl.Submatches = rl.Submatches[:0:0]
+		for _, sp := range r.crlf.Spans(rl.Text) {
+			rl.Submatches = append(rl.Submatches, search.Span{Start: sp[0], End: sp[1]})
+		}
+	}
 	if r.replacer != nil && l.Kind == search.KindMatch {
-		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, l)
+		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
 	}
 	if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 {
 		s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))

@@ -250,6 +250,8 @@ func diffCases() []diffCase {
 		{"a\nb\nab\n", []string{"-n", "foo", "-", "a.txt"}},
 		{"x\r\ny x\r\n", []string{"--json", "x"}},
 		{"x\r\ny x\r\n", []string{"-b", "-o", "x"}},
+		{"x\r\ny x\r\n\r\n", []string{"--json", ""}},
+		{"x\r\ny x\r\n", []string{"-o", "x."}},
 		{"no match\n", []string{"a"}},
 		{"héllo wörld\n", []string{"-o", "ö."}},
 	} {
