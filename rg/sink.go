@@ -42,8 +42,8 @@ type rgRun struct {
 	bytesCut  int64  // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
 	// crlf finds a CRLF line's spans with its '\r', as rg does; nil when
 	// no spans are printed.
-	crlf *native.Matcher
-	sorted    []sortedFile
+	crlf   *native.Matcher
+	sorted []sortedFile
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
