@@ -165,7 +165,7 @@ func (p *Standard) appendPrefix(b []byte, l RgLine, col int, off int64) []byte {
 		b = append(b, sep...)
 	}
 	if p.cfg.ByteOffset {
-		b = p.appendStyled(b, "", strconv.FormatInt(off, 10))
+		b = p.appendStyled(b, p.cfg.Styles.Column, strconv.FormatInt(off, 10)) // rg colours it as a column
 		b = append(b, sep...)
 	}
 	return b
