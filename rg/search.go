@@ -128,12 +128,6 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	bw := bufio.NewWriterSize(out, 64<<10)
 	tty := isTerminal(s.out)
 	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file))
-	if o.HyperlinkFormatActive() && run.cfg.Color && o.Mode != rgcli.ModeJSON {
-		// rg prints hyperlinks only where it prints colour; elsewhere the
-		// format changes nothing.
-		fmt.Fprintln(s.errOut, "rg:", &errUnsupported{flag: "--hyperlink-format with colour", why: "hyperlinks are not printed"})
-		return 2
-	}
 	if run.printsSpans() && o.Mode != rgcli.ModeFiles {
 		cq := q
 		cq.Root = "/"

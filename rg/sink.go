@@ -111,6 +111,10 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 		p := o.Palette()
 		r.cfg.Styles = printer.Styles{Path: p.Path.Escape(), Line: p.Line.Escape(), Column: p.Column.Escape(), Match: p.Match.Escape()}
 	}
+	if color && o.HyperlinkFormatActive() {
+		// rg prints hyperlinks only where it prints colour.
+		r.cfg.Hyperlink, r.cfg.HyperlinkLines = hyperlinker(o)
+	}
 	if o.Replace != nil {
 		r.replacer = replacerFor(o)
 	}
@@ -231,6 +235,9 @@ func (s *rgSink) Begin(rel string) error {
 	}
 	if s.std != nil {
 		s.std.Begin(s.path)
+		if s.t.stream == nil {
+			s.std.LinkTo(s.abs) // stdin has no path to link
+		}
 	}
 	if r.js != nil {
 		if r.sorting() {

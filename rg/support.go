@@ -39,6 +39,9 @@ var unsupportedFlags = []struct {
 	{"--one-file-system", "not implemented by the walker", func(o *rgcli.Options) bool { return o.OneFileSystem }},
 	{"--type-add/--type-clear", "the type table is fixed", func(o *rgcli.Options) bool { return len(o.TypeOps) > 0 }},
 	{"--sort created", "file creation time is not read", func(o *rgcli.Options) bool { return o.Sort == rgcli.SortCreated }},
+	{"--hostname-bin with --hyperlink-format", "running a program for the host name is left to rg", func(o *rgcli.Options) bool {
+		return o.HostnameBin != "" && o.HyperlinkFormatActive()
+	}},
 	{"--generate", "rg generates its man page and shell completions from its own flag definitions; rgkit carries no copy of them", func(o *rgcli.Options) bool { return o.Has("generate") }},
 }
 

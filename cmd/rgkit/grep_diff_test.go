@@ -235,6 +235,11 @@ func diffCases() []diffCase {
 	add("--hyperlink-format", "file://{path}:{column}", "foo", "words.txt")
 	add("--hyperlink-format", "none", "--color", "always", "foo", "words.txt")
 	add("--hyperlink-format", "bogus", "foo", "words.txt")
+	add("--sort", "path", "--hyperlink-format", "vscode", "--color", "always", "-n", "foo")
+	add("--sort", "path", "--hyperlink-format", "default", "--color", "always", "--heading", "-n", "foo")
+	add("--sort", "path", "--hyperlink-format", "grep+", "--color", "always", "-c", "foo")
+	add("--sort", "path", "--hyperlink-format", "kitty", "--color", "always", "-l", "-0", "foo", "a.txt", "words.txt")
+	add("--sort", "path", "--hyperlink-format", "vscode", "--color", "always", "--heading", "foo")
 	add("--hyperlink-format", "file://{line}", "foo", "words.txt")
 
 	// stdin.
@@ -266,6 +271,7 @@ func diffCases() []diffCase {
 		{"--sort", "path", "-C1", "foo", "ctx.txt", "a.txt"}, {"-o", "foo", "a.txt"}, {"--vimgrep", "foo", "a.txt"},
 		{"--sort", "path", "--colors", "path:fg:green", "-w", "foo"}, {"-i", "äöü", "docs/readme.md"},
 		{"--sort", "path", "-r", "X", "foo"}, {"--json", "foo", "a.txt"},
+		{"--sort", "path", "--hyperlink-format", "default", "-C1", "foo"},
 	} {
 		cs = append(cs, diffCase{args: flags, tty: true})
 	}

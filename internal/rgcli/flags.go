@@ -187,7 +187,7 @@ var flags = []flag{
 	sw("heading", 0, func(o *Options) { o.Heading = ptr(true) }),
 	sw("no-heading", 0, func(o *Options) { o.Heading = ptr(false) }),
 	sw("help", 'h', func(o *Options) { o.setMode(ModeHelp) }),
-	val("hostname-bin", 0, func(o *Options, v, _ string) error { return nil }),
+	val("hostname-bin", 0, func(o *Options, v, _ string) error { o.HostnameBin = v; return nil }),
 	val("hyperlink-format", 0, func(o *Options, v, shown string) error {
 		if why := checkHyperlinkFormat(v); why != "" {
 			return errorf("error parsing flag %s: invalid hyperlink format: %s", shown, why)

@@ -125,6 +125,9 @@ type Options struct {
 	MaxColumns                           int
 	OnlyMatching, Passthru, Pretty       bool
 	Quiet, Trim, Vimgrep                 bool
+	// HostnameBin is --hostname-bin: the program that prints the {host}
+	// of a hyperlink.
+	HostnameBin string
 	// NoColumn is an explicit --no-column (last of --column/--no-column):
 	// --vimgrep then prints no column.
 	NoColumn                    bool
