@@ -101,8 +101,18 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 		{"-P", "-o", `[^\W\d]+`, f("uni.txt")},
 		{"-P", "-o", `[\d\P{L}]+`, f("uni.txt")},
 		{"-P", "-v", "-n", "-f", os.DevNull, f("words.txt")},
+		// \K: the reported match starts there
+		{"-P", "-o", `func \K\w+`, f("code.go")},
+		{"-P", "-o", `a\Kb`, f("words.txt")},
+		{"-P", "--count-matches", `o\K`, f("words.txt")},
+		{"-P", "-r", "[$1]", `(\w+)\(\K(\w*)`, f("code.go")},
+		{"-P", "-o", `(?:the \K|cat)\w+`, f("words.txt")},
+		{"-P", "-o", `(?=a\K)a`, f("words.txt")},
+		{"-P", "--json", `TODO\(\K\w+`, f("code.go")},
 		// errors
 		{"-P", "(a", f("words.txt")},
+		{"-P", "a)", f("words.txt")},
+		{"-P", `[\K]`, f("words.txt")},
 		{"-P", `(?<=a+)b`, f("words.txt")},
 		{"--engine", "pcre2", `(?<=func )\w+`, f("code.go")},
 		{"--engine", "auto", `(\w)\1`, f("words.txt")},
@@ -146,7 +156,6 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 func TestPCRE2Refusals(t *testing.T) {
 	dir := pcreTree(t)
 	for _, c := range []struct{ pattern, says string }{
-		{`a\K`, `\K is not supported`},
 		{`(*UTF)a`, "(*VERB) is not supported"},
 		{`(a)(?1)`, "recursion and subroutine calls"},
 		{`(?|(a)|(b))`, "branch-reset"},

@@ -75,6 +75,21 @@ type pcreProg struct {
 	// case when requiredFold: the prefilter looks for it.
 	required     string
 	requiredFold bool
+	// kGroup is the group whose position is a \K's: the reported match
+	// starts there when it took part (0: the pattern has no \K).
+	kGroup int
+}
+
+// start is where the match in v starts as PCRE2 reports it: at the last
+// \K passed, else at the whole match's start.
+func (p *pcreProg) start(v regexp2.MatchView) (int, int) {
+	i, n, _ := v.GroupRange(0)
+	if p.kGroup > 0 {
+		if k, _, ok := v.GroupRange(p.kGroup); ok {
+			return k, i + n
+		}
+	}
+	return i, i + n
 }
 
 // pcreText is a byte text as regexp2 reads it.
@@ -88,7 +103,7 @@ func compilePCRE(pattern string, caseless, dotall bool) (*pcreProg, error) {
 	if err != nil {
 		return nil, &PCRE2Error{Pattern: pattern, Err: err}
 	}
-	p := &pcreProg{required: tr.required, requiredFold: caseless || tr.caseless}
+	p := &pcreProg{required: tr.required, requiredFold: caseless || tr.caseless, kGroup: tr.kGroup}
 	opts := regexp2.Multiline
 	if caseless {
 		opts |= regexp2.IgnoreCase
@@ -147,8 +162,8 @@ func (t *pcreText) runeIndex(pos int) int {
 // next finds the first match at or after rune index at.
 func (p *pcreProg) next(t *pcreText, at int) (s, e int, ok bool) {
 	err := p.re.FindRunesMatches(t.runes, at, func(v regexp2.MatchView) bool {
-		i, n, _ := v.GroupRange(0)
-		s, e, ok = i, i+n, true
+		s, e = p.start(v)
+		ok = true
 		return false
 	})
 	if err != nil {
@@ -252,7 +267,13 @@ func (x *PCRE2Expander) Expand(dst []byte, tmpl string, text []byte, start int) 
 	t := x.p.text(text)
 	defer x.p.done(t)
 	var groups [][2]int
-	ferr := x.p.re.FindRunesMatches(t.runes, t.runeIndex(start), func(v regexp2.MatchView) bool {
+	from := t.runeIndex(start)
+	if x.p.kGroup > 0 {
+		// The match reported at start began before it (at or before the
+		// \K): find it again from the line's start, as rg iterated.
+		from = x.p.matchBefore(t, from)
+	}
+	ferr := x.p.re.FindRunesMatches(t.runes, from, func(v regexp2.MatchView) bool {
 		groups = make([][2]int, v.GroupCount())
 		for g := range groups {
 			if i, n, ok := v.GroupRange(g); ok {
@@ -261,6 +282,8 @@ func (x *PCRE2Expander) Expand(dst []byte, tmpl string, text []byte, start int) 
 				groups[g] = [2]int{-1, -1}
 			}
 		}
+		s, e := x.p.start(v)
+		groups[0] = [2]int{t.offs[s], t.offs[e]}
 		return false
 	})
 	if ferr != nil {
@@ -270,6 +293,9 @@ func (x *PCRE2Expander) Expand(dst []byte, tmpl string, text []byte, start int) 
 		n := -1
 		if k, ok := atoi(name); ok {
 			n = k
+			if x.p.kGroup > 0 && n >= x.p.kGroup {
+				n++ // the \K marker's group is not the user's
+			}
 		} else {
 			n = x.p.re.GroupNumberFromName(name)
 		}
@@ -279,6 +305,28 @@ func (x *PCRE2Expander) Expand(dst []byte, tmpl string, text []byte, start int) 
 		return text[groups[n][0]:groups[n][1]]
 	}
 	return interpolate(dst, tmpl, group), nil
+}
+
+// matchBefore is where to search again for the match that rg's iteration
+// reports at rune index start (see eachMatch): where that search began.
+func (p *pcreProg) matchBefore(t *pcreText, start int) int {
+	at, last := 0, -1
+	for at <= len(t.runes) {
+		s, e, ok := p.next(t, at)
+		if !ok || s > start {
+			break
+		}
+		if s == start && (s != e || e != last) {
+			return at
+		}
+		if s == e {
+			at = e + 1
+		} else {
+			at = e
+		}
+		last = e
+	}
+	return start
 }
 
 func atoi(s string) (int, bool) {

@@ -69,6 +69,7 @@ func (e *pcreSyntaxError) Error() string {
 type pcreGroup struct {
 	dotall, extended bool // the flags in force inside it
 	lookbehind       bool
+	lookaround       bool // inside any look-around (\K is refused there, as PCRE2 does)
 	lookbehindAt     int  // where the innermost look-behind opened
 	flagsOnly        bool // a (?flags) with no body: closes with its parent
 }
@@ -177,6 +178,30 @@ type pcreTranslator struct {
 	// shorthands and properties in it (see class).
 	classNegated bool
 	classNeg     []string
+	// kSeen is the group number \K's marker group takes (the first \K's
+	// position); kNum is that number known from a first pass, so that
+	// references to later groups can be renumbered.
+	kSeen, kNum int
+}
+
+// bytesAt turns a syntax error's offset, counted in runes while
+// translating, into bytes, as PCRE2 counts it.
+func (t *pcreTranslator) bytesAt(err error) error {
+	if se, ok := err.(*pcreSyntaxError); ok {
+		se.offset = len(string(t.src[:min(max(se.offset, 0), len(t.src))]))
+	}
+	return err
+}
+
+// pcreKGroup names the group that marks \K.
+const pcreKGroup = "rgkitK"
+
+// userGroup is the regexp2 number of the user's group n.
+func (t *pcreTranslator) userGroup(n int) int {
+	if t.kNum > 0 && n >= t.kNum {
+		return n + 1
+	}
+	return n
 }
 
 // pcreTranslation is a translated pattern and what the prefilter may use.
@@ -184,6 +209,7 @@ type pcreTranslation struct {
 	pattern  string
 	required string // a literal every match contains ("" for none)
 	caseless bool   // required is only required up to case
+	kGroup   int    // the regexp2 group marking \K (0 for none)
 }
 
 // translatePCRE rewrites pattern (PCRE2 syntax) for regexp2. dotall is
@@ -192,19 +218,29 @@ func translatePCRE(pattern string, dotall bool) (pcreTranslation, error) {
 	if !utf8.ValidString(pattern) {
 		return pcreTranslation{}, &pcreSyntaxError{msg: "UTF-8 error in the pattern"}
 	}
-	t := &pcreTranslator{src: []rune(pattern), cur: pcreGroup{dotall: dotall}}
+	tr, kSeen, err := translatePCREPass(pattern, dotall, 0)
+	if err == nil && kSeen > 0 {
+		// \K's group renumbers the groups after it: again, knowing where.
+		tr, _, err = translatePCREPass(pattern, dotall, kSeen)
+		tr.kGroup = kSeen
+	}
+	return tr, err
+}
+
+func translatePCREPass(pattern string, dotall bool, kNum int) (pcreTranslation, int, error) {
+	t := &pcreTranslator{src: []rune(pattern), cur: pcreGroup{dotall: dotall}, kNum: kNum}
 	t.lits.levels = []pcreLitLevel{{}}
 	for t.i < len(t.src) {
 		if err := t.step(); err != nil {
-			return pcreTranslation{}, err
+			return pcreTranslation{}, 0, t.bytesAt(err)
 		}
 	}
 	for _, g := range t.stack {
 		if !g.flagsOnly {
-			return pcreTranslation{}, &pcreSyntaxError{offset: len(pattern), msg: "missing closing parenthesis"}
+			return pcreTranslation{}, 0, t.bytesAt(&pcreSyntaxError{offset: len(t.src), msg: "missing closing parenthesis"})
 		}
 	}
-	return pcreTranslation{pattern: t.out.String(), required: t.lits.longest(), caseless: t.caseless}, nil
+	return pcreTranslation{pattern: t.out.String(), required: t.lits.longest(), caseless: t.caseless}, t.kSeen, nil
 }
 
 func (t *pcreTranslator) peek(k int) rune {
@@ -252,7 +288,7 @@ func (t *pcreTranslator) step() error {
 		return t.group()
 	case ')':
 		if !t.inGroup() {
-			return &pcreSyntaxError{offset: len(string(t.src[:t.i])), msg: "unmatched closing parenthesis"}
+			return &pcreSyntaxError{offset: t.i, msg: "unmatched closing parenthesis"}
 		}
 		t.i++
 		t.out.WriteByte(')')
@@ -284,7 +320,7 @@ func (t *pcreTranslator) step() error {
 // unlimitedLookbehind is PCRE2's error for a look-behind of unbounded
 // length (regexp2 would accept it), at the look-behind's byte offset.
 func (t *pcreTranslator) unlimitedLookbehind() error {
-	return &pcreSyntaxError{offset: len(string(t.src[:t.cur.lookbehindAt])), msg: "length of lookbehind assertion is not limited"}
+	return &pcreSyntaxError{offset: t.cur.lookbehindAt, msg: "length of lookbehind assertion is not limited"}
 }
 
 // inGroup reports an open group for a ')' to close.
@@ -365,13 +401,15 @@ func (t *pcreTranslator) group() error {
 		strings.HasPrefix(rest, "="), strings.HasPrefix(rest, "!"):
 		t.i++
 		t.out.WriteString("(?" + rest[:1])
-		push(parent)
+		g := parent
+		g.lookaround = g.lookaround || rest[0] == '=' || rest[0] == '!'
+		push(g)
 		t.lits.open(rest[0] == '!')
 		return nil
 	case strings.HasPrefix(rest, "<="), strings.HasPrefix(rest, "<!"):
 		t.out.WriteString("(?" + rest[:2])
 		g := parent
-		g.lookbehind, g.lookbehindAt = true, start
+		g.lookbehind, g.lookbehindAt, g.lookaround = true, start, true
 		t.i += 2
 		push(g)
 		t.lits.open(rest[1] == '!')
@@ -482,7 +520,8 @@ func (t *pcreTranslator) condition(start int, parent pcreGroup, push func(pcreGr
 		if j >= len(t.src) || t.src[j] != ')' {
 			return unsupported("(?(...)", "this condition has no regexp2 equivalent")
 		}
-		t.out.WriteString("(?(" + string(t.src[t.i:j]) + ")")
+		n, _ := strconv.Atoi(string(t.src[t.i:j]))
+		fmt.Fprintf(&t.out, "(?(%d)", t.userGroup(n))
 		t.i = j + 1
 	case c == '<' || c == '\'':
 		closer := '>'
@@ -600,7 +639,7 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 			return unsupported(`\N{...}`, "named characters are not supported by PCRE2 in this form")
 		}
 		if inClass {
-			return &pcreSyntaxError{offset: t.i, msg: `escape sequence is invalid in character class`}
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
 		}
 		w.WriteString(`[^\n` + pcreNoInvalid + `]`)
 		return nil
@@ -610,7 +649,7 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 				w.WriteString(`\x08`)
 				return nil
 			}
-			return &pcreSyntaxError{offset: t.i, msg: `escape sequence is invalid in character class`}
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
 		}
 		word := "[" + pcreWordSet + "]"
 		if c == 'b' {
@@ -662,12 +701,12 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 		return t.codePoint(string(t.src[t.i+1:t.i+n]), 8, n+1)
 	case 'g':
 		if inClass {
-			return &pcreSyntaxError{offset: t.i, msg: `escape sequence is invalid in character class`}
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
 		}
 		return t.backrefG()
 	case 'k':
 		if inClass {
-			return &pcreSyntaxError{offset: t.i, msg: `escape sequence is invalid in character class`}
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
 		}
 		closer := map[rune]rune{'<': '>', '\'': '\'', '{': '}'}[t.peek(0)]
 		if closer == 0 {
@@ -680,7 +719,20 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 		w.WriteString(`\k<` + name + `>`)
 		return nil
 	case 'K':
-		return unsupported(`\K`, "resetting the match start has no regexp2 equivalent")
+		switch {
+		case inClass:
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
+		case t.cur.lookaround:
+			return &pcreSyntaxError{offset: len(t.src), msg: `\K is not allowed in lookarounds (but see PCRE2_EXTRA_ALLOW_LOOKAROUND_BSK)`}
+		}
+		// An empty group marks where the reported match starts (see
+		// pcreKGroup); it takes a group number, so the user's groups
+		// after it are renumbered (userGroup).
+		if t.kSeen == 0 {
+			t.kSeen = t.captures + 1
+		}
+		w.WriteString("(?<" + pcreKGroup + ">)")
+		return nil
 	case 'C':
 		return unsupported(`\C`, "matching one code unit has no regexp2 equivalent")
 	case 'X':
@@ -689,17 +741,21 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 		return &pcreSyntaxError{offset: t.i, msg: `PCRE2 does not support \F, \L, \l, \N{name}, \U, or \u`}
 	case 'R':
 		if inClass {
-			return &pcreSyntaxError{offset: t.i, msg: `escape sequence is invalid in character class`}
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
 		}
 		w.WriteString(`(?>\r\n|[\n\x0B\f\r\x85\u2028\u2029])`)
 		return nil
 	}
 	if c >= '1' && c <= '9' && !inClass {
-		w.WriteRune('\\')
-		w.WriteRune(c)
+		digits := string(c)
 		for t.i < len(t.src) && t.src[t.i] >= '0' && t.src[t.i] <= '9' {
-			w.WriteRune(t.src[t.i])
+			digits += string(t.src[t.i])
 			t.i++
+		}
+		if n, err := strconv.Atoi(digits); err == nil && t.kNum > 0 {
+			fmt.Fprintf(w, `\%d(?:)`, t.userGroup(n))
+		} else {
+			w.WriteString(`\` + digits)
 		}
 		return nil
 	}
@@ -771,7 +827,7 @@ func (t *pcreTranslator) backrefG() error {
 		return &pcreSyntaxError{offset: j, msg: "a relative value of zero is not allowed"}
 	}
 	// (?:) keeps a following digit out of the group number.
-	fmt.Fprintf(&t.out, `\%d(?:)`, n)
+	fmt.Fprintf(&t.out, `\%d(?:)`, t.userGroup(n))
 	return nil
 }
 
