@@ -258,11 +258,14 @@ func (s *rgSink) Line(l search.Line) error {
 		s.lines++
 		s.matches += int64(len(l.Submatches))
 		r.matched = true
-		if r.o.Quiet && !r.o.Stats {
+		if r.o.Quiet && !r.o.Stats && r.js == nil {
 			return errQuit
 		}
 	}
 	if statsSearchWhole(r.o) {
+		if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 && l.Located {
+			s.stopAt = l.Offset + int64(len(l.Text)+len(terminator(l.Term)))
+		}
 		return nil // counted for --stats; -l, -c and -q print no lines
 	}
 	if st := s.t.stream; st != nil && r.std != nil {
@@ -302,7 +305,9 @@ func (s *rgSink) Line(l search.Line) error {
 		s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
 	}
 	var err error
-	if r.js != nil {
+	if r.js != nil && r.o.Quiet {
+		r.js.Tally(rl)
+	} else if r.js != nil {
 		err = r.js.Line(rl)
 	} else {
 		err = s.std.Line(rl)
@@ -367,9 +372,9 @@ func (s *rgSink) End(sum search.FileSummary) error {
 	}
 	var err error
 	switch {
-	case r.o.Quiet:
 	case r.js != nil:
-		err = r.js.End(s.searchedBytes(), -1)
+		err = r.js.End(s.searchedBytes(), -1) // with -q it only counts
+	case r.o.Quiet:
 	case r.o.Mode == rgcli.ModeFilesWithMatches:
 		err = s.std.PathLine(s.path)
 	case r.o.Mode == rgcli.ModeCount:
@@ -494,6 +499,9 @@ func (r *rgRun) printStats(w io.Writer, printed int64, wall time.Duration) {
 	matches := r.matches
 	if (r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeFilesWithMatches) && !statsSearchWhole(r.o) {
 		matches = r.lines
+	}
+	if r.o.Invert && summaryOnly(r.o) {
+		matches = r.lines // rg's summary printer counts an inverted line as a match
 	}
 	fmt.Fprintf(w, "\n%d matches\n%d matched lines\n%d files contained matches\n%d files searched\n%d bytes printed\n%d bytes searched\n%.6f seconds spent searching\n%.6f seconds total\n",
 		matches, r.lines, r.files, r.stats.FilesSearched, printed, r.stats.BytesSearched-r.bytesCut, wall.Seconds(), wall.Seconds())

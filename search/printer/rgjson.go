@@ -118,6 +118,15 @@ func (p *RgJSON) Line(l RgLine) error {
 	return p.flush(b)
 }
 
+// Tally counts a line for the statistics without printing it (rg --json
+// --quiet prints only the summary, counting every match).
+func (p *RgJSON) Tally(l RgLine) {
+	if l.IsMatch() {
+		p.file.MatchedLines++
+		p.file.Matches += int64(len(l.Submatches))
+	}
+}
+
 // End closes a file: "end" is written only for a file that printed a
 // "begin". bytesSearched is the file's size as searched; binaryOffset is
 // the offset of a NUL byte, or -1.
