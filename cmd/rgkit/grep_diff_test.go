@@ -515,6 +515,7 @@ var knownDiffs = map[string]map[string]knownDiff{
 		m["--sort path --stats foo"] = knownDiff{why: why, stdout: bytesSearched}
 		m["--sort path --json foo"] = knownDiff{why: why, stdout: bytesSearched}
 		m["--sort path --json -C1 foo"] = knownDiff{why: why, stdout: bytesSearched}
+		m["--sort path --json -q foo"] = knownDiff{why: why, stdout: bytesSearched}
 		for _, mode := range []string{"-l", "-c", "-q", "--count-matches"} {
 			m["--sort path "+mode+" --stats foo"] = knownDiff{why: why, stdout: bytesSearched}
 		}
