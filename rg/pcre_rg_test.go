@@ -109,6 +109,13 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 		{"-P", "-o", `(?:the \K|cat)\w+`, f("words.txt")},
 		{"-P", "-o", `(?=a\K)a`, f("words.txt")},
 		{"-P", "--json", `TODO\(\K\w+`, f("code.go")},
+		// POSIX classes, UCP meaning
+		{"-P", "-o", `[[:alpha:]]+`, f("uni.txt")},
+		{"-P", "-o", `[[:^digit:][:space:]]+`, f("uni.txt")},
+		{"-P", "-o", `[^[:alnum:]]+`, f("words.txt")},
+		{"-P", "-o", `[[:]+`, f("words.txt")},
+		{"-P", `[[:foo:]]`, f("words.txt")},
+		{"-P", `[[.a.]]`, f("words.txt")},
 		// errors
 		{"-P", "(a", f("words.txt")},
 		{"-P", "a)", f("words.txt")},
@@ -159,7 +166,7 @@ func TestPCRE2Refusals(t *testing.T) {
 		{`(*UTF)a`, "(*VERB) is not supported"},
 		{`(a)(?1)`, "recursion and subroutine calls"},
 		{`(?|(a)|(b))`, "branch-reset"},
-		{`[[:alpha:]]`, "POSIX class"},
+		{`[[:punct:]]`, "[:punct:] is not supported"},
 		{`\X`, `\X is not supported`},
 	} {
 		t.Run(c.pattern, func(t *testing.T) {

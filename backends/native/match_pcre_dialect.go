@@ -910,8 +910,12 @@ func (t *pcreTranslator) class() error {
 			t.splitNegated(start)
 			return nil
 		case c == '[' && (t.peek(1) == ':' || t.peek(1) == '.' || t.peek(1) == '='):
-			if strings.Contains(string(t.src[t.i:]), string(t.peek(1))+"]") {
-				return unsupported("POSIX class [[:name:]]", "regexp2 has no POSIX classes")
+			if n := posixClassLen(t.src[t.i:]); n > 0 {
+				if err := t.posixClass(n); err != nil {
+					return err
+				}
+				first = false
+				continue
 			}
 			t.out.WriteString(`\[`)
 			t.i++
@@ -979,6 +983,58 @@ func (t *pcreTranslator) splitNegated(start int) {
 	}
 	t.out.WriteString(")")
 	t.classNeg = nil
+}
+
+// posixClassLen is the length of a POSIX class ([:name:], [:^name:],
+// [.x.], [=x=]) at the start of src, which PCRE2 reads as one, or 0: any
+// other "[:" is a literal '['.
+func posixClassLen(src []rune) int {
+	if len(src) < 2 {
+		return 0
+	}
+	delim := src[1]
+	i := 2
+	if delim == ':' && i < len(src) && src[i] == '^' {
+		i++
+	}
+	start := i
+	for i < len(src) && (src[i] >= 'a' && src[i] <= 'z' || delim != ':' && src[i] != delim && src[i] != ']') {
+		i++
+	}
+	if i > start && i+1 < len(src) && src[i] == delim && src[i+1] == ']' {
+		return i + 2
+	}
+	return 0
+}
+
+// pcrePosixUCP are the POSIX classes as PCRE2 reads them in UCP mode.
+var pcrePosixUCP = map[string]string{
+	"alnum": `\p{L}\p{N}`, "alpha": `\p{L}`, "blank": pcreHSpace, "cntrl": `\p{Cc}`,
+	"digit": `\p{Nd}`, "lower": `\p{Ll}`, "space": pcreSpaceSet, "upper": `\p{Lu}`,
+	"word": pcreWordSet, "ascii": `\x00-\x7F`, "xdigit": `0-9A-Fa-f`,
+}
+
+// posixClass translates the POSIX class of n runes at t.i, inside a class.
+func (t *pcreTranslator) posixClass(n int) error {
+	body := string(t.src[t.i+2 : t.i+n-2])
+	if t.src[t.i+1] != ':' {
+		return &pcreSyntaxError{offset: t.i + n, msg: "POSIX collating elements are not supported"}
+	}
+	negated := strings.HasPrefix(body, "^")
+	name := strings.TrimPrefix(body, "^")
+	set, ok := pcrePosixUCP[name]
+	switch {
+	case !ok && (name == "graph" || name == "print" || name == "punct"):
+		return unsupported("[:"+name+":]", "PCRE2's UCP meaning of this POSIX class is not spelled out for regexp2")
+	case !ok:
+		return &pcreSyntaxError{offset: t.i + n, msg: "unknown POSIX class name"}
+	}
+	t.i += n
+	if negated {
+		return t.negatedMember(set)
+	}
+	t.out.WriteString(set)
+	return nil
 }
 
 // writeLiteral writes r so that regexp2 reads it as itself, in or out of a
