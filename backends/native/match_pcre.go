@@ -66,11 +66,9 @@ func (e *PCRE2Error) Unwrap() error { return e.Err }
 type pcreProg struct {
 	re    *regexp2.Regexp
 	texts sync.Pool // *pcreText
-	// midEmpty: the pattern matches the empty string between two invalid
-	// bytes. rg's iteration restarts one byte after an empty match, which
-	// for a multi-byte character is inside it, where PCRE2 sees invalid
-	// UTF-8 and finds such an empty match.
-	midEmpty func() bool
+	// rg's iteration restarts one byte after an empty match, which for a
+	// multi-byte character is inside it: PCRE2 then sees the character
+	// behind and an invalid byte ahead (see midChar).
 	// required is a literal every match contains ("" for none), up to
 	// case when requiredFold: the prefilter looks for it.
 	required     string
@@ -114,11 +112,6 @@ func compilePCRE(pattern string, caseless, dotall bool) (*pcreProg, error) {
 	}
 	re.MatchTimeout = PCRE2MatchTimeout
 	p.re = re
-	p.midEmpty = sync.OnceValue(func() bool {
-		t := &pcreText{runes: []rune{pcreInvalidLo, pcreInvalidLo}, offs: []int{0, 1, 2}}
-		s, e, ok := p.next(t, 1)
-		return ok && s == 1 && e == 1
-	})
 	return p, nil
 }
 
@@ -219,10 +212,17 @@ func (p *pcreProg) eachMatch(b []byte, from int, fn func(s, e int) bool) (stoppe
 	return false
 }
 
-// midChar reports the empty matches inside the character at rune e, after
-// an empty match before it (see midEmpty); stopped when fn said stop.
+// midChar reports the empty matches inside the character at rune e,
+// after an empty match before it: PCRE2 finds one at each of its inner
+// bytes when the pattern matches empty there, where nothing matches behind
+// or ahead and neither \b nor \B holds (pcreMidProbe). stopped when fn
+// said stop.
 func (p *pcreProg) midChar(t *pcreText, e int, fn func(s, e int) bool) (stopped bool) {
-	if e >= len(t.runes) || t.offs[e+1]-t.offs[e] < 2 || !p.midEmpty() {
+	if e >= len(t.runes) || t.offs[e+1]-t.offs[e] < 2 {
+		return false
+	}
+	probe := &pcreText{runes: []rune{pcreMidProbe, pcreMidProbe}, offs: []int{0, 1, 2}}
+	if s, end, ok := p.next(probe, 1); !ok || s != 1 || end != 1 {
 		return false
 	}
 	for b := t.offs[e] + 1; b < t.offs[e+1]; b++ {

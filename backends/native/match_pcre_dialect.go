@@ -31,8 +31,14 @@ const (
 	pcreInvalidHi = 0xDCFF
 )
 
-// pcreNoInvalid is the class subtraction that keeps the stand-ins out.
-const pcreNoInvalid = `-[\uDC80-\uDCFF]`
+// pcreMidProbe stands for the inside of a multi-byte character, where
+// rg's iteration can restart (see pcreProg.midChar): there PCRE2 matches
+// no character, no look-behind, and neither \b nor \B.
+const pcreMidProbe = 0xDB7F
+
+// pcreNoInvalid is the class subtraction that keeps the stand-ins (and
+// the probe) out.
+const pcreNoInvalid = `-[\uDB7F-\uDCFF]`
 
 // PCRE2's UCP class contents (without brackets).
 const (
@@ -182,6 +188,17 @@ type pcreTranslator struct {
 	// position); kNum is that number known from a first pass, so that
 	// references to later groups can be renumbered.
 	kSeen, kNum int
+	lastAssert  bool // the last item was an assertion that takes no quantifier
+}
+
+// quantifierAt reports a {n}, {n,}, {n,m} or {,m} quantifier at t.i.
+func (t *pcreTranslator) quantifierAt() bool {
+	j := t.i + 1
+	for j < len(t.src) && (t.src[j] >= '0' && t.src[j] <= '9' || t.src[j] == ',') {
+		j++
+	}
+	body := string(t.src[t.i+1 : min(j, len(t.src))])
+	return j < len(t.src) && t.src[j] == '}' && body != "" && body != "," && strings.Count(body, ",") <= 1
 }
 
 // bytesAt turns a syntax error's offset, counted in runes while
@@ -269,8 +286,22 @@ func (t *pcreTranslator) step() error {
 			return nil
 		}
 	}
+	// PCRE2 refuses a quantifier on \b, ^ and the other simple
+	// assertions; their translations would take one.
+	afterAssert := t.lastAssert
+	t.lastAssert = false
+	if afterAssert && (c == '*' || c == '+' || c == '?' || c == '{' && t.quantifierAt()) {
+		end := t.i // PCRE2 points at the quantifier's last character
+		if c == '{' {
+			end += strings.IndexRune(string(t.src[t.i:]), '}')
+		}
+		return &pcreSyntaxError{offset: end, msg: "quantifier does not follow a repeatable item"}
+	}
 	switch c {
 	case '\\':
+		if strings.ContainsRune("bBAzZGK", t.peek(1)) {
+			t.lastAssert = true
+		}
 		return t.escape(false)
 	case '[':
 		t.lits.other()
@@ -309,6 +340,7 @@ func (t *pcreTranslator) step() error {
 		t.lits.top().alt = true
 	case '^', '$':
 		t.lits.other()
+		t.lastAssert = true
 	default:
 		t.lits.literal(c)
 	}
@@ -655,7 +687,8 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 		if c == 'b' {
 			w.WriteString("(?:(?<=" + word + ")(?!" + word + ")|(?<!" + word + ")(?=" + word + "))")
 		} else {
-			w.WriteString("(?:(?<=" + word + ")(?=" + word + ")|(?<!" + word + ")(?!" + word + "))")
+			probe := "[" + pcreWordSet + `\uDB7F]`
+			w.WriteString("(?:(?<=" + word + ")(?=" + word + ")|(?<!" + probe + ")(?!" + probe + "))")
 		}
 		return nil
 	case 'p', 'P':
