@@ -114,14 +114,6 @@ func (p *Program) Main(ctx context.Context, args []string, stdin io.Reader, stdo
 			return code
 		}
 	}
-	if o.PCRE2 && o.Format != "rgkit-json" && (o.Backend == "" || o.Backend == "auto" || o.Backend == "ripgrep") {
-		// PCRE2 exists only inside rg: any rg found runs it, in its own
-		// version's output format (rg 15's is identical; 13 and 14 differ
-		// in details, see docs/cli.md).
-		if code, ok := delegate("", StripRgkitFlags(args)); ok {
-			return code
-		}
-	}
 	if o.Mode == rgcli.ModeTypeList {
 		return printTypeList(s, o)
 	}

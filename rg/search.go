@@ -57,10 +57,21 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	if o.Mode == rgcli.ModeFiles {
 		patterns = []string{""} // --files takes no pattern; the query still needs one
 	}
-	if len(patterns) == 0 || (o.MaxCount != nil && *o.MaxCount == 0) {
-		return 1 // no pattern (an empty -f file) or -m0: nothing can match
+	if o.MaxCount != nil && *o.MaxCount == 0 {
+		return 1 // -m0: nothing is reported
+	}
+	if len(patterns) == 0 {
+		if !o.Invert {
+			return 1 // no pattern (an empty -f file): nothing can match
+		}
+		// rg's matcher for no pattern matches nothing, so -v selects
+		// every line.
+		patterns = []string{`[^\s\S]`}
 	}
 	q, err := baseQuery(o, patterns)
+	if err == nil && o.Engine == "auto" && !o.PCRE2 && o.Mode != rgcli.ModeFiles {
+		q, err = autoEngine(o, patterns, q)
+	}
 	if err != nil {
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
@@ -131,6 +142,13 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		run.mapped = run.mapped && t.file && t.stream == nil
 	}
 	run.errs = fileErrors{w: s.errOut, silent: o.NoMessages, single: o.Sort != rgcli.SortNone || o.SortReverse || o.Threads == 1}
+	if run.printsSpans() && o.Mode != rgcli.ModeFiles {
+		cq := q
+		cq.Root = "/"
+		if nq, err := search.Normalize(cq); err == nil {
+			run.crlf, _ = native.Compile(native.MatchOptionsFor(nq))
+		}
+	}
 	if !run.printsSpans() {
 		for _, e := range chain.Engines {
 			if n, ok := e.(*native.Engine); ok {
@@ -160,6 +178,19 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		run.addResult(res)
 		if errors.Is(err, syscall.EPIPE) || errors.Is(err, errQuit) {
 			break
+		}
+		var fe *native.FileErrors
+		if errors.As(err, &fe) {
+			// Files that failed on their own (rg: "FILE: PCRE2: error
+			// matching: ..."): the others' results stand, exit 2.
+			for _, e := range fe.Errs {
+				var ml *native.MatchLimitError
+				if errors.As(e, &ml) && ml.Path != "" {
+					ml.Path = t.printedPath(ml.Path)
+				}
+				fmt.Fprintln(s.errOut, "rg:", e)
+			}
+			status, err = 2, nil
 		}
 		if err != nil {
 			if ferr := bw.Flush(); ferr != nil && errors.Is(ferr, syscall.EPIPE) {
@@ -238,6 +269,14 @@ func statsSearchWhole(o *rgcli.Options) bool {
 
 // describeSearchError words an engine error for the user.
 func describeSearchError(err error) string {
+	var pe *native.PCRE2Error
+	if errors.As(err, &pe) {
+		return pe.Error()
+	}
+	var ml *native.MatchLimitError
+	if errors.As(err, &ml) {
+		return ml.Error()
+	}
 	var ipe *search.InvalidPatternError
 	if errors.As(err, &ipe) && strings.HasPrefix(ipe.Reason, `pattern contains "\0"`) {
 		// rg's own words for a pattern that needs a NUL byte.
@@ -310,6 +349,9 @@ func readPatterns(o *rgcli.Options, in io.Reader) ([]string, error) {
 // baseQuery maps the options to a search.Query (paths come per target).
 func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 	var q search.Query
+	if o.PCRE2 {
+		q.Pattern, q.PCRE2 = pcreQueryPattern(o, patterns), true
+	}
 	ps := make([]string, len(patterns))
 	for i, p := range patterns {
 		if o.Fixed {
@@ -320,9 +362,11 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 		}
 		ps[i] = p
 	}
-	if len(ps) == 1 {
+	switch {
+	case o.PCRE2:
+	case len(ps) == 1:
 		q.Pattern = ps[0]
-	} else {
+	default:
 		q.Pattern = "(?:" + strings.Join(ps, ")|(?:") + ")"
 	}
 	if o.Multiline && !o.MultilineDotall {
@@ -330,6 +374,12 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 	}
 	q.Case = map[rgcli.Case]search.CaseMode{rgcli.CaseSensitive: search.CaseSensitive, rgcli.CaseInsensitive: search.CaseInsensitive, rgcli.CaseSmart: search.CaseSmart}[o.Case]
 	q.Word, q.Multiline = o.Word, o.Multiline
+	if o.PCRE2 && o.Case == rgcli.CaseSmart {
+		q.Case = search.CaseSensitive
+		if pcreCaseless(o) {
+			q.Case = search.CaseInsensitive
+		}
+	}
 	q.Before, q.After = o.ContextLines()
 	if o.MaxCount != nil {
 		q.MaxCountPerFile = *o.MaxCount
@@ -410,4 +460,68 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// pcreQueryPattern is the one pattern rg -P builds from patterns: each
+// wrapped in (?:...) (quoted first with -F) and joined with '|', then
+// wrapped for -x as (?m:^)(?:...)(?m:$). -w is wrapped by the matcher.
+func pcreQueryPattern(o *rgcli.Options, patterns []string) string {
+	ps := make([]string, len(patterns))
+	for i, p := range patterns {
+		if o.Fixed {
+			p = native.QuotePCRE2(p)
+		}
+		ps[i] = "(?:" + p + ")"
+	}
+	p := strings.Join(ps, "|")
+	if len(patterns) == 0 {
+		p = `[^\S\s]`
+	}
+	if o.LineRegexp {
+		p = "(?m:^)(?:" + p + ")(?m:$)"
+	}
+	return p
+}
+
+// pcreCaseless applies -i and rg -P's smart-case rule (-S): no character
+// that is not escaped is upper case.
+func pcreCaseless(o *rgcli.Options) bool {
+	switch o.Case {
+	case rgcli.CaseInsensitive:
+		return true
+	case rgcli.CaseSmart:
+		ps := make([]string, len(o.Patterns))
+		for i, p := range o.Patterns {
+			if o.Fixed {
+				p = native.QuotePCRE2(p)
+			}
+			ps[i] = p
+		}
+		return search.PCRE2SmartCase(strings.Join(ps, "|")) == search.CaseInsensitive
+	}
+	return false
+}
+
+// autoEngine is rg's --engine auto: the default engine's pattern q, or,
+// when that engine rejects it, the same patterns for PCRE2; when both
+// reject it, both reasons.
+func autoEngine(o *rgcli.Options, patterns []string, q search.Query) (search.Query, error) {
+	_, rustErr := search.Normalize(search.Query{Pattern: q.Pattern, Fixed: q.Fixed, Case: q.Case, Multiline: q.Multiline, Root: "/"})
+	var ipe *search.InvalidPatternError
+	if !errors.As(rustErr, &ipe) {
+		return q, nil
+	}
+	po := *o
+	po.PCRE2 = true
+	pq, err := baseQuery(&po, patterns)
+	if err != nil {
+		return q, err
+	}
+	if _, pcreErr := native.Compile(native.MatchOptionsFor(pq)); pcreErr != nil {
+		divider := strings.Repeat("~", 79)
+		return q, fmt.Errorf("regex could not be compiled with either the default regex engine or with PCRE2.\n\ndefault regex engine error:\n%s\n%s\n%s\n\nPCRE2 regex engine error:\n%s",
+			divider, describeSearchError(rustErr), divider, describeSearchError(pcreErr))
+	}
+	*o = po
+	return pq, nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/rgcli"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/printer"
@@ -31,7 +32,7 @@ type rgRun struct {
 	std       *printer.Standard
 	js        *printer.RgJSON
 	legacy    *printer.JSON
-	replacer  *regexp.Regexp
+	replacer  expander
 	matched   bool
 	stats     search.Stats
 	backend   string // the engine that ran last (--format rgkit-json's summary)
@@ -42,6 +43,10 @@ type rgRun struct {
 	errs      fileErrors  // files that could not be read
 	spans     *spanFinder // finds the matches of a line past those the library stored
 	mapped    bool        // rg maps the named files (at most ten, all files): see namedBinary
+	bytesCut  int64       // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
+	// crlf finds a CRLF line's spans with its '\r', as rg does; nil when
+	// no spans are printed.
+	crlf *native.Matcher
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -95,9 +100,9 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	before, after := o.ContextLines()
 	r.cfg = printer.StandardConfig{
 		Heading: heading && !o.Vimgrep, WithFilename: withFilename, LineNumber: lineNumber,
-		Column: o.Column || o.Vimgrep, ByteOffset: o.ByteOffset, OnlyMatching: o.OnlyMatching,
+		Column: o.Column || (o.Vimgrep && !o.NoColumn), ByteOffset: o.ByteOffset, OnlyMatching: o.OnlyMatching,
 		Vimgrep: o.Vimgrep, Null: o.Null, Trim: o.Trim,
-		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview,
+		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview, Stats: o.Stats,
 		ContextSeparator: sep, Context: before > 0 || after > 0,
 		FieldMatchSeparator: o.FieldMatchSeparator, FieldContextSeparator: o.FieldContextSeparator,
 		Color: color,
@@ -108,6 +113,10 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	if color {
 		p := o.Palette()
 		r.cfg.Styles = printer.Styles{Path: p.Path.Escape(), Line: p.Line.Escape(), Column: p.Column.Escape(), Match: p.Match.Escape()}
+	}
+	if color && o.HyperlinkFormatActive() {
+		// rg prints hyperlinks only where it prints colour.
+		r.cfg.Hyperlink, r.cfg.HyperlinkLines = hyperlinker(o)
 	}
 	if o.Replace != nil {
 		r.replacer = replacerFor(o)
@@ -123,9 +132,42 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	return r
 }
 
+// expander expands -r's template for the match text[start:end] of a line.
+type expander func(dst []byte, tmpl string, text []byte, start, end int) []byte
+
 // replacerFor compiles the pattern the way the library matches it, for
 // expanding -r's $1 / ${name} against each match.
-func replacerFor(o *rgcli.Options) *regexp.Regexp {
+func replacerFor(o *rgcli.Options) expander {
+	if o.PCRE2 {
+		x, err := native.NewPCRE2Expander(native.MatchOptions{Pattern: pcreQueryPattern(o, o.Patterns),
+			CaseInsensitive: pcreCaseless(o), Word: o.Word, Multiline: o.Multiline})
+		if err != nil {
+			return nil
+		}
+		return func(dst []byte, tmpl string, text []byte, start, _ int) []byte {
+			out, err := x.Expand(dst, tmpl, text, start)
+			if err != nil {
+				return append(dst, tmpl...)
+			}
+			return out
+		}
+	}
+	re := goReplacer(o)
+	if re == nil {
+		return nil
+	}
+	return func(dst []byte, tmpl string, text []byte, start, end int) []byte {
+		m := text[start:end]
+		if idx := re.FindSubmatchIndex(m); idx != nil {
+			return re.Expand(dst, []byte(tmpl), m, idx)
+		}
+		return append(dst, tmpl...)
+	}
+}
+
+// goReplacer is the pattern of the default engine as a Go regexp that
+// matches one whole match.
+func goReplacer(o *rgcli.Options) *regexp.Regexp {
 	ps := make([]string, len(o.Patterns))
 	for i, p := range o.Patterns {
 		if o.Fixed {
@@ -166,6 +208,10 @@ type rgSink struct {
 	buf       bytes.Buffer // the file's output when sorting
 	lines     int64
 	matches   int64
+	// stopAt is the end of the line of the -m'th match: rg stops reading
+	// the file there (its after-context is printed but not counted as
+	// searched). 0 until the limit is reached.
+	stopAt int64
 }
 
 func (s *rgSink) Begin(rel string) error {
@@ -196,6 +242,9 @@ func (s *rgSink) Begin(rel string) error {
 	}
 	if s.std != nil {
 		s.std.Begin(s.path)
+		if s.t.stream == nil {
+			s.std.LinkTo(s.abs) // stdin has no path to link
+		}
 	}
 	if r.js != nil {
 		if r.sorting() {
@@ -216,11 +265,14 @@ func (s *rgSink) Line(l search.Line) error {
 		s.lines++
 		s.matches += int64(len(l.Submatches) + l.MoreSubmatches)
 		r.matched = true
-		if r.o.Quiet && !r.o.Stats {
+		if r.o.Quiet && !r.o.Stats && r.js == nil {
 			return errQuit
 		}
 	}
 	if statsSearchWhole(r.o) {
+		if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 && l.Located {
+			s.stopAt = l.Offset + int64(len(l.Text)+len(terminator(l.Term)))
+		}
 		return nil // counted for --stats; -l, -c and -q print no lines
 	}
 	if st := s.t.stream; st != nil && r.std != nil {
@@ -247,6 +299,18 @@ func (s *rgSink) Line(l search.Line) error {
 	if s.binaryFrom(rl.Offset, l.Text) {
 		return nil
 	}
+	if r.crlf != nil && len(rl.Term) == 2 && l.Kind == search.KindMatch && len(l.Submatches) > 0 && l.MoreSubmatches == 0 {
+		// rg matches a CRLF line with its '\r' (the engine's spans stop
+		// before it): a match may end after it, an empty one sit there.
+		rl.Text, rl.Term = append(l.Text[:len(l.Text):len(l.Text)], '\r'), termLF
+		rl.Submatches = rl.Submatches[:0:0]
+		for _, sp := range r.crlf.Spans(rl.Text) {
+			rl.Submatches = append(rl.Submatches, search.Span{Start: sp[0], End: sp[1]})
+		}
+	}
+	if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 {
+		s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
+	}
 	var err error
 	if r.needsMoreSpans(l) && r.js == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {
 		// One output line per match: a chunk of matches at a time.
@@ -268,16 +332,42 @@ func (s *rgSink) Line(l search.Line) error {
 	return err
 }
 
-// printLine prints one line (with -r, its matches replaced).
+// printLine prints one line (with -r, its matches replaced); JSON with
+// -q only counts it.
 func (s *rgSink) printLine(rl printer.RgLine) error {
 	r := s.run
 	if r.replacer != nil && rl.Kind == search.KindMatch {
 		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
 	}
-	if r.js != nil {
+	switch {
+	case r.js != nil && r.o.Quiet:
+		r.js.Tally(rl)
+		return nil
+	case r.js != nil:
 		return r.js.Line(rl)
 	}
 	return s.std.Line(rl)
+}
+
+// searchedBytesWhole is the file's size, as the engine searched it.
+func (s *rgSink) searchedBytesWhole() int64 {
+	if st := s.t.stream; st != nil {
+		return st.bytes
+	}
+	if fi, _ := os.Stat(s.abs); fi != nil {
+		return fi.Size()
+	}
+	return 0
+}
+
+// searchedBytes is what rg counts as searched in the file: all of it, or
+// up to where -m stopped it.
+func (s *rgSink) searchedBytes() int64 {
+	whole := s.searchedBytesWhole()
+	if s.stopAt > 0 && s.stopAt < whole {
+		return s.stopAt
+	}
+	return whole
 }
 
 func (s *rgSink) End(sum search.FileSummary) error {
@@ -306,21 +396,18 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		r.lines += s.lines
 		r.matches += s.matches
 	}
+	if s.stopAt > 0 && (r.js != nil || r.o.Stats) {
+		r.bytesCut += s.searchedBytesWhole() - s.searchedBytes()
+	}
 	var err error
 	switch {
-	case r.o.Quiet:
 	case r.js != nil:
-		var size int64
-		if st := s.t.stream; st != nil {
-			size = st.bytes
-		} else if fi, _ := os.Stat(s.abs); fi != nil {
-			size = fi.Size()
-		}
 		binaryOff := int64(-1)
 		if sum.Binary {
 			binaryOff = sum.BinaryOffset
 		}
-		err = r.js.End(size, binaryOff)
+		err = r.js.End(s.searchedBytes(), binaryOff) // with -q it only counts
+	case r.o.Quiet:
 	case r.o.Mode == rgcli.ModeFilesWithMatches:
 		err = s.std.PathLine(s.path)
 	case r.o.Mode == rgcli.ModeCount:
@@ -381,7 +468,7 @@ func (r *rgRun) finish(wall time.Duration) error {
 	}
 	if r.js != nil {
 		r.js.SetOutput(r.w)
-		return r.js.Summary(wall, r.stats.FilesSearched, r.stats.BytesSearched)
+		return r.js.Summary(wall, r.stats.FilesSearched, r.stats.BytesSearched-r.bytesCut)
 	}
 	if r.legacy != nil {
 		return r.legacy.Summary(search.Result{Backend: r.backend, Stats: r.stats}, nil)
@@ -456,13 +543,16 @@ func (r *rgRun) printStats(w io.Writer, printed int64, wall time.Duration) {
 	if countsLines && !statsSearchWhole(r.o) && !(includeZero(r.o) && !r.o.Invert) {
 		matches = r.lines
 	}
+	if r.o.Invert && summaryOnly(r.o) {
+		matches = r.lines // rg's summary printer counts an inverted line as a match
+	}
 	fmt.Fprintf(w, "\n%d matches\n%d matched lines\n%d files contained matches\n%d files searched\n%d bytes printed\n%d bytes searched\n%.6f seconds spent searching\n%.6f seconds total\n",
-		matches, r.lines, r.files, r.stats.FilesSearched, printed, r.stats.BytesSearched, wall.Seconds(), wall.Seconds())
+		matches, r.lines, r.files, r.stats.FilesSearched, printed, r.stats.BytesSearched-r.bytesCut, wall.Seconds(), wall.Seconds())
 }
 
 // replaceSpans builds -r's line: each match replaced by the template
 // expanded against it.
-func replaceSpans(re *regexp.Regexp, tmpl string, l search.Line) ([]byte, []search.Span) {
+func replaceSpans(expand expander, tmpl string, l search.Line) ([]byte, []search.Span) {
 	var out []byte
 	var spans []search.Span
 	at := 0
@@ -471,14 +561,9 @@ func replaceSpans(re *regexp.Regexp, tmpl string, l search.Line) ([]byte, []sear
 			continue
 		}
 		out = append(out, l.Text[at:sp.Start]...)
-		m := l.Text[sp.Start:sp.End]
 		start := len(out)
-		if re != nil {
-			if idx := re.FindSubmatchIndex(m); idx != nil {
-				out = re.Expand(out, []byte(tmpl), m, idx)
-			} else {
-				out = append(out, tmpl...)
-			}
+		if expand != nil {
+			out = expand(out, tmpl, l.Text, sp.Start, sp.End)
 		} else {
 			out = append(out, tmpl...)
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/buildinfo"
 	"github.com/rgkit/rgkit/internal/rgcli"
 	"github.com/rgkit/rgkit/search"
@@ -15,9 +16,6 @@ import (
 // own, without a git revision, so that a tool that gates on "ripgrep
 // 15.2.0" accepts this rg.
 const versionLine = "ripgrep " + search.ReferenceVersion + "\n"
-
-// noPCRE2 is rg's line for a build without PCRE2 (-P is refused here).
-const noPCRE2 = "PCRE2 is not available in this build of ripgrep.\n"
 
 // DefaultAbout is what --version prints below its first line when
 // Program.Version is nil.
@@ -49,8 +47,8 @@ func (p *Program) special(ctx context.Context, s streams, o *rgcli.Options, args
 				return code
 			}
 		}
-		io.WriteString(s.out, noPCRE2)
-		return 1
+		fmt.Fprintln(s.out, native.PCRE2Version())
+		return 0
 	}
 	if viaRg {
 		if code, ok := delegate("15.", StripRgkitFlags(args)); ok {
@@ -64,7 +62,8 @@ func (p *Program) special(ctx context.Context, s streams, o *rgcli.Options, args
 		} else {
 			DefaultAbout(s.out)
 		}
-		fmt.Fprintf(s.out, "\nfeatures:-pcre2\n\n%s", noPCRE2)
+		// -P is PCRE2's dialect emulated on regexp2 (docs/pcre.md).
+		fmt.Fprintf(s.out, "\nfeatures:+pcre2\n\n%s\n", native.PCRE2Version())
 	}
 	return 0
 }

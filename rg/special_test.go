@@ -61,7 +61,7 @@ func TestHelpIsRg15s(t *testing.T) {
 				}
 				t.Fatalf("rg's %d lines are not all there (got %d)", len(wantLines), len(gotLines))
 			}
-			if !strings.HasPrefix(rest, "\nRGKIT:\n") || !strings.Contains(rest, "-P/--pcre2") || !strings.Contains(rest, "--backend=ENGINE") {
+			if !strings.HasPrefix(rest, "\nRGKIT:\n") || !strings.Contains(rest, "--generate") || !strings.Contains(rest, "--backend=ENGINE") {
 				t.Errorf("after rg's text: %q, want the RGKIT section", rest)
 			}
 		})
@@ -89,7 +89,7 @@ func kind(out string) string {
 // TestSpecialModesChooseAsRg15 checks which of help and version rg 15.2.0
 // prints when several are given, or mixed with search flags and with bad
 // flags, and that the library chooses the same with the same exit status
-// and error (--pcre2-version exits 1, as rg built without PCRE2 does).
+// and error.
 func TestSpecialModesChooseAsRg15(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
@@ -104,9 +104,6 @@ func TestSpecialModesChooseAsRg15(t *testing.T) {
 			t.Parallel()
 			wantOut, wantErr, wantCode := runRg(t, args...)
 			gotOut, gotErr, gotCode := runLib(args...)
-			if kind(wantOut) == "--pcre2-version" {
-				wantCode = 1 // rg built without PCRE2 exits 1 there
-			}
 			if kind(gotOut) != kind(wantOut) || gotErr != wantErr || gotCode != wantCode {
 				t.Errorf("got %s, stderr %q, exit %d; rg 15.2.0: %s, stderr %q, exit %d", kind(gotOut), gotErr, gotCode, kind(wantOut), wantErr, wantCode)
 			}
@@ -114,29 +111,30 @@ func TestSpecialModesChooseAsRg15(t *testing.T) {
 	}
 }
 
-// TestVersionOutput is rg's --version layout for a build without PCRE2:
-// "ripgrep 15.2.0" first (tools gate on it), what this program is, the
-// features line, and PCRE2's line; -V is the first line alone, and
-// --pcre2-version says PCRE2 is missing with exit 1, as such an rg does.
+// TestVersionOutput is rg's --version layout: "ripgrep 15.2.0" first
+// (tools gate on it), what this program is, the features line (+pcre2:
+// -P runs on the regexp2 emulation), and PCRE2's line, which says it is
+// emulated; -V is the first line alone, and --pcre2-version is PCRE2's
+// line with exit 0, as an rg with PCRE2 does.
 func TestVersionOutput(t *testing.T) {
 	t.Parallel()
 	out, _, code := runLib("--version")
 	lines := strings.Split(out, "\n")
 	if code != 0 || len(lines) != 7 || lines[0] != "ripgrep 15.2.0" || !strings.Contains(lines[1], "pure-Go implementation of ripgrep 15.2.0") ||
-		lines[2] != "" || lines[3] != "features:-pcre2" || lines[4] != "" || lines[5] != "PCRE2 is not available in this build of ripgrep." {
+		lines[2] != "" || lines[3] != "features:+pcre2" || lines[4] != "" || !strings.HasPrefix(lines[5], "PCRE2 10.45 is emulated with github.com/dlclark/regexp2/v2") {
 		t.Errorf("--version: exit %d\n%s", code, out)
 	}
 	if out, _, code := runLib("-V"); out != "ripgrep 15.2.0\n" || code != 0 {
 		t.Errorf("-V: %q exit %d", out, code)
 	}
-	if out, _, code := runLib("--pcre2-version"); out != "PCRE2 is not available in this build of ripgrep.\n" || code != 1 {
+	if out, _, code := runLib("--pcre2-version"); out != lines[5]+"\n" || code != 0 {
 		t.Errorf("--pcre2-version: %q exit %d", out, code)
 	}
 	t.Run("Program.Version says what the program is", func(t *testing.T) {
 		p := rg.Program{Version: func(_ context.Context, w io.Writer) { io.WriteString(w, "an embedding program\n") }}
 		var out bytes.Buffer
 		p.Main(context.Background(), []string{"--version", "--backend", "native"}, nil, &out, io.Discard)
-		want := "ripgrep 15.2.0\nan embedding program\n\nfeatures:-pcre2\n\nPCRE2 is not available in this build of ripgrep.\n"
+		want := "ripgrep 15.2.0\nan embedding program\n\nfeatures:+pcre2\n\n" + lines[5] + "\n"
 		if out.String() != want {
 			t.Errorf("got %q, want %q", out.String(), want)
 		}

@@ -17,14 +17,6 @@ var unsupportedFlags = []struct {
 	flag, why string
 	given     func(o *rgcli.Options) bool
 }{
-	{"-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines speak rg's default (Rust) regex syntax", func(o *rgcli.Options) bool { return o.PCRE2 }},
-	{"-v/--invert-match with context, -o or --json", "inverted lines are listed file by file without those", func(o *rgcli.Options) bool {
-		b, a := o.ContextLines()
-		return o.Invert && (b > 0 || a > 0 || (o.OnlyMatching && o.Mode != rgcli.ModeCountMatches) || o.Vimgrep || o.Mode == rgcli.ModeJSON || o.Passthru)
-	}},
-	{"--passthru with --json, -o or --count-matches", "passthru is printed file by file by the standard printer", func(o *rgcli.Options) bool {
-		return o.Passthru && (o.Mode == rgcli.ModeJSON || o.OnlyMatching || o.Mode == rgcli.ModeCountMatches)
-	}},
 	{"--pre", "running a preprocessor per file is left to rg", func(o *rgcli.Options) bool { return o.Has("pre") || o.Has("pre-glob") }},
 	{"-z/--search-zip", "decompression is left to rg", func(o *rgcli.Options) bool { return o.Has("search-zip") }},
 	{"-E/--encoding", "only UTF-8 (with BOM sniffing) is searched", func(o *rgcli.Options) bool {
@@ -39,8 +31,10 @@ var unsupportedFlags = []struct {
 		b, a := o.ContextLines()
 		return o.StopOnNonmatch && !o.Multiline && (b > 0 || a > 0 || o.Passthru || o.Mode == rgcli.ModeJSON || o.Stats)
 	}},
-	{"--hyperlink-format", "hyperlinks are not printed", func(o *rgcli.Options) bool { return o.HyperlinkFormat != "" }},
-	{"--generate", "man pages and completions come from rg", func(o *rgcli.Options) bool { return o.Has("generate") }},
+	{"--hostname-bin with --hyperlink-format", "running a program for the host name is left to rg", func(o *rgcli.Options) bool {
+		return o.HostnameBin != "" && o.HyperlinkFormatActive()
+	}},
+	{"--generate", "rg generates its man page and shell completions from its own flag definitions; rgkit carries no copy of them", func(o *rgcli.Options) bool { return o.Has("generate") }},
 }
 
 // checkSupported refuses, with the reason, an rg flag the library's

@@ -191,21 +191,27 @@ func (r *rgRun) printAllLines(ctx context.Context, s *rgSink, matched map[int]se
 }
 
 // allLines prints a file (or a stream) line by line for --passthru and -v,
-// given which lines match.
+// given which lines match: the selected lines (the matches, or with -v the
+// others) as matches, and the rest as context (--passthru) or as -A/-B
+// context around them.
 type allLines struct {
-	r   *rgRun
-	s   *rgSink
-	n   int   // the next line's number
-	off int64 // and its offset
-	// succeeded: a line has matched (with -v: failed to), after which
-	// --stop-on-nonmatch ends the file at the first line that does not.
+	r       *rgRun
+	s       *rgSink
+	n       int   // the next line's number
+	off     int64 // and its offset
+	count   int64 // lines selected (printed as matches)
+	matches int64 // their submatches (--count-matches, --json)
+	// before holds the last unselected lines not printed, for -B;
+	// afterLeft is how many lines of -A context are still owed.
+	before    []printer.RgLine
+	afterLeft int
+	// succeeded: a line has been selected, after which
+	// --stop-on-nonmatch ends the file at the first line that is not.
 	succeeded bool
-	count     int64 // lines printed as matches
-	matches   int64 // the matches on them (not for -v)
 }
 
-// line prints raw, line a.n with its terminator; done reports -v's -m limit
-// was passed.
+// line prints raw, line a.n with its terminator; done reports that the -m
+// limit and its trailing context are past.
 func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err error) {
 	r, s, n := a.r, a.s, a.n
 	_, isMatch := matched[n]
@@ -222,53 +228,91 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 		text, term = splitLine(raw)
 	}
 	l := matched[n]
+	selected := isMatch != r.o.Invert
 	var rl printer.RgLine
 	switch {
-	case r.o.Invert && isMatch:
-		a.off += int64(len(raw))
-		return false, nil
-	case r.o.Invert:
-		a.count++
+	case r.o.Invert && selected:
 		rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindMatch}}
-	case isMatch:
-		a.count++
-		a.matches += int64(len(l.Submatches) + l.MoreSubmatches)
+	case selected:
 		rl = printer.RgLine{Line: l}
-	case stopsOnNonmatch(r.o) && !r.o.Passthru:
-		a.off += int64(len(raw))
-		return false, nil // only the matches are printed
+	case isMatch:
+		// -v: a matching line shown as context keeps its matches (rg
+		// colours them and lists them in JSON).
+		rl = printer.RgLine{Line: l}
+		rl.Kind = search.KindContext
 	default:
 		rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindContext}}
 	}
 	rl.Path, rl.Term, rl.Offset = s.path, term, a.off
 	a.off += int64(len(raw))
-	if r.o.Invert && r.o.MaxCount != nil && a.count > int64(*r.o.MaxCount) {
-		return true, nil
+	limited := r.o.Invert && r.o.MaxCount != nil && a.count >= int64(*r.o.MaxCount)
+	if limited {
+		// Past -v's -m limit only the trailing context is printed (a
+		// selected line in it still as a match, as rg 15 does).
+		if a.afterLeft == 0 {
+			return true, nil
+		}
+		a.afterLeft--
+		return false, a.emit(rl)
 	}
-	switch {
-	case r.o.Quiet:
-	case r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeCountMatches || r.o.Mode == rgcli.ModeFilesWithMatches:
-	case s.binaryOff >= 0:
-		// A stream found binary: rg prints a note instead of its lines and
-		// stops at the first one it would print.
-		return a.count > 0, nil
-	default:
-		if r.replacer != nil && rl.Kind == search.KindMatch {
-			rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
+	if !selected {
+		if r.o.Passthru {
+			return false, a.emit(rl)
 		}
-		if err := s.std.Line(rl); err != nil {
-			return true, err
+		if a.afterLeft > 0 {
+			a.afterLeft--
+			return false, a.emit(rl)
 		}
-		if r.flushEach && !r.sorting() {
-			if err := r.w.Flush(); err != nil {
-				return true, err
+		if b, _ := r.o.ContextLines(); b > 0 {
+			rl.Text, rl.Term = bytes.Clone(rl.Text), bytes.Clone(rl.Term)
+			if a.before = append(a.before, rl); len(a.before) > b {
+				a.before = a.before[1:]
 			}
 		}
+		return false, nil
 	}
-	return false, nil
+	a.count++
+	a.matches += int64(len(rl.Submatches) + rl.MoreSubmatches)
+	for _, c := range a.before {
+		if err := a.emit(c); err != nil {
+			return true, err
+		}
+	}
+	a.before = a.before[:0]
+	_, a.afterLeft = r.o.ContextLines()
+	if s.binaryOff >= 0 && r.std != nil {
+		// A stream found binary: rg prints a note instead of its lines and
+		// stops at the first one it would print.
+		return true, nil
+	}
+	return false, a.emit(rl)
 }
 
-// finish counts the file and prints its count or name.
+// emit prints one line in the run's output mode.
+func (a *allLines) emit(rl printer.RgLine) error {
+	r, s := a.r, a.s
+	switch {
+	case r.o.Quiet, r.o.Mode == rgcli.ModeCount, r.o.Mode == rgcli.ModeFilesWithMatches, r.o.Mode == rgcli.ModeCountMatches:
+		return nil
+	case s.binaryOff >= 0 && r.std != nil:
+		return nil
+	}
+	if r.replacer != nil && len(rl.Submatches) > 0 {
+		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
+	}
+	var err error
+	if r.js != nil {
+		err = r.js.Line(rl)
+	} else {
+		err = s.std.Line(rl)
+	}
+	if err == nil && r.flushEach && !r.sorting() {
+		err = r.w.Flush()
+	}
+	return err
+}
+
+// finish counts the file and prints its count, name or JSON end.
 func (a *allLines) finish() error {
 	r, s := a.r, a.s
 	count := a.count
@@ -283,10 +327,15 @@ func (a *allLines) finish() error {
 	}
 	switch {
 	case r.o.Quiet || (count == 0 && !includeZero(r.o)):
-	case r.o.Mode == rgcli.ModeCountMatches && !r.o.Invert:
-		return s.std.Count(s.path, a.matches)
-	case r.o.Mode == rgcli.ModeCount || r.o.Mode == rgcli.ModeCountMatches:
+	case r.js != nil:
+		return r.js.End(s.searchedBytesWhole(), -1)
+	case r.o.Mode == rgcli.ModeCount:
 		return s.std.Count(s.path, count)
+	case r.o.Mode == rgcli.ModeCountMatches:
+		if r.o.Invert {
+			return s.std.Count(s.path, count)
+		}
+		return s.std.Count(s.path, a.matches)
 	case r.o.Mode == rgcli.ModeFilesWithMatches:
 		return s.std.PathLine(s.path)
 	case s.binaryOff >= 0:

@@ -33,7 +33,13 @@ func Normalize(q Query) (Query, error) {
 	if err := checkNumbers(q); err != nil {
 		return q, err
 	}
-	if err := checkPattern(q); err != nil {
+	if q.PCRE2 {
+		// The engine that runs it (the native engine's PCRE2 emulation, or
+		// rg -P) checks a PCRE2 pattern.
+		if q.Case == CaseSmart {
+			q.Case = PCRE2SmartCase(q.Pattern)
+		}
+	} else if err := checkPattern(q); err != nil {
 		return q, err
 	}
 	if q.Case == CaseSmart {
@@ -489,4 +495,19 @@ func hexRune(h string) rune {
 func Within(dir, path string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && filepath.IsLocal(rel)
+}
+
+// PCRE2SmartCase is rg -P's smart-case rule, a plain scan of the pattern:
+// case-insensitive unless a character that is not escaped is upper case
+// (so \S and \W do not count, but \p{Lu}'s "L" does).
+func PCRE2SmartCase(pattern string) CaseMode {
+	rs := []rune(pattern)
+	for i := 0; i < len(rs); i++ {
+		if rs[i] == '\\' {
+			i++
+		} else if unicode.IsUpper(rs[i]) {
+			return CaseSensitive
+		}
+	}
+	return CaseInsensitive
 }

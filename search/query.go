@@ -74,6 +74,10 @@ type Query struct {
 	Fixed     bool // the pattern is a literal string (rg -F)
 	Word      bool // match only at word boundaries (rg -w)
 	Multiline bool // a match may span lines; '.' matches '\n' (rg -U --multiline-dotall)
+	// PCRE2 says Pattern is in PCRE2's syntax (rg -P): look-around and
+	// back-references. An engine that cannot search it with PCRE2's
+	// meaning declines the query (ErrUnsupported).
+	PCRE2 bool
 
 	Before, After   int // context lines (rg -B / -A)
 	MaxCountPerFile int // at most this many matching lines per file; 0 = no limit (rg -m)

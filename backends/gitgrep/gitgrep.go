@@ -221,6 +221,9 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	// multiline query whose pattern cannot match a line break (rg, and the
 	// native engine, then search line by line anyway) can use it too.
 	prefilter := q
+	if q.PCRE2 {
+		return search.Stats{}, fmt.Errorf("%w: git grep's prefilter reads rg's default regex syntax, not PCRE2's", search.ErrUnsupported)
+	}
 	if q.Multiline {
 		if !lineModeEquivalent(q) {
 			return search.Stats{}, fmt.Errorf("%w: git grep matches line by line (multiline)", search.ErrUnsupported)

@@ -109,6 +109,9 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		// afterwards cut nothing.
 		err = ctx.Err()
 	}
+	if err == nil && len(run.fileErrs) > 0 {
+		err = &FileErrors{Errs: run.fileErrs}
+	}
 	return st, err
 }
 
@@ -139,6 +142,8 @@ type FileSearcher struct {
 	sinkMu  sync.Mutex
 	sink    search.Sink
 	sinkErr error // a sink error other than ErrStop, returned by Search
+	// fileErrs are per-file failures (see FileErrors), under sinkMu.
+	fileErrs []error
 
 	searched, matched, lines, bytes, binary, unreadable atomic.Int64
 }
@@ -226,11 +231,27 @@ func (r *FileSearcher) searchData(f File, data []byte, release func(int), nul in
 	out := r.reuseOut(f.Path)
 	defer r.recycleOut(out)
 	count, err := r.searchInto(out, f, data, 0, release, nul)
+	var ml *MatchLimitError
+	if errors.As(err, &ml) {
+		// rg reports the file and goes on with the others.
+		r.sinkMu.Lock()
+		r.fileErrs = append(r.fileErrs, ml)
+		r.sinkMu.Unlock()
+		err = nil
+	}
 	if err != nil {
 		return err
 	}
 	return out.Close(count)
 }
+
+// FileErrors are the files whose search failed without ending the whole
+// search (a -P match past its limits), in the order they failed.
+type FileErrors struct{ Errs []error }
+
+func (e *FileErrors) Error() string { return errors.Join(e.Errs...).Error() }
+
+func (e *FileErrors) Unwrap() []error { return e.Errs }
 
 // SearchInto searches data, the contents of f, and passes its lines to out,
 // leaving out open; count is the file's matched lines (what out.Close
@@ -259,6 +280,10 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 		}
 		return out.Add(l)
 	})
+	var ml *MatchLimitError
+	if errors.As(err, &ml) && ml.Path == "" {
+		ml.Path = f.Path
+	}
 	r.searched.Add(1)
 	r.bytes.Add(res.Bytes)
 	out.nulAt = -1
@@ -414,6 +439,7 @@ func MatchOptionsFor(q search.Query) MatchOptions {
 		Word:            q.Word,
 		CaseInsensitive: q.Case == search.CaseInsensitive,
 		Multiline:       q.Multiline,
+		PCRE2:           q.PCRE2,
 	}
 }
 

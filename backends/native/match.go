@@ -21,6 +21,9 @@ type MatchOptions struct {
 	CaseInsensitive bool // ignore letter case (rg -i)
 	Multiline       bool // a match may span lines and '.' matches '\n' (rg -U --multiline-dotall)
 	CRLF            bool // ^ and $ also treat "\r\n" as a line end, '.' skips '\r' (rg --crlf)
+	// PCRE2: Pattern is in PCRE2's dialect (rg -P), run on regexp2 with
+	// PCRE2's meaning or refused (see match_pcre_dialect.go).
+	PCRE2 bool
 }
 
 // PatternError is a pattern the searcher cannot run as rg would: one rg
@@ -92,6 +95,9 @@ type Matcher struct {
 // of the pattern matches '\n', and '.' and broad classes never match a
 // byte of invalid UTF-8 (Go would decode it as U+FFFD and match it).
 func Compile(o MatchOptions) (*Matcher, error) {
+	if o.PCRE2 {
+		return compilePCREMatcher(o)
+	}
 	pat := o.Pattern
 	if o.Fixed {
 		pat = regexp.QuoteMeta(pat) // Go's escapes are valid in rg's dialect
@@ -141,6 +147,29 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		if m.exact && m.textVM == nil && len(m.pre.finders) == 1 && !m.pre.finders[0].fold && len(m.pre.finders[0].litB) > 0 {
 			m.lit = m.pre.finders[0].litB
 		}
+	}
+	return m, nil
+}
+
+// compilePCREMatcher builds a Matcher for rg -P: regexp2 finds every
+// match (there is no prefilter or DFA), one line at a time, or over the
+// whole text with -U, where rg's PCRE2 searcher always runs multiline.
+func compilePCREMatcher(o MatchOptions) (*Matcher, error) {
+	if o.CRLF {
+		return nil, &PCRE2Error{Pattern: o.Pattern, Err: unsupported("-P with --crlf", "PCRE2's any-CRLF newline convention is not emulated")}
+	}
+	px, err := compilePCRE(pcrePattern(o), o.CaseInsensitive, o.Multiline)
+	if err != nil {
+		return nil, err
+	}
+	m := &Matcher{opts: o, vm: &pikeVM{px: px}, multi: o.Multiline}
+	m.emptyOK = m.matchBytes(nil)
+	if px.required != "" && !m.emptyOK {
+		lit := &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune(px.required)}
+		if px.requiredFold {
+			lit.Flags = syntax.FoldCase
+		}
+		m.pre, _ = buildPrefilter(lit) // a candidate only: regexp2 decides
 	}
 	return m, nil
 }

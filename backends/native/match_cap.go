@@ -96,6 +96,9 @@ func (m *Matcher) countLineMatches(data []byte, ls, le int) int {
 // eachMatch calls fn with each match of b from from on, as findAll finds
 // them, until fn returns false; stopped reports that it did.
 func (v *pikeVM) eachMatch(b []byte, from int, fn func(s, e int) bool) (stopped bool) {
+	if v.px != nil {
+		return v.px.eachMatch(b, from, fn)
+	}
 	prevEnd := -1
 	for pos := from; pos <= len(b); {
 		s, e, ok := v.find(b, pos, false)

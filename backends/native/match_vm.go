@@ -22,6 +22,8 @@ import (
 type pikeVM struct {
 	prog *syntax.Prog
 	pool sync.Pool // *vmMachine
+	// px, when set, is a -P pattern: find and eachMatch run it instead.
+	px *pcreProg
 }
 
 // assertBit is an assertion's bit in an InstEmptyWidth Arg, above Go's
@@ -208,6 +210,9 @@ func (v *pikeVM) add(m *vmMachine, q *vmQueue, pc uint32, start int, ctx uint32)
 // b[:pos] is seen by the assertions. With any set, it stops at the first
 // match it sees (only whether there is one counts).
 func (v *pikeVM) find(b []byte, pos int, any bool) (int, int, bool) {
+	if v.px != nil {
+		return v.px.find(b, pos)
+	}
 	m := v.machine()
 	defer v.pool.Put(m)
 	clist, nlist := &m.q0, &m.q1

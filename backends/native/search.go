@@ -105,7 +105,16 @@ type FileResult struct {
 // The whole buffer is searched at once: the prefilter or the regexp finds
 // the next match anywhere in the data, and only then is the line around it
 // located and numbered (line numbers are counted lazily with bytes.Count).
-func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (FileResult, error) {
+// A -P match that runs past its limits ends the search with a
+// *MatchLimitError.
+func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (res FileResult, err error) {
+	if m.vm != nil && m.vm.px != nil {
+		defer catchMatchLimit(&err)
+	}
+	return m.search(data, o, emit)
+}
+
+func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (FileResult, error) {
 	raw := data
 	data, peek := decodeBOM(data)
 	located := peek > 0 // no BOM: data is the file's own bytes

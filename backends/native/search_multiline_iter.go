@@ -28,6 +28,10 @@ type mlIter struct {
 	prevEnd int      // end of the last match found (-1: none)
 	done    bool     // re found the last match
 	restart mlRestart
+	// pt is the text of a -P pattern (vm.px), decoded once; at and last
+	// are rune indexes (see pcreProg.eachMatch).
+	pt       *pcreText
+	at, last int
 }
 
 // mlRestart says where Go's regexp may resume a search in the middle of the
@@ -46,7 +50,11 @@ func newMLIter(m *Matcher, data []byte) mlIter {
 	if re == nil && m.asciiRe != nil && isASCII(data) {
 		re = m.asciiRe
 	}
-	return mlIter{data: data, re: re, vm: m.vm, prevEnd: -1}
+	it := mlIter{data: data, re: re, vm: m.vm, prevEnd: -1}
+	if m.vm != nil && m.vm.px != nil {
+		it.pt, it.last = m.vm.px.text(data), -1
+	}
+	return it
 }
 
 // clone is an iterator that goes on from the same point independently.
@@ -146,6 +154,9 @@ func vmFor(re *regexp.Regexp) *pikeVM {
 
 // nextVM finds the next match with the VM, as pikeVM.eachMatch does.
 func (it *mlIter) nextVM() (int, int, bool) {
+	if it.pt != nil {
+		return it.nextPCRE()
+	}
 	for it.pos <= len(it.data) {
 		s, e, ok := it.vm.find(it.data, it.pos, false)
 		if !ok {
@@ -166,6 +177,36 @@ func (it *mlIter) nextVM() (int, int, bool) {
 		if accept {
 			return s, e, true
 		}
+	}
+	return 0, 0, false
+}
+
+// nextPCRE is nextVM for a -P pattern, as pcreProg.eachMatch iterates.
+func (it *mlIter) nextPCRE() (int, int, bool) {
+	t := it.pt
+	for it.at <= len(t.runes) {
+		s, e, ok := it.vm.px.next(t, it.at)
+		if !ok {
+			it.at = len(t.runes) + 1
+			return 0, 0, false
+		}
+		var mids [][2]int
+		if s == e {
+			it.at = e + 1
+			it.vm.px.midChar(t, e, func(b, _ int) bool { mids = append(mids, [2]int{b, b}); return true })
+			if e == it.last {
+				if len(mids) > 0 {
+					it.ahead = append(it.ahead, mids[1:]...)
+					return mids[0][0], mids[0][1], true
+				}
+				continue
+			}
+		} else {
+			it.at = e
+		}
+		it.last = e
+		it.ahead = append(it.ahead, mids...)
+		return t.offs[s], t.offs[e], true
 	}
 	return 0, 0, false
 }

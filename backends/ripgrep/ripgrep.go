@@ -222,6 +222,9 @@ func patternArgs(q search.Query) []string {
 	if q.Multiline {
 		args = append(args, "--multiline", "--multiline-dotall")
 	}
+	if q.PCRE2 {
+		args = append(args, "--pcre2")
+	}
 	return args
 }
 

@@ -27,6 +27,9 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if err != nil {
 		return search.Stats{}, err
 	}
+	if q.PCRE2 {
+		return search.Stats{}, fmt.Errorf("%w: grep's regex dialects are not PCRE2's", search.ErrUnsupported)
+	}
 	if q.Multiline {
 		return search.Stats{}, fmt.Errorf("%w: grep searches line by line (multiline)", search.ErrUnsupported)
 	}

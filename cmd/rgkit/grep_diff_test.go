@@ -193,6 +193,9 @@ func diffCases() []diffCase {
 	add("-g", "*.zzz", "foo", ".")
 	// Flags the library's engines refuse (a known difference on those engines).
 	add("-P", "foo", "a.txt")
+	add("-P", "-n", "(?<=foo )bar", "words.txt")
+	add("-P", "-o", "-w", `(\w)\1`, "words.txt")
+	add("-P", "-r", "<$1>", `(o+)(?=\b)`, "words.txt")
 	add("--pre", "cat", "foo", "a.txt")
 	add("--sort", "path", "--files")
 	add("--sort", "path", "--files-without-match", "foo")
@@ -205,6 +208,42 @@ func diffCases() []diffCase {
 	add("--sort", "path", "--files", "--hidden", "-t", "txt")
 	add("--sort", "path", "--files-without-match", "-i", "foo")
 	add("--sort", "path", "-v", "-C1", "foo")
+	// -v and --passthru with every output mode, rg's -M measure, and
+	// --vimgrep, --json and --stats details.
+	add("-v", "-n", "-C1", "foo", "ctx.txt")
+	add("-v", "-o", "foo", "words.txt")
+	add("-v", "--count-matches", "foo", "words.txt")
+	add("-v", "--json", "-C1", "foo", "words.txt")
+	add("-v", "--passthru", "-n", "foo", "words.txt")
+	add("--passthru", "--json", "foo", "words.txt")
+	add("--passthru", "-o", "foo", "words.txt")
+	add("--passthru", "--count-matches", "foo", "words.txt")
+	add("-v", "-n", "-A1", "-m1", "foo", "words.txt")
+	add("-v", "-C1", "-o", "-r", "X", "foo", "ctx.txt")
+	add("-v", "-C1", "--vimgrep", "foo", "ctx.txt")
+	add("-v", "-f", "empty.txt", "words.txt")
+	add("-M", "4", "foo", "words.txt")
+	add("-M", "3", "foo", "words.txt")
+	add("-M", "10", "--column", "-e", "foo", "-e", "bar", "words.txt")
+	add("-M", "10", "--trim", "foo", "ctx.txt")
+	add("--vimgrep", "-N", "foo", "words.txt")
+	add("--vimgrep", "--no-column", "foo", "words.txt")
+	add("--json", "-r", "X", "foo", "words.txt")
+	add("--json", "-m1", "foo", "words.txt")
+	add("--stats", "-m1", "foo", "words.txt")
+	add("--stats", "-c", "-m1", "foo", "words.txt")
+	add("--stats", "--count-matches", "-v", "foo", "words.txt")
+	add("--sort", "path", "--json", "-q", "foo")
+	add("--hyperlink-format", "vscode", "foo", "words.txt")
+	add("--hyperlink-format", "file://{path}:{column}", "foo", "words.txt")
+	add("--hyperlink-format", "none", "--color", "always", "foo", "words.txt")
+	add("--hyperlink-format", "bogus", "foo", "words.txt")
+	add("--sort", "path", "--hyperlink-format", "vscode", "--color", "always", "-n", "foo")
+	add("--sort", "path", "--hyperlink-format", "default", "--color", "always", "--heading", "-n", "foo")
+	add("--sort", "path", "--hyperlink-format", "grep+", "--color", "always", "-c", "foo")
+	add("--sort", "path", "--hyperlink-format", "kitty", "--color", "always", "-l", "-0", "foo", "a.txt", "words.txt")
+	add("--sort", "path", "--hyperlink-format", "vscode", "--color", "always", "--heading", "foo")
+	add("--hyperlink-format", "file://{line}", "foo", "words.txt")
 
 	// stdin.
 	for _, s := range []struct {
@@ -219,6 +258,8 @@ func diffCases() []diffCase {
 		{"a\nb\nab\n", []string{"-n", "foo", "-", "a.txt"}},
 		{"x\r\ny x\r\n", []string{"--json", "x"}},
 		{"x\r\ny x\r\n", []string{"-b", "-o", "x"}},
+		{"x\r\ny x\r\n\r\n", []string{"--json", ""}},
+		{"x\r\ny x\r\n", []string{"-o", "x."}},
 		{"no match\n", []string{"a"}},
 		{"héllo wörld\n", []string{"-o", "ö."}},
 	} {
@@ -233,6 +274,7 @@ func diffCases() []diffCase {
 		{"--sort", "path", "-C1", "foo", "ctx.txt", "a.txt"}, {"-o", "foo", "a.txt"}, {"--vimgrep", "foo", "a.txt"},
 		{"--sort", "path", "--colors", "path:fg:green", "-w", "foo"}, {"-i", "äöü", "docs/readme.md"},
 		{"--sort", "path", "-r", "X", "foo"}, {"--json", "foo", "a.txt"},
+		{"--sort", "path", "--hyperlink-format", "default", "-C1", "foo"},
 	} {
 		cs = append(cs, diffCase{args: flags, tty: true})
 	}
@@ -456,9 +498,7 @@ func refusal(flag, why string) knownDiff {
 var refusals = map[string]knownDiff{
 	"( a.txt": {stderr: "rg: regex parse error:\n    (\nerror: invalid pattern \"(\" at byte 1: unclosed group (to match a parenthesis literally, escape it as '\\(' or '\\)')\n", code: 2,
 		why: "regex errors carry rg's reason but not its caret picture of the wrapped pattern (same exit status, different layout)"},
-	"-P foo a.txt":           refusal("-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines speak rg's default (Rust) regex syntax"),
-	"--pre cat foo a.txt":    refusal("--pre", "running a preprocessor per file is left to rg"),
-	"--sort path -v -C1 foo": refusal("-v/--invert-match with context, -o or --json", "inverted lines are listed file by file without those"),
+	"--pre cat foo a.txt": refusal("--pre", "running a preprocessor per file is left to rg"),
 }
 
 // knownDiffs are the expected differences per engine path, keyed by case
@@ -470,11 +510,14 @@ var knownDiffs = map[string]map[string]knownDiff{
 		multi := knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep searches line by line (multiline)\n", code: 2, why: "grep searches line by line"}
 		m[`-U -n foo\nfoo words.txt`] = multi
 		m["-U --multiline-dotall -c bar.baz words.txt"] = multi
+		pcre := knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep's regex dialects are not PCRE2's\n", code: 2, why: "grep declines -P"}
+		for _, c := range []string{"-P foo a.txt", "-P -n (?<=foo )bar words.txt", `-P -o -w (\w)\1 words.txt`, `-P -r <$1> (o+)(?=\b) words.txt`} {
+			m[c] = pcre
+		}
 		return m
 	}(),
 	"ripgrep-engine": func() map[string]knownDiff {
 		m := maps.Clone(refusals)
-		delete(m, "-P foo a.txt") // -P runs on any rg, here rg 14
 		quiet := knownDiff{code: 1, why: "the ripgrep engine does not count the files it searched, so rg's \"No files were searched\" note cannot be given"}
 		m["-g *.zzz foo"] = quiet
 		m["-l -g *.zzz foo"] = quiet

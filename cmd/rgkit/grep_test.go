@@ -65,7 +65,6 @@ func TestGrepRgFlagErrorsInRgsWords(t *testing.T) {
 		{[]string{"-t", "foo", "foo"}, "rg: unrecognized file type: foo\n", 2},
 		{[]string{"--bogus"}, "rg: unrecognized flag --bogus\n", 2},
 		{[]string{"-m0", "foo", "a.txt"}, "", 1},
-		{[]string{"-P", "fo+", "a.txt"}, "rg: -P/--pcre2 is not supported by rgkit's engines (PCRE2 syntax needs the ripgrep engine; rgkit's engines speak rg's default (Rust) regex syntax); install rg 15 (rgkit fetch) to use it\n", 2},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out, errOut, code := grepIn(t, dir, nil, tc.args...)
@@ -243,8 +242,9 @@ func TestGrepFormatRgkitJSONKeepsTheCompactSchema(t *testing.T) {
 	}
 }
 
-// TestGrepPCRE2RunsOnAnyRg: -P needs PCRE2, which only rg has, so with an
-// rg older than 15 (no passthrough for other flags) -P still runs on it.
+// TestGrepPCRE2RunsOnAnyRg: with an rg older than 15 (no passthrough) -P
+// runs on the library's ripgrep engine, whose rg has PCRE2, and on the
+// native engine's PCRE2 emulation; both print rg 15's bytes.
 func TestGrepPCRE2RunsOnAnyRg(t *testing.T) {
 	rg := testtool.Need(t, "rg")
 	if out, err := exec.Command(rg, "--pcre2-version").Output(); err != nil || !strings.Contains(string(out), "PCRE2") {
@@ -260,8 +260,8 @@ func TestGrepPCRE2RunsOnAnyRg(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	code = run(context.Background(), []string{"grep", "--backend", "native", "-P", "x", "words.txt"}, nil, &out, &errOut)
-	if code != 2 || !strings.Contains(errOut.String(), "-P/--pcre2 is not supported by rgkit's engines") {
-		t.Errorf("-P on the native engine: %q exit %d; want the refusal", errOut.String(), code)
+	code = run(context.Background(), []string{"grep", "--backend", "native", "-P", "-n", "fo(?=o )", "words.txt"}, nil, &out, &errOut)
+	if code != 0 || out.String() != "3:bar foo baz\n" {
+		t.Errorf("-P look-ahead on the native engine: %q %q exit %d", out.String(), errOut.String(), code)
 	}
 }

@@ -186,8 +186,8 @@ var flags = []flag{
 		o.Colors = append(o.Colors, v)
 		return nil
 	}),
-	sw("column", 0, func(o *Options) { o.Column = true }),
-	sw("no-column", 0, func(o *Options) { o.Column = false }),
+	sw("column", 0, func(o *Options) { o.Column, o.NoColumn = true, false }),
+	sw("no-column", 0, func(o *Options) { o.Column, o.NoColumn = false, true }),
 	val("context-separator", 0, func(o *Options, v, _ string) error {
 		o.ContextSeparator, o.NoContextSeparator = ptr(Unescape(v)), false
 		return nil
@@ -198,8 +198,14 @@ var flags = []flag{
 	sw("heading", 0, func(o *Options) { o.Heading = ptr(true) }),
 	sw("no-heading", 0, func(o *Options) { o.Heading = ptr(false) }),
 	{long: "help", short: 'h', set: special(HelpShort, HelpLong)},
-	val("hostname-bin", 0, func(o *Options, v, _ string) error { return nil }),
-	val("hyperlink-format", 0, func(o *Options, v, _ string) error { o.HyperlinkFormat = v; return nil }),
+	val("hostname-bin", 0, func(o *Options, v, _ string) error { o.HostnameBin = v; return nil }),
+	val("hyperlink-format", 0, func(o *Options, v, shown string) error {
+		if why := checkHyperlinkFormat(v); why != "" {
+			return errorf("error parsing flag %s: invalid hyperlink format: %s", shown, why)
+		}
+		o.HyperlinkFormat = v
+		return nil
+	}),
 	sw("include-zero", 0, func(o *Options) { o.IncludeZero = true }),
 	sw("no-include-zero", 0, func(o *Options) { o.IncludeZero = false }),
 	sw("line-number", 'n', func(o *Options) { o.LineNumber = ptr(true) }),

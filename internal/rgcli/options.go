@@ -151,12 +151,18 @@ type Options struct {
 	MaxColumns                           int
 	OnlyMatching, Passthru, Pretty       bool
 	Quiet, Trim, Vimgrep                 bool
-	Replace                              *string
-	PathSeparator                        string
-	Sort                                 Sort
-	SortReverse                          bool
-	LineBuffered, BlockBuffered          bool
-	HyperlinkFormat                      string
+	// HostnameBin is --hostname-bin: the program that prints the {host}
+	// of a hyperlink.
+	HostnameBin string
+	// NoColumn is an explicit --no-column (last of --column/--no-column):
+	// --vimgrep then prints no column.
+	NoColumn                    bool
+	Replace                     *string
+	PathSeparator               string
+	Sort                        Sort
+	SortReverse                 bool
+	LineBuffered, BlockBuffered bool
+	HyperlinkFormat             string
 
 	Mode                         Mode
 	Special                      Special // -h, --help, -V, --version, --pcre2-version

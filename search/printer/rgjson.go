@@ -103,6 +103,11 @@ func (p *RgJSON) Line(l RgLine) error {
 		}
 		b = append(b, `{"match":`...)
 		b = appendData(b, l.Text[s.Start:s.End])
+		if l.Replaced != nil && len(l.ReplacedSpans) == len(l.Submatches) {
+			r := l.ReplacedSpans[i]
+			b = append(b, `,"replacement":`...)
+			b = appendData(b, l.Replaced[r.Start:r.End])
+		}
 		b = append(b, `,"start":`...)
 		b = strconv.AppendInt(b, int64(s.Start), 10)
 		b = append(b, `,"end":`...)
@@ -111,6 +116,15 @@ func (p *RgJSON) Line(l RgLine) error {
 	}
 	b = append(b, "]}}\n"...)
 	return p.flush(b)
+}
+
+// Tally counts a line for the statistics without printing it (rg --json
+// --quiet prints only the summary, counting every match).
+func (p *RgJSON) Tally(l RgLine) {
+	if l.IsMatch() {
+		p.file.MatchedLines++
+		p.file.Matches += int64(len(l.Submatches))
+	}
 }
 
 // End closes a file: "end" is written only for a file that printed a

@@ -18,13 +18,22 @@ type StandardConfig struct {
 	Column       bool // 1-based column of the first match (of each match with -o)
 	ByteOffset   bool // rg -b
 	OnlyMatching bool // rg -o
-	Vimgrep      bool // one line per match: path:line:column:text
+	Vimgrep      bool // one line per match, the whole line each time (rg sets LineNumber and Column with it unless -N / --no-column)
 	Null         bool // a NUL instead of the separator after the path
 	Trim         bool // drop leading ASCII whitespace
 	// MaxColumns omits lines longer than this many bytes (0: none);
 	// MaxColumnsPreview prints their first MaxColumns bytes instead.
 	MaxColumns        int
 	MaxColumnsPreview bool
+	// Stats is rg --stats, under which rg finds every match of a line.
+	Stats bool
+	// Hyperlink, when set, is the URL of a line of a file (rg
+	// --hyperlink-format; line and column are 1 when not printed): the
+	// path and the prelude are wrapped in an OSC 8 hyperlink to it.
+	// HyperlinkLines says the URL names the line, so that under headings
+	// each line's prelude is linked too.
+	Hyperlink      func(abs string, line, column int) string
+	HyperlinkLines bool
 	// ContextSeparator goes between non-adjacent groups of lines when
 	// context is on; nil prints none.
 	ContextSeparator []byte
@@ -47,6 +56,7 @@ type Standard struct {
 
 	filesPrinted int    // files with output so far (heading's blank line)
 	curPath      string // the file being printed
+	linkPath     string // its absolute path, for hyperlinks ("" for none)
 	fileStarted  bool
 	lastLine     int // last line number printed in this file
 	anyPrinted   bool
@@ -77,7 +87,27 @@ func (p *Standard) flush(b []byte) error {
 // Begin starts a file; nothing is printed until its first line.
 func (p *Standard) Begin(path string) {
 	p.curPath, p.fileStarted, p.lastLine = path, false, 0
+	p.linkPath = ""
 }
+
+// LinkTo names the file being printed for hyperlinks (its absolute path).
+func (p *Standard) LinkTo(abs string) { p.linkPath = abs }
+
+// linkStart opens the hyperlink of the current file's line and column
+// ("" when no hyperlink is printed).
+func (p *Standard) linkStart(line, column int) string {
+	if p.cfg.Hyperlink == nil || p.linkPath == "" || !p.cfg.WithFilename {
+		return ""
+	}
+	url := p.cfg.Hyperlink(p.linkPath, line, column)
+	if url == "" {
+		return ""
+	}
+	return "\x1b]8;;" + url + "\x1b\\"
+}
+
+// linkEnd closes a hyperlink.
+const linkEnd = "\x1b]8;;\x1b\\"
 
 // Line prints one match or context line.
 func (p *Standard) Line(l RgLine) error {
@@ -90,7 +120,7 @@ func (p *Standard) Line(l RgLine) error {
 			b = append(b, '\n')
 		}
 		if p.cfg.Heading && p.cfg.WithFilename && !p.cfg.Vimgrep {
-			b = p.appendPath(b, l.Path)
+			b = p.appendLinkedPath(b, l.Path)
 			if p.cfg.Null {
 				b = append(b, 0)
 			} else {
@@ -107,7 +137,8 @@ func (p *Standard) Line(l RgLine) error {
 	p.anyPrinted = true
 
 	text, spans := l.text()
-	if l.Kind == search.KindMatch && (p.cfg.OnlyMatching || p.cfg.Vimgrep) {
+	// A context line with matches (-v's) is printed per match with -o too.
+	if (p.cfg.OnlyMatching || p.cfg.Vimgrep) && len(spans) > 0 {
 		return p.perMatch(b, l, text, spans)
 	}
 	b = p.appendPrefix(b, l, firstColumn(spans), l.Offset)
@@ -121,7 +152,7 @@ func (p *Standard) perMatch(b []byte, l RgLine, text []byte, spans []search.Span
 		b = p.appendPrefix(b, l, s.Start+1, l.Offset+int64(s.Start))
 		if p.cfg.OnlyMatching {
 			only := l
-			only.Term = []byte{'\n'} // rg ends each -o match with "\n", whatever the line's terminator
+			only.Term = nil // rg ends each -o match with "\n", whatever the line's terminator
 			b = p.appendBody(b, only, text[s.Start:s.End], []search.Span{{Start: 0, End: s.End - s.Start}})
 		} else {
 			b = p.appendBody(b, l, text, spans)
@@ -138,32 +169,69 @@ func firstColumn(spans []search.Span) int {
 }
 
 // appendPrefix writes path, line number, column and byte offset, each
-// followed by the field separator.
+// followed by the field separator; with hyperlinks, all of it but the last
+// separator is the link (rg's prelude).
 func (p *Standard) appendPrefix(b []byte, l RgLine, col int, off int64) []byte {
 	sep := p.cfg.FieldMatchSeparator
 	match := l.Kind == search.KindMatch
 	if !match {
 		sep = p.cfg.FieldContextSeparator
 	}
+	link := ""
+	if p.cfg.HyperlinkLines || !p.cfg.Heading || p.cfg.Vimgrep {
+		line, column := 1, 1
+		if p.cfg.LineNumber {
+			line = l.Number
+		}
+		if col > 0 { // the first match's, printed or not
+			column = col
+		}
+		link = p.linkStart(line, column)
+	}
+	b = append(b, link...)
+	mark := -1 // where the last separator starts
 	if p.cfg.WithFilename && (!p.cfg.Heading || p.cfg.Vimgrep) {
 		b = p.appendPath(b, l.Path)
+		mark = len(b)
 		if p.cfg.Null {
 			b = append(b, 0)
 		} else {
 			b = append(b, sep...)
 		}
 	}
-	if p.cfg.LineNumber || p.cfg.Vimgrep {
+	if p.cfg.LineNumber {
 		b = p.appendStyled(b, p.cfg.Styles.Line, strconv.Itoa(l.Number))
+		mark = len(b)
 		b = append(b, sep...)
 	}
-	if (p.cfg.Column || p.cfg.Vimgrep) && match {
+	if p.cfg.Column && col > 0 { // a line without matches (-v's) has no column
 		b = p.appendStyled(b, p.cfg.Styles.Column, strconv.Itoa(col))
+		mark = len(b)
 		b = append(b, sep...)
 	}
 	if p.cfg.ByteOffset {
-		b = p.appendStyled(b, "", strconv.FormatInt(off, 10))
+		b = p.appendStyled(b, p.cfg.Styles.Column, strconv.FormatInt(off, 10)) // rg colours it as a column
+		mark = len(b)
 		b = append(b, sep...)
+	}
+	if link != "" {
+		if mark < 0 {
+			return append(b, linkEnd...)
+		}
+		last := string(b[mark:])
+		b = append(append(b[:mark], linkEnd...), last...)
+	}
+	return b
+}
+
+// appendLinkedPath writes a path, as a hyperlink to the file's start when
+// hyperlinks are printed.
+func (p *Standard) appendLinkedPath(b []byte, path string) []byte {
+	link := p.linkStart(1, 1)
+	b = append(b, link...)
+	b = p.appendPath(b, path)
+	if link != "" {
+		b = append(b, linkEnd...)
 	}
 	return b
 }
@@ -193,20 +261,17 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans []search.Sp
 	if len(term) == 0 {
 		term = []byte{'\n'}
 	}
-	if p.cfg.MaxColumns > 0 && len(text) > p.cfg.MaxColumns {
+	// rg measures the line with its terminator (an -o match has none).
+	if p.cfg.MaxColumns > 0 && len(text)+len(l.Term) > p.cfg.MaxColumns {
 		if !p.cfg.MaxColumnsPreview {
-			if l.Kind == search.KindMatch {
-				n := len(spans)
-				if p.cfg.OnlyMatching || p.cfg.Vimgrep {
-					n = 1
-				}
-				if n > 1 {
-					b = append(b, "[Omitted long line with "+strconv.Itoa(n)+" matches]"...)
-				} else {
-					b = append(b, "[Omitted long matching line]"...)
-				}
-			} else {
+			switch {
+			case l.Kind != search.KindMatch:
 				b = append(b, "[Omitted long context line]"...)
+			case p.cfg.OnlyMatching || !p.matchGranular(l):
+				b = append(b, "[Omitted long matching line]"...)
+			default:
+				n := len(l.Submatches) + l.MoreSubmatches
+				b = append(b, "[Omitted long line with "+strconv.Itoa(n)+" matches]"...)
 			}
 			return append(b, '\n')
 		}
@@ -217,6 +282,13 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans []search.Sp
 	}
 	b = p.appendColored(b, text, spans)
 	return append(b, term...)
+}
+
+// matchGranular reports output for which rg finds each match of a line:
+// coloured matches, columns, --vimgrep, -r or --stats. An omitted long line
+// then says how many matches it had.
+func (p *Standard) matchGranular(l RgLine) bool {
+	return p.cfg.Color && p.cfg.Styles.Match != "" || p.cfg.Column || p.cfg.Vimgrep || l.Replaced != nil || p.cfg.Stats
 }
 
 // appendColored writes text with the spans in the match style.
@@ -281,7 +353,7 @@ func (p *Standard) binaryNote(path, what string, offset int64) error {
 // PathLine prints a path alone (-l, --files-without-match, --files),
 // ended by a newline or, with Null, a NUL.
 func (p *Standard) PathLine(path string) error {
-	b := p.appendPath(p.buf[:0], path)
+	b := p.appendLinkedPath(p.buf[:0], path)
 	if p.cfg.Null {
 		b = append(b, 0)
 	} else {
@@ -295,7 +367,7 @@ func (p *Standard) PathLine(path string) error {
 func (p *Standard) Count(path string, n int64) error {
 	b := p.buf[:0]
 	if p.cfg.WithFilename {
-		b = p.appendPath(b, path)
+		b = p.appendLinkedPath(b, path)
 		if p.cfg.Null {
 			b = append(b, 0)
 		} else {

@@ -1,0 +1,1095 @@
+package native
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// rg -P hands its pattern to PCRE2 10.45 in UTF and UCP mode with
+// PCRE2_MATCH_INVALID_UTF. rgkit runs it on regexp2, whose dialect is
+// .NET's; translatePCRE rewrites a PCRE2 pattern into a regexp2 pattern
+// with the same meaning, or refuses a construct it cannot give PCRE2's
+// meaning (docs/pcre.md lists both). The rewrites:
+//
+//   - \w \d \s \h \v (and negations) and \b \B spelled with PCRE2's UCP
+//     classes (\w is [\p{L}\p{N}\p{Mn}\p{Pc}] since PCRE2 10.43; .NET's
+//     differ in \p{N}, U+0085 and more);
+//   - every character class and every '.' excludes the invalid-UTF-8
+//     stand-ins (see pcreInvalidLo): PCRE2 never matches an invalid byte,
+//     not even with [^x];
+//   - Python-style (?P<n>), (?P=n), \g{n}, \g{-n}, \k{n}, \o{}, {,n};
+//   - '[' inside a class is literal (in .NET "-[" would subtract).
+
+// pcreInvalidLo..pcreInvalidHi stand for the bytes of invalid UTF-8 in the
+// rune text regexp2 searches: byte b becomes pcreInvalidLo+b-0x80 (ASCII
+// bytes are always valid). They are lone surrogates, which no valid UTF-8
+// decodes to, and the translated pattern matches none of them.
+const (
+	pcreInvalidLo = 0xDC80
+	pcreInvalidHi = 0xDCFF
+)
+
+// pcreMidProbe stands for the inside of a multi-byte character, where
+// rg's iteration can restart (see pcreProg.midChar): there PCRE2 matches
+// no character, no look-behind, and neither \b nor \B.
+const pcreMidProbe = 0xDB7F
+
+// pcreNoInvalid is the class subtraction that keeps the stand-ins (and
+// the probe) out.
+const pcreNoInvalid = `-[\uDB7F-\uDCFF]`
+
+// PCRE2's UCP class contents (without brackets).
+const (
+	pcreWordSet  = `\p{L}\p{N}\p{Mn}\p{Pc}`
+	pcreDigitSet = `\p{Nd}`
+	pcreSpaceSet = `\t\n\x0B\f\r\p{Z}`
+	pcreHSpace   = `\t\x20\xA0\u1680\u180E\u2000-\u200A\u202F\u205F\u3000`
+	pcreVSpace   = `\n\x0B\f\r\x85\u2028\u2029`
+)
+
+// PCRE2Unsupported is a PCRE2 construct rgkit's emulation refuses rather
+// than answer differently from rg -P.
+type PCRE2Unsupported struct {
+	Construct string // as written
+	Why       string
+}
+
+func (e *PCRE2Unsupported) Error() string {
+	return fmt.Sprintf("%s is not supported by rgkit's PCRE2 emulation (%s)", e.Construct, e.Why)
+}
+
+// pcreSyntaxError is a pattern PCRE2 itself rejects, found while
+// translating (regexp2 would accept it).
+type pcreSyntaxError struct {
+	offset int
+	msg    string
+}
+
+func (e *pcreSyntaxError) Error() string {
+	return fmt.Sprintf("error compiling pattern at offset %d: %s", e.offset, e.msg)
+}
+
+// pcreGroup is one open group of the pattern being translated.
+type pcreGroup struct {
+	dotall, extended bool // the flags in force inside it
+	lookbehind       bool
+	lookaround       bool // inside any look-around (\K is refused there, as PCRE2 does)
+	lookbehindAt     int  // where the innermost look-behind opened
+	flagsOnly        bool // a (?flags) with no body: closes with its parent
+}
+
+// pcreLits finds literals every match must contain, for the prefilter:
+// runs of literal characters in sequence, through groups that neither
+// alternate nor may be skipped, and through positive look-arounds (in
+// line mode they look inside the line too).
+type pcreLits struct {
+	levels  []pcreLitLevel
+	lastLit bool     // the previous item was a literal character
+	pending []string // the runs of a group just closed, until its quantifier is seen
+}
+
+type pcreLitLevel struct {
+	runs []string
+	cur  []rune
+	alt  bool // holds a '|'
+	void bool // a negative look-around or a condition: its literals are not required
+}
+
+func (l *pcreLits) top() *pcreLitLevel { return &l.levels[len(l.levels)-1] }
+
+func (l *pcreLits) endRun() {
+	t := l.top()
+	if len(t.cur) > 0 {
+		t.runs = append(t.runs, string(t.cur))
+		t.cur = nil
+	}
+}
+
+func (l *pcreLits) commit() {
+	l.top().runs = append(l.top().runs, l.pending...)
+	l.pending = nil
+}
+
+func (l *pcreLits) literal(r rune) {
+	l.commit()
+	l.top().cur = append(l.top().cur, r)
+	l.lastLit = true
+}
+
+// other is any item that is not a literal character.
+func (l *pcreLits) other() {
+	l.endRun()
+	l.commit()
+	l.lastLit = false
+}
+
+// quantifier applies to the previous item; min0 when it may repeat zero times.
+func (l *pcreLits) quantifier(min0 bool) {
+	t := l.top()
+	if l.lastLit && min0 && len(t.cur) > 0 {
+		t.cur = t.cur[:len(t.cur)-1]
+	}
+	l.endRun()
+	if min0 {
+		l.pending = nil
+	}
+	l.commit()
+	l.lastLit = false
+}
+
+func (l *pcreLits) open(void bool) {
+	l.other()
+	l.levels = append(l.levels, pcreLitLevel{void: void})
+}
+
+func (l *pcreLits) close() {
+	l.endRun()
+	g := l.top()
+	l.levels = l.levels[:len(l.levels)-1]
+	l.pending = nil
+	if !g.alt && !g.void {
+		l.pending = g.runs
+	}
+	l.lastLit = false
+}
+
+// longest is the longest required literal ("" for none).
+func (l *pcreLits) longest() string {
+	l.other()
+	if len(l.levels) != 1 || l.top().alt {
+		return ""
+	}
+	best := ""
+	for _, r := range l.top().runs {
+		if len(r) > len(best) {
+			best = r
+		}
+	}
+	return best
+}
+
+type pcreTranslator struct {
+	src      []rune
+	i        int
+	out      strings.Builder
+	stack    []pcreGroup
+	cur      pcreGroup // flags in force
+	captures int       // capturing groups opened so far
+	noAuto   bool      // (?n): plain groups do not capture
+	lits     pcreLits
+	caseless bool // a (?i) appears: literals are required up to case
+	// In a class: whether it is negated, and the bodies of the negated
+	// shorthands and properties in it (see class).
+	classNegated bool
+	classNeg     []string
+	// kSeen is the group number \K's marker group takes (the first \K's
+	// position); kNum is that number known from a first pass, so that
+	// references to later groups can be renumbered.
+	kSeen, kNum int
+	lastAssert  bool // the last item was an assertion that takes no quantifier
+}
+
+// quantifierAt reports a {n}, {n,}, {n,m} or {,m} quantifier at t.i.
+func (t *pcreTranslator) quantifierAt() bool {
+	j := t.i + 1
+	for j < len(t.src) && (t.src[j] >= '0' && t.src[j] <= '9' || t.src[j] == ',') {
+		j++
+	}
+	body := string(t.src[t.i+1 : min(j, len(t.src))])
+	return j < len(t.src) && t.src[j] == '}' && body != "" && body != "," && strings.Count(body, ",") <= 1
+}
+
+// bytesAt turns a syntax error's offset, counted in runes while
+// translating, into bytes, as PCRE2 counts it.
+func (t *pcreTranslator) bytesAt(err error) error {
+	if se, ok := err.(*pcreSyntaxError); ok {
+		se.offset = len(string(t.src[:min(max(se.offset, 0), len(t.src))]))
+	}
+	return err
+}
+
+// pcreKGroup names the group that marks \K.
+const pcreKGroup = "rgkitK"
+
+// userGroup is the regexp2 number of the user's group n.
+func (t *pcreTranslator) userGroup(n int) int {
+	if t.kNum > 0 && n >= t.kNum {
+		return n + 1
+	}
+	return n
+}
+
+// pcreTranslation is a translated pattern and what the prefilter may use.
+type pcreTranslation struct {
+	pattern  string
+	required string // a literal every match contains ("" for none)
+	caseless bool   // required is only required up to case
+	kGroup   int    // the regexp2 group marking \K (0 for none)
+}
+
+// translatePCRE rewrites pattern (PCRE2 syntax) for regexp2. dotall is
+// PCRE2_DOTALL (rg -U --multiline-dotall).
+func translatePCRE(pattern string, dotall bool) (pcreTranslation, error) {
+	if !utf8.ValidString(pattern) {
+		return pcreTranslation{}, &pcreSyntaxError{msg: "UTF-8 error in the pattern"}
+	}
+	tr, kSeen, err := translatePCREPass(pattern, dotall, 0)
+	if err == nil && kSeen > 0 {
+		// \K's group renumbers the groups after it: again, knowing where.
+		tr, _, err = translatePCREPass(pattern, dotall, kSeen)
+		tr.kGroup = kSeen
+	}
+	return tr, err
+}
+
+func translatePCREPass(pattern string, dotall bool, kNum int) (pcreTranslation, int, error) {
+	t := &pcreTranslator{src: []rune(pattern), cur: pcreGroup{dotall: dotall}, kNum: kNum}
+	t.lits.levels = []pcreLitLevel{{}}
+	for t.i < len(t.src) {
+		if err := t.step(); err != nil {
+			return pcreTranslation{}, 0, t.bytesAt(err)
+		}
+	}
+	for _, g := range t.stack {
+		if !g.flagsOnly {
+			return pcreTranslation{}, 0, t.bytesAt(&pcreSyntaxError{offset: len(t.src), msg: "missing closing parenthesis"})
+		}
+	}
+	return pcreTranslation{pattern: t.out.String(), required: t.lits.longest(), caseless: t.caseless}, t.kSeen, nil
+}
+
+func (t *pcreTranslator) peek(k int) rune {
+	if t.i+k < len(t.src) {
+		return t.src[t.i+k]
+	}
+	return -1
+}
+
+func unsupported(construct, why string) error {
+	return &PCRE2Unsupported{Construct: construct, Why: why}
+}
+
+// step translates one item outside a character class.
+func (t *pcreTranslator) step() error {
+	c := t.src[t.i]
+	if t.cur.extended {
+		if c == '#' {
+			for t.i < len(t.src) && t.src[t.i] != '\n' {
+				t.i++
+			}
+			return nil
+		}
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
+			t.i++
+			return nil
+		}
+	}
+	// PCRE2 refuses a quantifier on \b, ^ and the other simple
+	// assertions; their translations would take one.
+	afterAssert := t.lastAssert
+	t.lastAssert = false
+	if afterAssert && (c == '*' || c == '+' || c == '?' || c == '{' && t.quantifierAt()) {
+		end := t.i // PCRE2 points at the quantifier's last character
+		if c == '{' {
+			end += strings.IndexRune(string(t.src[t.i:]), '}')
+		}
+		return &pcreSyntaxError{offset: end, msg: "quantifier does not follow a repeatable item"}
+	}
+	switch c {
+	case '\\':
+		if strings.ContainsRune("bBAzZGK", t.peek(1)) {
+			t.lastAssert = true
+		}
+		return t.escape(false)
+	case '[':
+		t.lits.other()
+		return t.class()
+	case '.':
+		t.lits.other()
+		t.i++
+		if t.cur.dotall {
+			t.out.WriteString(`[\s\S` + pcreNoInvalid + `]`)
+		} else {
+			t.out.WriteString(`[^\n` + pcreNoInvalid + `]`)
+		}
+		return nil
+	case '(':
+		return t.group()
+	case ')':
+		if !t.inGroup() {
+			return &pcreSyntaxError{offset: t.i, msg: "unmatched closing parenthesis"}
+		}
+		t.i++
+		t.out.WriteByte(')')
+		t.closeGroup()
+		t.lits.close()
+		return nil
+	case '*', '+':
+		if t.cur.lookbehind {
+			return t.unlimitedLookbehind()
+		}
+		t.lits.quantifier(c == '*')
+	case '?':
+		t.lits.quantifier(true)
+	case '{':
+		return t.brace()
+	case '|':
+		t.lits.other()
+		t.lits.top().alt = true
+	case '^', '$':
+		t.lits.other()
+		t.lastAssert = true
+	default:
+		t.lits.literal(c)
+	}
+	t.out.WriteRune(c)
+	t.i++
+	return nil
+}
+
+// unlimitedLookbehind is PCRE2's error for a look-behind of unbounded
+// length (regexp2 would accept it), at the look-behind's byte offset.
+func (t *pcreTranslator) unlimitedLookbehind() error {
+	return &pcreSyntaxError{offset: t.cur.lookbehindAt, msg: "length of lookbehind assertion is not limited"}
+}
+
+// inGroup reports an open group for a ')' to close.
+func (t *pcreTranslator) inGroup() bool {
+	for _, g := range t.stack {
+		if !g.flagsOnly {
+			return true
+		}
+	}
+	return false
+}
+
+// closeGroup pops a group, and the (?flags) items that ended with it.
+func (t *pcreTranslator) closeGroup() {
+	for len(t.stack) > 0 {
+		g := t.stack[len(t.stack)-1]
+		t.stack = t.stack[:len(t.stack)-1]
+		marker := g.flagsOnly
+		g.flagsOnly = false
+		t.cur = g
+		if !marker {
+			break
+		}
+	}
+}
+
+// brace handles {n}, {n,}, {n,m} and PCRE2 10.43's {,m}; other braces are
+// literal in both dialects.
+func (t *pcreTranslator) brace() error {
+	j := t.i + 1
+	for j < len(t.src) && (t.src[j] >= '0' && t.src[j] <= '9' || t.src[j] == ',') {
+		j++
+	}
+	body := string(t.src[t.i+1 : min(j, len(t.src))])
+	if j >= len(t.src) || t.src[j] != '}' || body == "" || strings.Count(body, ",") > 1 || body == "," {
+		t.out.WriteString(`\{`)
+		t.lits.literal('{')
+		t.i++
+		return nil
+	}
+	t.lits.quantifier(strings.HasPrefix(body, ",") || strings.TrimLeft(strings.Split(body, ",")[0], "0") == "")
+	if t.cur.lookbehind && strings.HasSuffix(body, ",") {
+		return t.unlimitedLookbehind()
+	}
+	if strings.HasPrefix(body, ",") {
+		body = "0" + body
+	}
+	t.out.WriteString("{" + body + "}")
+	t.i = j + 1
+	return nil
+}
+
+// group translates the opening of a group.
+func (t *pcreTranslator) group() error {
+	start := t.i
+	parent := t.cur
+	push := func(g pcreGroup) {
+		t.stack = append(t.stack, parent)
+		t.cur = g
+	}
+	if t.peek(1) == '*' {
+		return unsupported("(*VERB)", "backtracking verbs and option settings such as (*UTF) have no regexp2 equivalent")
+	}
+	if t.peek(1) != '?' {
+		if !t.noAuto {
+			t.captures++
+		}
+		t.i++
+		t.out.WriteByte('(')
+		push(parent)
+		t.lits.open(false)
+		return nil
+	}
+	t.i += 2
+	rest := string(t.src[t.i:min(len(t.src), t.i+4)])
+	switch {
+	case strings.HasPrefix(rest, ":"), strings.HasPrefix(rest, ">"),
+		strings.HasPrefix(rest, "="), strings.HasPrefix(rest, "!"):
+		t.i++
+		t.out.WriteString("(?" + rest[:1])
+		g := parent
+		g.lookaround = g.lookaround || rest[0] == '=' || rest[0] == '!'
+		push(g)
+		t.lits.open(rest[0] == '!')
+		return nil
+	case strings.HasPrefix(rest, "<="), strings.HasPrefix(rest, "<!"):
+		t.out.WriteString("(?" + rest[:2])
+		g := parent
+		g.lookbehind, g.lookbehindAt, g.lookaround = true, start, true
+		t.i += 2
+		push(g)
+		t.lits.open(rest[1] == '!')
+		return nil
+	case strings.HasPrefix(rest, "#"):
+		for t.i < len(t.src) && t.src[t.i] != ')' {
+			t.i++
+		}
+		t.i++
+		return nil
+	case strings.HasPrefix(rest, "P<"), strings.HasPrefix(rest, "<"), strings.HasPrefix(rest, "'"):
+		if rest[0] == 'P' {
+			t.i++
+		}
+		closer := '>'
+		if t.src[t.i] == '\'' {
+			closer = '\''
+		}
+		name, err := t.name(closer)
+		if err != nil {
+			return err
+		}
+		t.captures++
+		t.out.WriteString("(?<" + name + ">")
+		push(parent)
+		t.lits.open(false)
+		return nil
+	case strings.HasPrefix(rest, "P="):
+		t.i += 2
+		name, err := t.name(')')
+		if err != nil {
+			return err
+		}
+		t.out.WriteString(`\k<` + name + `>`)
+		t.lits.other()
+		return nil
+	case strings.HasPrefix(rest, "P>"), strings.HasPrefix(rest, "&"), strings.HasPrefix(rest, "R"),
+		len(rest) > 0 && (rest[0] >= '0' && rest[0] <= '9' || rest[0] == '+' || rest[0] == '-' && len(rest) > 1 && rest[1] >= '0' && rest[1] <= '9'):
+		return unsupported("(?"+string(t.src[t.i:min(len(t.src), t.i+2)])+"...)", "recursion and subroutine calls have no regexp2 equivalent")
+	case strings.HasPrefix(rest, "|"):
+		return unsupported("(?|...)", "branch-reset groups number captures differently in regexp2")
+	case strings.HasPrefix(rest, "C"):
+		return unsupported("(?C...)", "callouts have no regexp2 equivalent")
+	case strings.HasPrefix(rest, "("):
+		return t.condition(start, parent, push)
+	}
+	// Option settings: (?imnsx-imnsx) or (?imnsx-imnsx:...)
+	j := t.i
+	on := true
+	g := parent
+	var flags strings.Builder
+	for ; j < len(t.src); j++ {
+		c := t.src[j]
+		switch c {
+		case '-':
+			on = false
+		case 'i':
+			t.caseless = t.caseless || on
+		case 'm':
+		case 'n':
+			t.noAuto = on // approximate scope: PCRE2 scopes it like the others
+		case 's':
+			g.dotall = on
+		case 'x':
+			if j+1 < len(t.src) && t.src[j+1] == 'x' {
+				return unsupported("(?xx)", "regexp2 has no extended-more mode")
+			}
+			g.extended = on
+		case ')', ':':
+		default:
+			return unsupported("(?"+string(c)+")", "this option letter has no regexp2 equivalent")
+		}
+		if c == ')' || c == ':' {
+			break
+		}
+		flags.WriteRune(c)
+	}
+	if j >= len(t.src) {
+		return &pcreSyntaxError{offset: start, msg: "missing closing parenthesis"}
+	}
+	t.out.WriteString("(?" + flags.String() + string(t.src[j]))
+	t.i = j + 1
+	if t.src[j] == ':' {
+		push(g)
+		t.lits.open(false)
+		return nil
+	}
+	// (?flags) applies to the end of the enclosing group (regexp2 scopes
+	// it alike): a marker that the enclosing group's ')' pops too.
+	saved := parent
+	saved.flagsOnly = true
+	t.stack = append(t.stack, saved)
+	t.cur = g
+	return nil
+}
+
+// condition handles (?(...)yes|no): a group number, a <name> or 'name',
+// or a look-around assertion as the condition.
+func (t *pcreTranslator) condition(start int, parent pcreGroup, push func(pcreGroup)) error {
+	t.i++ // the inner '('
+	t.lits.open(true)
+	switch c := t.peek(0); {
+	case c >= '0' && c <= '9':
+		j := t.i
+		for j < len(t.src) && t.src[j] >= '0' && t.src[j] <= '9' {
+			j++
+		}
+		if j >= len(t.src) || t.src[j] != ')' {
+			return unsupported("(?(...)", "this condition has no regexp2 equivalent")
+		}
+		n, _ := strconv.Atoi(string(t.src[t.i:j]))
+		fmt.Fprintf(&t.out, "(?(%d)", t.userGroup(n))
+		t.i = j + 1
+	case c == '<' || c == '\'':
+		closer := '>'
+		if c == '\'' {
+			closer = '\''
+		}
+		name, err := t.name(closer)
+		if err != nil {
+			return err
+		}
+		if t.peek(0) != ')' {
+			return &pcreSyntaxError{offset: start, msg: "missing closing parenthesis for condition"}
+		}
+		t.i++
+		t.out.WriteString("(?(" + name + ")")
+	case c == '?' && (t.peek(1) == '=' || t.peek(1) == '!' || t.peek(1) == '<'):
+		// A look-around condition: regexp2 reads (?(?=...)yes|no) alike.
+		t.out.WriteString("(?")
+		push(parent)
+		t.i-- // re-read the '(' of the assertion as a group
+		return nil
+	default:
+		return unsupported("(?(R)/(?(DEFINE)...", "this condition has no regexp2 equivalent")
+	}
+	push(parent)
+	return nil
+}
+
+// name reads a group name up to closer (t.i at the opening < or ').
+func (t *pcreTranslator) name(closer rune) (string, error) {
+	if t.peek(0) == '<' || t.peek(0) == '\'' || t.peek(0) == '{' {
+		t.i++
+	}
+	j := t.i
+	for j < len(t.src) && t.src[j] != closer {
+		c := t.src[j]
+		if !(c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return "", &pcreSyntaxError{offset: j, msg: "syntax error in subpattern name (missing terminator?)"}
+		}
+		j++
+	}
+	if j >= len(t.src) || j == t.i {
+		return "", &pcreSyntaxError{offset: j, msg: "subpattern name expected"}
+	}
+	name := string(t.src[t.i:j])
+	t.i = j + 1
+	return name, nil
+}
+
+// escape translates a backslash sequence, inside a class or not, and
+// tells the literal finder what it was.
+func (t *pcreTranslator) escape(inClass bool) error {
+	if inClass {
+		return t.escapeItem(true)
+	}
+	c := t.peek(1)
+	if c == 'Q' {
+		return t.escapeItem(false) // its characters are told one by one
+	}
+	if c == 'E' {
+		t.i += 2
+		return nil
+	}
+	if c >= 0 && c < utf8.RuneSelf && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		t.lits.literal(c)
+	} else {
+		t.lits.other()
+	}
+	return t.escapeItem(false)
+}
+
+func (t *pcreTranslator) escapeItem(inClass bool) error {
+	if t.i+1 >= len(t.src) {
+		return &pcreSyntaxError{offset: t.i + 1, msg: `\ at end of pattern`}
+	}
+	c := t.src[t.i+1]
+	t.i += 2
+	w := &t.out
+	set := func(pos, neg string) error {
+		switch {
+		case inClass && neg == "":
+			w.WriteString(pos)
+		case inClass:
+			return t.negatedMember(pos)
+		case neg == "":
+			w.WriteString("[" + pos + pcreNoInvalid + "]")
+		default:
+			w.WriteString("[^" + pos + pcreNoInvalid + "]")
+		}
+		return nil
+	}
+	switch c {
+	case 'w':
+		return set(pcreWordSet, "")
+	case 'W':
+		return set(pcreWordSet, "^")
+	case 'd':
+		return set(pcreDigitSet, "")
+	case 'D':
+		return set(pcreDigitSet, "^")
+	case 's':
+		return set(pcreSpaceSet, "")
+	case 'S':
+		return set(pcreSpaceSet, "^")
+	case 'h':
+		return set(pcreHSpace, "")
+	case 'H':
+		return set(pcreHSpace, "^")
+	case 'v':
+		return set(pcreVSpace, "")
+	case 'V':
+		return set(pcreVSpace, "^")
+	case 'N':
+		if t.peek(0) == '{' {
+			return unsupported(`\N{...}`, "named characters are not supported by PCRE2 in this form")
+		}
+		if inClass {
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
+		}
+		w.WriteString(`[^\n` + pcreNoInvalid + `]`)
+		return nil
+	case 'b', 'B':
+		if inClass {
+			if c == 'b' {
+				w.WriteString(`\x08`)
+				return nil
+			}
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
+		}
+		word := "[" + pcreWordSet + "]"
+		if c == 'b' {
+			w.WriteString("(?:(?<=" + word + ")(?!" + word + ")|(?<!" + word + ")(?=" + word + "))")
+		} else {
+			probe := "[" + pcreWordSet + `\uDB7F]`
+			w.WriteString("(?:(?<=" + word + ")(?=" + word + ")|(?<!" + probe + ")(?!" + probe + "))")
+		}
+		return nil
+	case 'p', 'P':
+		return t.property(c == 'P', inClass)
+	case 'Q':
+		end := strings.Index(string(t.src[t.i:]), `\E`)
+		var lit []rune
+		if end < 0 {
+			lit, t.i = t.src[t.i:], len(t.src)
+		} else {
+			n := utf8.RuneCountInString(string(t.src[t.i:])[:end])
+			lit, t.i = t.src[t.i:t.i+n], t.i+n+2
+		}
+		for _, r := range lit {
+			writeLiteral(w, r)
+			if !inClass {
+				t.lits.literal(r)
+			}
+		}
+		return nil
+	case 'E':
+		return nil // an \E without \Q is ignored
+	case 'x':
+		if t.peek(0) == '{' {
+			j := strings.IndexRune(string(t.src[t.i:]), '}')
+			if j < 0 {
+				return &pcreSyntaxError{offset: t.i, msg: "missing terminating } in \\x{}"}
+			}
+			n := utf8.RuneCountInString(string(t.src[t.i:])[:j])
+			return t.codePoint(string(t.src[t.i+1:t.i+n]), 16, n+1)
+		}
+		w.WriteString(`\x`)
+		return nil
+	case 'o':
+		if t.peek(0) != '{' {
+			return &pcreSyntaxError{offset: t.i, msg: "missing opening brace after \\o"}
+		}
+		j := strings.IndexRune(string(t.src[t.i:]), '}')
+		if j < 0 {
+			return &pcreSyntaxError{offset: t.i, msg: "missing } after \\o{"}
+		}
+		n := utf8.RuneCountInString(string(t.src[t.i:])[:j])
+		return t.codePoint(string(t.src[t.i+1:t.i+n]), 8, n+1)
+	case 'g':
+		if inClass {
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
+		}
+		return t.backrefG()
+	case 'k':
+		if inClass {
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
+		}
+		closer := map[rune]rune{'<': '>', '\'': '\'', '{': '}'}[t.peek(0)]
+		if closer == 0 {
+			return &pcreSyntaxError{offset: t.i, msg: `\k is not followed by a braced, angle-bracketed, or quoted name`}
+		}
+		name, err := t.name(closer)
+		if err != nil {
+			return err
+		}
+		w.WriteString(`\k<` + name + `>`)
+		return nil
+	case 'K':
+		switch {
+		case inClass:
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
+		case t.cur.lookaround:
+			return &pcreSyntaxError{offset: len(t.src), msg: `\K is not allowed in lookarounds (but see PCRE2_EXTRA_ALLOW_LOOKAROUND_BSK)`}
+		}
+		// An empty group marks where the reported match starts (see
+		// pcreKGroup); it takes a group number, so the user's groups
+		// after it are renumbered (userGroup).
+		if t.kSeen == 0 {
+			t.kSeen = t.captures + 1
+		}
+		w.WriteString("(?<" + pcreKGroup + ">)")
+		return nil
+	case 'C':
+		return unsupported(`\C`, "matching one code unit has no regexp2 equivalent")
+	case 'X':
+		return unsupported(`\X`, "regexp2's grapheme clusters follow another Unicode version than PCRE2 10.45")
+	case 'u', 'U', 'L', 'l':
+		return &pcreSyntaxError{offset: t.i, msg: `PCRE2 does not support \F, \L, \l, \N{name}, \U, or \u`}
+	case 'R':
+		if inClass {
+			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
+		}
+		w.WriteString(`(?>\r\n|[\n\x0B\f\r\x85\u2028\u2029])`)
+		return nil
+	}
+	if c >= '1' && c <= '9' && !inClass {
+		digits := string(c)
+		for t.i < len(t.src) && t.src[t.i] >= '0' && t.src[t.i] <= '9' {
+			digits += string(t.src[t.i])
+			t.i++
+		}
+		if n, err := strconv.Atoi(digits); err == nil && t.kNum > 0 {
+			fmt.Fprintf(w, `\%d(?:)`, t.userGroup(n))
+		} else {
+			w.WriteString(`\` + digits)
+		}
+		return nil
+	}
+	if c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		// \t \n \r \f \e \a \cX \0nn \A \z \Z \G: the same in both dialects.
+		if strings.ContainsRune("tnrfeac0AzZG", c) {
+			w.WriteRune('\\')
+			w.WriteRune(c)
+			return nil
+		}
+		return &pcreSyntaxError{offset: t.i, msg: "unrecognized character follows \\"}
+	}
+	writeLiteral(w, c)
+	return nil
+}
+
+// codePoint writes \x{...} or \o{...} (digits in base) as regexp2's \x{}.
+func (t *pcreTranslator) codePoint(digits string, base, skip int) error {
+	v, err := strconv.ParseUint(strings.TrimSpace(digits), base, 32)
+	switch {
+	case err != nil && strings.TrimSpace(digits) == "":
+		return &pcreSyntaxError{offset: t.i, msg: "digits missing in \\x{} or \\o{} or \\N{U+}"}
+	case err != nil || v > utf8.MaxRune:
+		return &pcreSyntaxError{offset: t.i, msg: "character code point value in \\x{} or \\o{} is too large"}
+	case v >= 0xD800 && v <= 0xDFFF:
+		return &pcreSyntaxError{offset: t.i, msg: "disallowed UTF-8/16 code point (>= 0xd800 && <= 0xdfff)"}
+	}
+	t.i += skip
+	fmt.Fprintf(&t.out, `\x{%x}`, v)
+	return nil
+}
+
+// backrefG translates \gN, \g{N}, \g{-N}, \g{name}; \g<..> and \g'..'
+// (subroutine calls) are refused.
+func (t *pcreTranslator) backrefG() error {
+	switch t.peek(0) {
+	case '<', '\'':
+		return unsupported(`\g<...>`, "subroutine calls have no regexp2 equivalent")
+	}
+	braced := t.peek(0) == '{'
+	if braced {
+		t.i++
+	}
+	j := t.i
+	for j < len(t.src) && (t.src[j] == '-' || t.src[j] == '+' || t.src[j] >= '0' && t.src[j] <= '9' || braced && t.src[j] != '}') {
+		j++
+	}
+	ref := string(t.src[t.i:j])
+	if braced {
+		if j >= len(t.src) {
+			return &pcreSyntaxError{offset: j, msg: `\g is not followed by a braced, angle-bracketed, or quoted name/number or by a plain number`}
+		}
+		j++
+	}
+	t.i = j
+	n, err := strconv.Atoi(ref)
+	switch {
+	case err != nil:
+		t.out.WriteString(`\k<` + ref + `>`)
+		return nil
+	case strings.HasPrefix(ref, "+"):
+		return unsupported(`\g{+N}`, "forward relative references have no regexp2 equivalent")
+	case n < 0:
+		n = t.captures + 1 + n
+		if n <= 0 {
+			return &pcreSyntaxError{offset: j, msg: "a relative value of zero is not allowed"}
+		}
+	case n == 0:
+		return &pcreSyntaxError{offset: j, msg: "a relative value of zero is not allowed"}
+	}
+	// (?:) keeps a following digit out of the group number.
+	fmt.Fprintf(&t.out, `\%d(?:)`, t.userGroup(n))
+	return nil
+}
+
+// property translates \p{..} \P{..} \pL; PCRE2's special properties are
+// spelled out, the rest (categories, scripts) kept by name.
+func (t *pcreTranslator) property(negated, inClass bool) error {
+	var name string
+	switch t.peek(0) {
+	case '{':
+		j := strings.IndexRune(string(t.src[t.i:]), '}')
+		if j < 0 {
+			return &pcreSyntaxError{offset: t.i, msg: "malformed \\P or \\p sequence"}
+		}
+		n := utf8.RuneCountInString(string(t.src[t.i:])[:j])
+		name = string(t.src[t.i+1 : t.i+n])
+		t.i += n + 1
+	case -1:
+		return &pcreSyntaxError{offset: t.i, msg: "malformed \\P or \\p sequence"}
+	default:
+		name = string(t.src[t.i])
+		t.i++
+	}
+	if strings.HasPrefix(name, "^") {
+		negated, name = !negated, name[1:]
+	}
+	var body string
+	switch strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(name)) {
+	case "any":
+		body = `\x00-\x{10FFFF}`
+	case "l&", "lc":
+		body = `\p{Lu}\p{Ll}\p{Lt}`
+	case "xan":
+		body = `\p{L}\p{N}`
+	case "xwd":
+		body = pcreWordSet
+	case "xsp", "xps":
+		body = pcreSpaceSet
+	case "xuc":
+		return unsupported(`\p{Xuc}`, "not spelled out for regexp2")
+	default:
+		if strings.ContainsAny(name, ":=") {
+			return unsupported(`\p{`+name+`}`, "property=value forms differ between PCRE2 and regexp2")
+		}
+		body = `\p{` + name + `}`
+	}
+	switch {
+	case inClass && negated:
+		return t.negatedMember(body)
+	case inClass:
+		t.out.WriteString(body)
+	case negated:
+		t.out.WriteString("[^" + body + pcreNoInvalid + "]")
+	default:
+		t.out.WriteString("[" + body + pcreNoInvalid + "]")
+	}
+	return nil
+}
+
+// class translates a bracketed character class.
+func (t *pcreTranslator) class() error {
+	t.i++
+	start := t.out.Len()
+	t.out.WriteByte('[')
+	t.classNegated, t.classNeg = false, nil
+	if t.peek(0) == '^' {
+		t.out.WriteByte('^')
+		t.classNegated = true
+		t.i++
+	}
+	first := true
+	for {
+		if t.i >= len(t.src) {
+			return &pcreSyntaxError{offset: len(t.src), msg: "missing terminating ] for character class"}
+		}
+		c := t.src[t.i]
+		switch {
+		case c == ']' && !first:
+			t.i++
+			t.out.WriteString(pcreNoInvalid + "]")
+			t.splitNegated(start)
+			return nil
+		case c == '[' && (t.peek(1) == ':' || t.peek(1) == '.' || t.peek(1) == '='):
+			if n := posixClassLen(t.src[t.i:]); n > 0 {
+				if err := t.posixClass(n); err != nil {
+					return err
+				}
+				first = false
+				continue
+			}
+			t.out.WriteString(`\[`)
+			t.i++
+		case c == '\\':
+			if err := t.escape(true); err != nil {
+				return err
+			}
+		case c == '-':
+			t.out.WriteByte('-') // a range, or literal at an end, in both dialects
+			t.i++
+		default:
+			writeLiteral(&t.out, c)
+			t.i++
+		}
+		first = false
+	}
+}
+
+// negatedMember records \W, \S, \D, \H, \V or \P{..} (body is the set
+// it negates) in a class: a regexp2 class cannot hold a negated set, so
+// splitNegated rewrites the class.
+func (t *pcreTranslator) negatedMember(body string) error {
+	t.classNeg = append(t.classNeg, body)
+	return nil
+}
+
+// splitNegated rewrites the class written from start, when it held
+// negated members N1..Nk besides its members P: [P\N1..] becomes
+// (?:[P]|[^N1]|...), and [^P\N1..] (not P, and in every Ni) becomes
+// (?:(?![P])(?=[N1])...[Nk]), each one character wide.
+func (t *pcreTranslator) splitNegated(start int) {
+	if len(t.classNeg) == 0 {
+		return
+	}
+	all := t.out.String()
+	class := all[start:]
+	open := "["
+	if t.classNegated {
+		open = "[^"
+	}
+	members := strings.TrimSuffix(strings.TrimPrefix(class, open), pcreNoInvalid+"]")
+	t.out.Reset()
+	t.out.WriteString(all[:start])
+	t.out.WriteString("(?:")
+	if t.classNegated {
+		if members != "" {
+			t.out.WriteString("(?![" + members + "])")
+		}
+		for i, body := range t.classNeg {
+			if i < len(t.classNeg)-1 {
+				t.out.WriteString("(?=[" + body + "])")
+			} else {
+				t.out.WriteString("[" + body + pcreNoInvalid + "]")
+			}
+		}
+	} else {
+		var alts []string
+		if members != "" {
+			alts = append(alts, class)
+		}
+		for _, body := range t.classNeg {
+			alts = append(alts, "[^"+body+pcreNoInvalid+"]")
+		}
+		t.out.WriteString(strings.Join(alts, "|"))
+	}
+	t.out.WriteString(")")
+	t.classNeg = nil
+}
+
+// posixClassLen is the length of a POSIX class ([:name:], [:^name:],
+// [.x.], [=x=]) at the start of src, which PCRE2 reads as one, or 0: any
+// other "[:" is a literal '['.
+func posixClassLen(src []rune) int {
+	if len(src) < 2 {
+		return 0
+	}
+	delim := src[1]
+	i := 2
+	if delim == ':' && i < len(src) && src[i] == '^' {
+		i++
+	}
+	start := i
+	for i < len(src) && (src[i] >= 'a' && src[i] <= 'z' || delim != ':' && src[i] != delim && src[i] != ']') {
+		i++
+	}
+	if i > start && i+1 < len(src) && src[i] == delim && src[i+1] == ']' {
+		return i + 2
+	}
+	return 0
+}
+
+// pcrePosixUCP are the POSIX classes as PCRE2 reads them in UCP mode.
+var pcrePosixUCP = map[string]string{
+	"alnum": `\p{L}\p{N}`, "alpha": `\p{L}`, "blank": pcreHSpace, "cntrl": `\p{Cc}`,
+	"digit": `\p{Nd}`, "lower": `\p{Ll}`, "space": pcreSpaceSet, "upper": `\p{Lu}`,
+	"word": pcreWordSet, "ascii": `\x00-\x7F`, "xdigit": `0-9A-Fa-f`,
+}
+
+// posixClass translates the POSIX class of n runes at t.i, inside a class.
+func (t *pcreTranslator) posixClass(n int) error {
+	body := string(t.src[t.i+2 : t.i+n-2])
+	if t.src[t.i+1] != ':' {
+		return &pcreSyntaxError{offset: t.i + n, msg: "POSIX collating elements are not supported"}
+	}
+	negated := strings.HasPrefix(body, "^")
+	name := strings.TrimPrefix(body, "^")
+	set, ok := pcrePosixUCP[name]
+	switch {
+	case !ok && (name == "graph" || name == "print" || name == "punct"):
+		return unsupported("[:"+name+":]", "PCRE2's UCP meaning of this POSIX class is not spelled out for regexp2")
+	case !ok:
+		return &pcreSyntaxError{offset: t.i + n, msg: "unknown POSIX class name"}
+	}
+	t.i += n
+	if negated {
+		return t.negatedMember(set)
+	}
+	t.out.WriteString(set)
+	return nil
+}
+
+// writeLiteral writes r so that regexp2 reads it as itself, in or out of a
+// class.
+func writeLiteral(w *strings.Builder, r rune) {
+	if r < utf8.RuneSelf && strings.ContainsRune(`\^$.|?*+()[]{}-#/ `+"\t\n\r\f\v", r) {
+		switch r {
+		case '\t':
+			w.WriteString(`\t`)
+		case '\n':
+			w.WriteString(`\n`)
+		case '\r':
+			w.WriteString(`\r`)
+		case '\f':
+			w.WriteString(`\f`)
+		case '\v':
+			w.WriteString(`\x0B`)
+		default:
+			w.WriteByte('\\')
+			w.WriteRune(r)
+		}
+		return
+	}
+	w.WriteRune(r)
+}
