@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/internal/rgregex"
+	"github.com/rgkit/rgkit/internal/textenc"
 )
 
 // Normalize validates q and puts it in the one form every engine receives:
@@ -82,6 +83,11 @@ func checkNumbers(q Query) error {
 		return fmt.Errorf("search: unknown output mode %d", q.Mode)
 	case q.Sort < SortPath || q.Sort > SortNone:
 		return fmt.Errorf("search: unknown sort order %d", q.Sort)
+	case q.Binary < BinaryQuit || q.Binary > BinaryText:
+		return fmt.Errorf("search: unknown binary mode %d", q.Binary)
+	}
+	if _, err := textenc.Lookup(q.Encoding); err != nil {
+		return fmt.Errorf("search: encoding: %w", err)
 	}
 	return nil
 }
@@ -99,12 +105,13 @@ func checkPattern(q Query) error {
 			return &InvalidPatternError{Pattern: q.Pattern, Offset: invalidUTF8At(q.Pattern),
 				Reason: "invalid UTF-8", Hint: "patterns are UTF-8 text; use \\xHH escapes in a regexp for raw bytes"}
 		}
-		if i := strings.IndexByte(q.Pattern, 0); i >= 0 {
+		if i := strings.IndexByte(q.Pattern, 0); i >= 0 && q.Binary != BinaryText {
 			return &InvalidPatternError{Pattern: q.Pattern, Offset: i, Reason: nulReason}
 		}
 		return nil
 	}
-	re, err := rgregex.Parse(q.Pattern, rgregex.Options{CaseInsensitive: q.Case == CaseInsensitive, DotNL: q.Multiline})
+	re, err := rgregex.Parse(q.Pattern, rgregex.Options{CaseInsensitive: q.Case == CaseInsensitive, DotNL: q.Multiline,
+		CRLF: q.CRLF, NoUnicode: q.NoUnicode, AllowNUL: q.Binary == BinaryText})
 	if err != nil {
 		var pe *rgregex.Error
 		if errors.As(err, &pe) {

@@ -381,6 +381,9 @@ func MatchOptionsFor(q search.Query) MatchOptions {
 		Word:            q.Word,
 		CaseInsensitive: q.Case == search.CaseInsensitive,
 		Multiline:       q.Multiline,
+		CRLF:            q.CRLF,
+		NoUnicode:       q.NoUnicode,
+		AllowNUL:        q.Binary == search.BinaryText,
 	}
 }
 

@@ -21,6 +21,8 @@ type MatchOptions struct {
 	CaseInsensitive bool // ignore letter case (rg -i)
 	Multiline       bool // a match may span lines and '.' matches '\n' (rg -U --multiline-dotall)
 	CRLF            bool // ^ and $ also treat "\r\n" as a line end, '.' skips '\r' (rg --crlf)
+	NoUnicode       bool // \w, \d, \s, \b and -i are ASCII-only (rg --no-unicode)
+	AllowNUL        bool // the pattern may match a NUL byte (rg -a)
 }
 
 // PatternError is a pattern the searcher cannot run as rg would: one rg
@@ -97,7 +99,7 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		pat = regexp.QuoteMeta(pat) // Go's escapes are valid in rg's dialect
 	}
 	tree, err := rgregex.Parse(pat, rgregex.Options{
-		CaseInsensitive: o.CaseInsensitive, DotNL: o.Multiline, CRLF: o.CRLF})
+		CaseInsensitive: o.CaseInsensitive, DotNL: o.Multiline, CRLF: o.CRLF, NoUnicode: o.NoUnicode, AllowNUL: o.AllowNUL})
 	if err != nil {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error(), Err: err}
 	}

@@ -29,6 +29,8 @@ type Options struct {
 	CaseInsensitive bool // -i: (?i)
 	DotNL           bool // --multiline-dotall: (?s)
 	CRLF            bool // --crlf: (?R)
+	NoUnicode       bool // --no-unicode: (?-u)
+	AllowNUL        bool // -a: binary detection is off, so a NUL byte may be matched
 }
 
 // Kind classifies a refused pattern.
@@ -156,7 +158,7 @@ func Parse(pattern string, o Options) (*syntax.Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	if hasNUL(re) {
+	if !o.AllowNUL && hasNUL(re) {
 		return nil, &Error{Pattern: pattern, Kind: KindNUL, Offset: 0,
 			Msg: `pattern contains "\0" but it is impossible to match: binary detection is enabled and matching a NUL byte is impossible`}
 	}
@@ -186,7 +188,7 @@ func SmartCase(pattern string) (insensitive bool) {
 
 func newParser(pattern string, o Options) *parser {
 	p := &parser{src: "(?:" + pattern + ")", pat: pattern, names: map[string]bool{}}
-	p.fl = flags{i: o.CaseInsensitive, m: true, s: o.DotNL, u: true, R: o.CRLF}
+	p.fl = flags{i: o.CaseInsensitive, m: true, s: o.DotNL, u: !o.NoUnicode, R: o.CRLF}
 	return p
 }
 
