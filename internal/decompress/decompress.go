@@ -1,0 +1,240 @@
+// Package decompress is rg -z in process: which files rg decompresses (by
+// the name's extension, as rg's default decompression globs say) and a
+// streaming reader of each format, so a file is searched as it is
+// inflated and never held whole (a decompression bomb costs time, not
+// memory). rg runs gzip, bzip2, xz, lz4, zstd, brotli or uncompress as a
+// child process; rgkit decodes with Go libraries instead, so it needs none
+// of those tools, and words a corrupt file's error as the tool would.
+package decompress
+
+import (
+	"bufio"
+	"compress/bzip2"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
+	"github.com/ulikunitz/xz"
+	"github.com/ulikunitz/xz/lzma"
+)
+
+// Format is a compression format rg -z knows.
+type Format int
+
+const (
+	Gzip Format = iota + 1
+	Bzip2
+	XZ
+	LZMA
+	LZ4
+	Brotli
+	Zstd
+	Compress // Unix compress (.Z)
+)
+
+// suffixes are rg's default decompression globs (*.gz, *.tgz, ...),
+// matched case-sensitively against the file name as rg's globs are.
+var suffixes = []struct {
+	suffix string
+	format Format
+}{
+	{".gz", Gzip}, {".tgz", Gzip},
+	{".bz2", Bzip2}, {".tbz2", Bzip2},
+	{".xz", XZ}, {".txz", XZ},
+	{".lz4", LZ4},
+	{".lzma", LZMA},
+	{".br", Brotli},
+	{".zst", Zstd}, {".zstd", Zstd},
+	{".Z", Compress},
+}
+
+// ForPath returns the format rg -z decompresses the file at path with, by
+// its name alone (rg never looks at the contents).
+func ForPath(path string) (Format, bool) {
+	for _, s := range suffixes {
+		if strings.HasSuffix(path, s.suffix) {
+			return s.format, true
+		}
+	}
+	return 0, false
+}
+
+// tool is the program rg runs for f: its error messages are worded as
+// that program's.
+func (f Format) tool() string {
+	switch f {
+	case Gzip:
+		return "gzip"
+	case Bzip2:
+		return "bzip2"
+	case XZ, LZMA:
+		return "xz"
+	case LZ4:
+		return "lz4"
+	case Brotli:
+		return "brotli"
+	case Zstd:
+		return "zstd"
+	}
+	return "uncompress"
+}
+
+// Error is a file that could not be decompressed. Its message is what the
+// tool rg runs would print for the usual causes (a file not in the format,
+// one cut short), framed as rg frames a child's stderr.
+type Error struct {
+	Path   string // as the user sees it (the tool is given this path)
+	Format Format
+	Header bool  // the data did not start as the format does
+	Err    error // the decoder's error
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Error is rg's framing of the tool's stderr: a line of 79 dashes above
+// and below it.
+func (e *Error) Error() string {
+	div := strings.Repeat("-", 79)
+	return "\n" + div + "\n" + e.toolMessage() + "\n" + div
+}
+
+// toolMessage is what the decompressing tool says about the file.
+func (e *Error) toolMessage() string {
+	p := e.Path
+	eof := errors.Is(e.Err, io.ErrUnexpectedEOF) || errors.Is(e.Err, io.EOF)
+	switch e.Format {
+	case Gzip, Compress:
+		switch {
+		case e.Header && !eof:
+			return "gzip: " + p + ": not in gzip format"
+		case eof:
+			return "gzip: " + p + ": unexpected end of file"
+		case errors.Is(e.Err, gzip.ErrChecksum):
+			return "gzip: " + p + ": invalid compressed data--crc error"
+		}
+		return "gzip: " + p + ": invalid compressed data--format violated"
+	case Bzip2:
+		switch {
+		case e.Header:
+			return "bzip2: " + p + " is not a bzip2 file."
+		case eof:
+			return "bzip2: Compressed file ends unexpectedly;\n\tperhaps it is corrupted?  *Possible* reason follows.\nbzip2: Inappropriate ioctl for device\n\tInput file = " + p + ", output file = (stdout)"
+		}
+		return "bzip2: Data integrity error when decompressing.\n\tInput file = " + p + ", output file = (stdout)"
+	case XZ, LZMA:
+		switch {
+		case e.Header && !eof:
+			return "xz: " + p + ": File format not recognized"
+		case eof:
+			return "xz: " + p + ": Unexpected end of input"
+		}
+		return "xz: " + p + ": Compressed data is corrupt"
+	case LZ4:
+		if e.Header {
+			return "Error 44 : Unrecognized header : file cannot be decoded"
+		}
+		return "Error 66 : Decompression error : " + e.Err.Error()
+	case Zstd:
+		switch {
+		case e.Header:
+			return "zstd: " + p + ": unsupported format"
+		case eof:
+			return "zstd: " + p + ": Read error (39) : premature end"
+		}
+		return "zstd: " + p + ": " + e.Err.Error()
+	}
+	return fmt.Sprintf("%s: %s: %v", e.Format.tool(), p, e.Err)
+}
+
+// MaxZstdWindow is the largest zstd window decoded, the zstd tool's own
+// default limit (--memory=128MB): a frame asking for more is refused
+// instead of allocating it.
+const MaxZstdWindow = 128 << 20
+
+// NewReader returns a reader of r's decompressed bytes in format f. path
+// names the file in errors. Errors, from NewReader or from Read, are
+// *Error. Close releases the decoder (not r).
+func NewReader(f Format, r io.Reader, path string) (io.ReadCloser, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	fail := func(header bool, err error) error { return &Error{Path: path, Format: f, Header: header, Err: err} }
+	var (
+		dec   io.Reader
+		close func()
+		err   error
+	)
+	switch f {
+	case Gzip:
+		var z *gzip.Reader
+		if magic, perr := br.Peek(2); perr == nil && string(magic) != "\x1f\x8b" {
+			err = gzip.ErrHeader
+		} else if z, err = gzip.NewReader(br); err == nil {
+			dec, close = z, func() { z.Close() }
+		}
+	case Bzip2:
+		// compress/bzip2 reads its header lazily: check the magic here.
+		var magic []byte
+		if magic, err = br.Peek(3); err == nil && string(magic) != "BZh" {
+			err = errors.New("bad magic value")
+		}
+		dec = bzip2.NewReader(br)
+	case XZ:
+		dec, err = xz.NewReader(br)
+	case LZMA:
+		dec, err = lzma.NewReader(br)
+	case LZ4:
+		var magic []byte
+		if magic, err = br.Peek(4); err == nil && string(magic) != "\x04\x22\x4d\x18" {
+			err = errors.New("bad magic number")
+		}
+		dec = lz4.NewReader(br)
+	case Brotli:
+		dec = brotli.NewReader(br)
+	case Zstd:
+		var z *zstd.Decoder
+		if z, err = zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(MaxZstdWindow)); err == nil {
+			dec, close = z, z.Close
+			var magic []byte
+			if magic, err = br.Peek(4); err == nil && string(magic) != "\x28\xb5\x2f\xfd" {
+				err = errors.New("unsupported format")
+			}
+		}
+	case Compress:
+		dec, err = newLZWReader(br)
+	default:
+		return nil, fmt.Errorf("decompress: unknown format %d", f)
+	}
+	if err != nil {
+		if close != nil {
+			close()
+		}
+		return nil, fail(true, err)
+	}
+	return &reader{r: dec, close: close, fail: fail}, nil
+}
+
+// reader wraps a decoder's errors as *Error.
+type reader struct {
+	r     io.Reader
+	close func()
+	fail  func(bool, error) error
+}
+
+func (r *reader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = r.fail(false, err)
+	}
+	return n, err
+}
+
+func (r *reader) Close() error {
+	if r.close != nil {
+		r.close()
+	}
+	return nil
+}
