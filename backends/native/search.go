@@ -47,6 +47,12 @@ type SearchOptions struct {
 	// --max-columns): a match line's Submatches are then not looked for,
 	// which on a broad query is a regexp run per printed line.
 	NoSpans bool
+	// Text is rg -a: a NUL is a byte like any other and no file is binary
+	// (BinaryConvert and KeepNUL are implied).
+	Text bool
+	// decoded: data is the text to search as it is (SearchReader's
+	// windows): no byte-order mark is looked for.
+	decoded bool
 	// probed: the reader looked at the file before it was mapped and found
 	// a literal a match needs, and its first NUL at probedNUL (-1: none),
 	// so neither is looked for again here.
@@ -102,7 +108,13 @@ type FileResult struct {
 // located and numbered (line numbers are counted lazily with bytes.Count).
 func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (FileResult, error) {
 	raw := data
-	data, peek := decodeBOM(data)
+	peek := 3 // rg's BOM sniffer's first read (see decodeBOM)
+	if !o.decoded {
+		data, peek = decodeBOM(data)
+	}
+	if o.Text {
+		o.BinaryConvert, o.KeepNUL = true, true
+	}
 	located := peek > 0 // no BOM: data is the file's own bytes
 	var end int
 	var binary bool
@@ -151,7 +163,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (F
 	} else {
 		err = s.runLines()
 	}
-	binary = binary || s.binary
+	binary = (binary || s.binary) && !o.Text
 	if binary && !o.BinaryConvert && o.CountOnly && !s.limitReached() {
 		// rg's summary printer squashes the count of a file it stopped
 		// reading at a NUL (rg -c prints nothing for it).
