@@ -49,6 +49,10 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
+	if err := p.checkPreprocess(o); err != nil {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
 	patterns, err := readPatterns(o, s.in)
 	if err != nil {
 		fmt.Fprintln(s.errOut, "rg:", err)
@@ -70,6 +74,8 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
+	reports := &fileReports{errOut: s.errOut, quiet: o.NoMessages}
+	p.setupReading(chain, o, reports)
 
 	status := 0
 	var targets []target
@@ -132,6 +138,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		}
 		tq := q
 		tq.Root, tq.Paths = t.root, t.paths
+		reports.setTarget(t)
 		var res search.Result
 		if t.stream != nil && needsListing(o) {
 			res, err = run.streamListing(ctx, tq, t.stream, &rgSink{run: run, t: t})
@@ -184,6 +191,8 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	switch {
 	case o.Quiet && run.matched:
 		return 0
+	case reports.failed.Load():
+		return 2
 	case status != 0:
 		return status
 	case run.matched:
@@ -303,6 +312,7 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 	}
 	q.Case = map[rgcli.Case]search.CaseMode{rgcli.CaseSensitive: search.CaseSensitive, rgcli.CaseInsensitive: search.CaseInsensitive, rgcli.CaseSmart: search.CaseSmart}[o.Case]
 	q.Word, q.Multiline = o.Word, o.Multiline
+	readingQuery(&q, o)
 	q.Before, q.After = o.ContextLines()
 	if o.MaxCount != nil {
 		q.MaxCountPerFile = *o.MaxCount

@@ -102,6 +102,9 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	if o.Passthru {
 		r.cfg.Context = false
 	}
+	if o.CRLF {
+		r.cfg.Terminator = []byte("\r\n") // rg --crlf ends its own lines so
+	}
 	if color {
 		p := o.Palette()
 		r.cfg.Styles = printer.Styles{Path: p.Path.Escape(), Line: p.Line.Escape(), Column: p.Column.Escape(), Match: p.Match.Escape()}
@@ -177,7 +180,7 @@ func (s *rgSink) Begin(rel string) error {
 		s.loc.close()
 	}
 	s.loc = nil
-	if s.t.file && r.std != nil && s.t.stream == nil {
+	if s.t.file && r.std != nil && s.t.stream == nil && !readsTransformed(r.o, s.abs) {
 		s.binaryOff = firstNUL(s.abs)
 	}
 	s.std = r.std

@@ -25,17 +25,8 @@ var unsupportedFlags = []struct {
 	{"--passthru with --json, -o or --count-matches", "passthru is printed file by file by the standard printer", func(o *rgcli.Options) bool {
 		return o.Passthru && (o.Mode == rgcli.ModeJSON || o.OnlyMatching || o.Mode == rgcli.ModeCountMatches)
 	}},
-	{"--pre", "running a preprocessor per file is left to rg", func(o *rgcli.Options) bool { return o.Has("pre") || o.Has("pre-glob") }},
-	{"-z/--search-zip", "decompression is left to rg", func(o *rgcli.Options) bool { return o.Has("search-zip") }},
 	{"--include-zero", "the engines report only files with a match", func(o *rgcli.Options) bool { return o.IncludeZero }},
-	{"-E/--encoding", "only UTF-8 (with BOM sniffing) is searched", func(o *rgcli.Options) bool {
-		return o.Encoding != "" && o.Encoding != "auto" && o.Encoding != "utf-8" && o.Encoding != "utf8"
-	}},
 	{"--null-data", "NUL line terminators are not supported", func(o *rgcli.Options) bool { return o.NullData }},
-	{"--crlf", "'$' before \\r\\n is not supported", func(o *rgcli.Options) bool { return o.CRLF }},
-	{"--no-unicode", "matching is always Unicode-aware", func(o *rgcli.Options) bool { return o.NoUnicode }},
-	{"-a/--text", "binary files are always skipped like rg's default", func(o *rgcli.Options) bool { return o.Text }},
-	{"--binary/-uuu", "binary files are always skipped like rg's default", func(o *rgcli.Options) bool { return o.Binary }},
 	{"--stop-on-nonmatch", "not implemented by the engines", func(o *rgcli.Options) bool { return o.StopOnNonmatch }},
 	{"-d/--max-depth", "the engines walk the whole tree", func(o *rgcli.Options) bool { return o.MaxDepth != nil }},
 	{"--iglob", "case-insensitive globs are not supported", func(o *rgcli.Options) bool { return hasIglob(o) }},

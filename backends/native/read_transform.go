@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -125,7 +126,11 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 		return r
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(3)
+	head, err := br.Peek(3)
+	if err != nil && !errors.Is(err, io.EOF) {
+		// Peek hands the error over once: keep it for the search.
+		return io.MultiReader(bytes.NewReader(head), errReader{err})
+	}
 	switch {
 	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
 		br.Discard(3)
@@ -142,6 +147,11 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 	}
 	return transform.NewReader(br, rd.enc.Enc.NewDecoder())
 }
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // closeAll closes its closers in order (the preprocessor or decoder, then
 // the file), returning the first error.

@@ -62,14 +62,22 @@ func (s *streamState) run(r io.Reader) (FileResult, error) {
 	first, base := 1, 0 // line number and offset of buf[0]
 	prefix := 0         // bytes of buf searched already, kept for context
 	eof := false
+	quit := !s.o.Text && !s.o.BinaryConvert
 	for {
 		var err error
-		buf, eof, err = fillWindow(r, buf, prefix)
+		var nulRead int
+		buf, eof, nulRead, err = fillWindow(r, buf, prefix, quit)
 		if err != nil {
 			return s.res, err
 		}
 		end := len(buf)
-		if !eof {
+		if nulRead >= 0 {
+			// rg has searched every line that ended before the read that
+			// brought the NUL (it searches after each read that brings a
+			// line end), and stops there.
+			s.res.Binary, eof = true, true
+			end = prefix + bytes.LastIndexByte(buf[prefix:nulRead], '\n') + 1
+		} else if !eof {
 			end = prefix + bytes.LastIndexByte(buf[prefix:], '\n') + 1
 		}
 		fresh := buf[prefix:end]
@@ -78,13 +86,8 @@ func (s *streamState) run(r io.Reader) (FileResult, error) {
 				return s.res, err
 			}
 		}
-		if !s.o.Text && bytes.IndexByte(fresh, 0) >= 0 {
+		if !s.o.Text && !quit && bytes.IndexByte(fresh, 0) >= 0 {
 			s.res.Binary = true
-			if !s.o.BinaryConvert {
-				// rg stops reading at the buffer that brings a NUL, without
-				// searching it.
-				return s.finish()
-			}
 			for i := range fresh {
 				if fresh[i] == 0 {
 					fresh[i] = '\n' // rg's "convert": a NUL is a line break
@@ -115,22 +118,28 @@ func (s *streamState) run(r io.Reader) (FileResult, error) {
 }
 
 // fillWindow reads into buf past its first prefix bytes until it holds
-// streamWindow new bytes with a line end among them, or r ends.
-func fillWindow(r io.Reader, buf []byte, prefix int) ([]byte, bool, error) {
+// streamWindow new bytes with a line end among them, or r ends. With quit
+// set it stops at a read that brings a NUL byte and returns where that
+// read's bytes start (else -1).
+func fillWindow(r io.Reader, buf []byte, prefix int, quit bool) ([]byte, bool, int, error) {
 	for {
 		if len(buf)-prefix >= streamWindow && bytes.IndexByte(buf[prefix:], '\n') >= 0 {
-			return buf, false, nil
+			return buf, false, -1, nil
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
+		start := len(buf)
 		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
+		if quit && bytes.IndexByte(buf[start:], 0) >= 0 {
+			return buf, true, start, nil
+		}
 		if errors.Is(err, io.EOF) {
-			return buf, true, nil
+			return buf, true, -1, nil
 		}
 		if err != nil {
-			return buf, false, err
+			return buf, false, -1, err
 		}
 	}
 }

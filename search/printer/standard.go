@@ -35,6 +35,20 @@ type StandardConfig struct {
 	FieldMatchSeparator, FieldContextSeparator string
 	Color                                      bool
 	Styles                                     Styles
+	// Terminator ends the lines the printer makes up itself (a path, a
+	// count, a heading, an -o match, a last line that has none): "\n"
+	// when nil, "\r\n" for rg --crlf. A line printed from the file keeps
+	// the file's own terminator, and the "--" separator and a heading's
+	// blank line stay "\n", as in rg.
+	Terminator []byte
+}
+
+// term is the printer's own line terminator.
+func (p *Standard) term() []byte {
+	if p.cfg.Terminator == nil {
+		return []byte{'\n'}
+	}
+	return p.cfg.Terminator
 }
 
 // Standard prints results byte for byte as rg 15's standard printer does.
@@ -94,7 +108,7 @@ func (p *Standard) Line(l RgLine) error {
 			if p.cfg.Null {
 				b = append(b, 0)
 			} else {
-				b = append(b, '\n')
+				b = append(b, p.term()...)
 			}
 		}
 		p.fileStarted = true
@@ -121,7 +135,7 @@ func (p *Standard) perMatch(b []byte, l RgLine, text []byte, spans []search.Span
 		b = p.appendPrefix(b, l, s.Start+1, l.Offset+int64(s.Start))
 		if p.cfg.OnlyMatching {
 			only := l
-			only.Term = []byte{'\n'} // rg ends each -o match with "\n", whatever the line's terminator
+			only.Term = p.term() // rg ends each -o match with its own terminator, whatever the line's
 			b = p.appendBody(b, only, text[s.Start:s.End], []search.Span{{Start: 0, End: s.End - s.Start}})
 		} else {
 			b = p.appendBody(b, l, text, spans)
@@ -191,7 +205,7 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans []search.Sp
 	}
 	term := l.Term
 	if len(term) == 0 {
-		term = []byte{'\n'}
+		term = p.term()
 	}
 	if p.cfg.MaxColumns > 0 && len(text) > p.cfg.MaxColumns {
 		if !p.cfg.MaxColumnsPreview {
@@ -274,7 +288,7 @@ func (p *Standard) PathLine(path string) error {
 	if p.cfg.Null {
 		b = append(b, 0)
 	} else {
-		b = append(b, '\n')
+		b = append(b, p.term()...)
 	}
 	return p.flush(b)
 }
@@ -292,7 +306,7 @@ func (p *Standard) Count(path string, n int64) error {
 		}
 	}
 	b = strconv.AppendInt(b, n, 10)
-	b = append(b, '\n')
+	b = append(b, p.term()...)
 	return p.flush(b)
 }
 
