@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -25,6 +26,29 @@ type fileReports struct {
 	mu     sync.Mutex
 	t      target // the target being searched (targets go one at a time)
 	failed atomic.Bool
+	// byPath: rg sorts by path (--sort path, --sortr path) and so, searching
+	// one file at a time, reports failures in that order: they are held
+	// until the target is done (held), then printed in it.
+	byPath, reverse bool
+	held            []heldReport
+}
+
+type heldReport struct{ path, msg string }
+
+// flush prints the held reports in rg's order.
+func (f *fileReports) flush() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	slices.SortStableFunc(f.held, func(a, b heldReport) int {
+		if f.reverse {
+			return comparePaths(b.path, a.path)
+		}
+		return comparePaths(a.path, b.path)
+	})
+	for _, h := range f.held {
+		fmt.Fprint(f.errOut, h.msg)
+	}
+	f.held = f.held[:0]
 }
 
 // setTarget names the target whose files are reported next.
@@ -52,14 +76,19 @@ func (f *fileReports) report(rel string, err error) {
 	if errors.As(err, &de) {
 		de.Path = name // the tool rg runs is given the path rg has
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	msg := err.Error()
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		msg = rgcli.OSError(pe.Err)
 	}
-	fmt.Fprintf(f.errOut, "rg: %s: %s\n", name, msg)
+	line := fmt.Sprintf("rg: %s: %s\n", name, msg)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.byPath {
+		f.held = append(f.held, heldReport{name, line})
+		return
+	}
+	fmt.Fprint(f.errOut, line)
 }
 
 // setupReading hands the native engines of chain what the command line

@@ -74,7 +74,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
-	reports := &fileReports{errOut: s.errOut, quiet: o.NoMessages}
+	reports := &fileReports{errOut: s.errOut, quiet: o.NoMessages, byPath: o.Sort == rgcli.SortPath, reverse: o.SortReverse}
 	p.setupReading(chain, o, reports)
 
 	status := 0
@@ -149,6 +149,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		} else {
 			res, err = chain.Search(ctx, tq, run.sinkFor(t))
 		}
+		reports.flush()
 		run.addResult(res)
 		if errors.Is(err, syscall.EPIPE) || errors.Is(err, errQuit) {
 			break

@@ -180,7 +180,7 @@ func (s *rgSink) Begin(rel string) error {
 		s.loc.close()
 	}
 	s.loc = nil
-	if s.t.file && r.std != nil && s.t.stream == nil && !readsTransformed(r.o, s.abs) {
+	if (s.t.file || r.o.Binary) && r.std != nil && s.t.stream == nil && !readsTransformed(r.o, s.abs) {
 		s.binaryOff = firstNUL(s.abs)
 	}
 	s.std = r.std

@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -307,6 +308,15 @@ func (r *FileSearcher) searchTransformed(f File, follow bool) error {
 		}
 		return nil
 	})
+	if err == nil && !sinkDone && (opts.FilesOnly || opts.MaxCount > 0) {
+		// rg stopped reading early and closed the decompressor's pipe; a
+		// corrupt file had failed by then (the tool reads ahead), so look
+		// a little further for the failure.
+		_, err = io.CopyN(io.Discard, rc, drainAhead)
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
+	}
 	cerr := rc.Close()
 	r.searched.Add(1)
 	r.bytes.Add(res.Bytes)
@@ -327,15 +337,21 @@ func (r *FileSearcher) searchTransformed(f File, follow bool) error {
 		// A failing preprocessor reports its status when it is waited for.
 		err = cerr
 	}
-	// What was found before the failure is reported, as rg prints it.
-	if cerr := out.Close(res.MatchedLines); cerr != nil {
-		return cerr
-	}
 	if err != nil {
 		r.fileError(f.Path, err)
+		if opts.CountOnly {
+			// rg prints no count for a file whose reading failed (a path
+			// for -l, found before the failure, it prints).
+			return nil
+		}
 	}
-	return nil
+	// The lines found before a failure are reported, as rg prints them.
+	return out.Close(res.MatchedLines)
 }
+
+// drainAhead is how much more of a file searchTransformed reads after
+// the search stopped early, to find the failure rg would report.
+const drainAhead = 256 << 10
 
 // fileError reports a file that could not be searched as asked.
 func (r *FileSearcher) fileError(path string, err error) {

@@ -117,7 +117,8 @@ func (rd *reading) open(ctx context.Context, src *Source, f File, follow bool) (
 
 // decode applies rg's encoding rules to r: a byte-order mark (UTF-8,
 // UTF-16LE, UTF-16BE) is dropped and says how the rest is read, whatever
-// the encoding asked for; without one the asked encoding transcodes to
+// the encoding asked for (but a UTF-8 mark does not override an asked
+// UTF-16, as in rg); without one the asked encoding transcodes to
 // UTF-8 (invalid sequences become U+FFFD, as encoding_rs makes them), and
 // UTF-8 and "auto" pass the bytes through unchecked. "none" reads the raw
 // bytes, a byte-order mark included.
@@ -131,8 +132,10 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 		// Peek hands the error over once: keep it for the search.
 		return io.MultiReader(bytes.NewReader(head), errReader{err})
 	}
+	utf16 := rd.enc.Name == "utf-16le" || rd.enc.Name == "utf-16be"
 	switch {
-	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
+	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}) && !utf16:
+		// (rg reads a UTF-8 mark as text of an asked UTF-16 encoding.)
 		br.Discard(3)
 		return br
 	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}):

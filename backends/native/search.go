@@ -463,6 +463,15 @@ func (s *fileSearch) keepSpan(start int) bool {
 
 func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
 	text := trimCR(s.data, ls, le)
+	if s.m.opts.CRLF && len(text) < le-ls {
+		// --crlf: '$' never matches between "\r" and "\n", so nothing
+		// starts past the '\r'.
+		k := len(spans)
+		for k > 0 && spans[k-1][0] > len(text) {
+			k--
+		}
+		spans = spans[:k]
+	}
 	for i := range spans {
 		spans[i][0] = min(spans[i][0], len(text))
 		spans[i][1] = min(spans[i][1], len(text))

@@ -63,12 +63,15 @@ func (s *streamState) run(r io.Reader) (FileResult, error) {
 	prefix := 0         // bytes of buf searched already, kept for context
 	eof := false
 	quit := !s.o.Text && !s.o.BinaryConvert
+	var readErr error
 	for {
 		var err error
 		var nulRead int
 		buf, eof, nulRead, err = fillWindow(r, buf, prefix, quit)
 		if err != nil {
-			return s.res, err
+			// What came before a read error is searched first, as rg
+			// searches what a failing decompressor printed.
+			readErr, eof = err, true
 		}
 		end := len(buf)
 		if nulRead >= 0 {
@@ -100,6 +103,9 @@ func (s *streamState) run(r io.Reader) (FileResult, error) {
 			if err != nil || done {
 				return s.res, err
 			}
+		}
+		if readErr != nil {
+			return s.res, readErr
 		}
 		if eof {
 			return s.finish()

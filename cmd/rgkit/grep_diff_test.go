@@ -194,6 +194,11 @@ func diffCases() []diffCase {
 	// Flags the library's engines refuse (a known difference on those engines).
 	add("-P", "foo", "a.txt")
 	add("--pre", "cat", "foo", "a.txt")
+	add("-z", "foo", "a.txt")
+	add("--sort", "path", "--crlf", "-n", "foo$")
+	add("--sort", "path", "-a", "-c", "foo")
+	add("--sort", "path", "--binary", "-n", "baz")
+	add("-E", "latin1", "-c", "foo", "docs/readme.md")
 	add("--sort", "path", "--files")
 	add("--sort", "path", "--files-without-match", "foo")
 	add("-v", "-n", "foo", "words.txt")
@@ -457,7 +462,6 @@ var refusals = map[string]knownDiff{
 	"( a.txt": {stderr: "rg: regex parse error:\n    (\nerror: invalid pattern \"(\" at byte 1: unclosed group (to match a parenthesis literally, escape it as '\\(' or '\\)')\n", code: 2,
 		why: "regex errors carry rg's reason but not its caret picture of the wrapped pattern (same exit status, different layout)"},
 	"-P foo a.txt":           refusal("-P/--pcre2", "PCRE2 syntax needs the ripgrep engine; rgkit's engines speak rg's default (Rust) regex syntax"),
-	"--pre cat foo a.txt":    refusal("--pre", "running a preprocessor per file is left to rg"),
 	"--sort path -v -C1 foo": refusal("-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those"),
 }
 
