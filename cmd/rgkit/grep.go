@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rgkit/rgkit/backends"
+	_ "github.com/rgkit/rgkit/internal/decompress/brotli" // rg -z reads .br files (it links net/http, so the library does not)
 	"github.com/rgkit/rgkit/internal/preproc"
 	"github.com/rgkit/rgkit/internal/realrg"
 	"github.com/rgkit/rgkit/internal/rgcli"

@@ -16,7 +16,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 	"github.com/ulikunitz/xz"
@@ -54,15 +53,31 @@ var suffixes = []struct {
 }
 
 // ForPath returns the format rg -z decompresses the file at path with, by
-// its name alone (rg never looks at the contents).
+// its name alone (rg never looks at the contents). A .br file has a
+// format only in a program that links the brotli decoder (see
+// RegisterBrotli); elsewhere it is searched as it is, as rg searches it
+// when no brotli tool is installed.
 func ForPath(path string) (Format, bool) {
 	for _, s := range suffixes {
 		if strings.HasSuffix(path, s.suffix) {
+			if s.format == Brotli && brotliReader == nil {
+				return 0, false
+			}
 			return s.format, true
 		}
 	}
 	return 0, false
 }
+
+// brotliReader decodes brotli; nil until RegisterBrotli.
+var brotliReader func(io.Reader) io.Reader
+
+// RegisterBrotli links a brotli decoder (package
+// internal/decompress/brotli does it when imported). It is not linked by
+// default because the brotli library imports net/http, which the pure-Go
+// rg and the native engine must not link; rgkit's own binary links it.
+// Call it from an init function only.
+func RegisterBrotli(newReader func(io.Reader) io.Reader) { brotliReader = newReader }
 
 // tool is the program rg runs for f: its error messages are worded as
 // that program's.
@@ -193,7 +208,10 @@ func NewReader(f Format, r io.Reader, path string) (io.ReadCloser, error) {
 		}
 		dec = lz4.NewReader(br)
 	case Brotli:
-		dec = brotli.NewReader(br)
+		if brotliReader == nil {
+			return nil, fmt.Errorf("decompress: no brotli decoder linked")
+		}
+		dec = brotliReader(br)
 	case Zstd:
 		var z *zstd.Decoder
 		if z, err = zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(MaxZstdWindow)); err == nil {
