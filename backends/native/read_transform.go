@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 
 	"github.com/rgkit/rgkit/internal/decompress"
@@ -140,10 +139,16 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 		return br
 	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
 		br.Discard(2)
-		return transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder())
+		return transform.NewReader(br, utf16Decoder{})
 	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
 		br.Discard(2)
-		return transform.NewReader(br, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder())
+		return transform.NewReader(br, utf16Decoder{bigEndian: true})
+	}
+	switch rd.enc.Name {
+	case "utf-16le":
+		return transform.NewReader(br, utf16Decoder{})
+	case "utf-16be":
+		return transform.NewReader(br, utf16Decoder{bigEndian: true})
 	}
 	if rd.enc.Enc == nil {
 		return br

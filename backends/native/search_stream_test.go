@@ -13,6 +13,8 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"golang.org/x/text/transform"
+
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -173,4 +175,54 @@ func TestSearchZipMemoryIsBounded(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
 		t.Errorf("searching %d MiB decompressed allocated %d MiB; want it bounded by the window", total>>20, alloc>>20)
 	}
+}
+
+// The UTF-16 decoder gives utf16ToUTF8's answer (encoding_rs's rules)
+// whatever the chunks it is fed: surrogate pairs split across chunks,
+// unpaired surrogates, an odd last byte.
+func TestUTF16DecoderStreamsAsTheWholeBufferDecoderDecodes(t *testing.T) {
+	t.Parallel()
+	le := []byte{'a', 0, 0x3D, 0xD8, 0x00, 0xDE, 'b', 0, 0x00, 0xDC, 'c', 0, 0x3D, 0xD8, 'd', 0, 0xE9, 0, 0x42, 0x30}
+	for _, tt := range []struct {
+		name string
+		data []byte
+		be   bool
+	}{
+		{"le", le, false}, {"le odd end", append(le, 'x'), false}, {"le lone high at end", append(le, 0x3D, 0xD8), false},
+		{"be", swapPairs(le), true}, {"be odd end", append(swapPairs(le), 'x'), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want := utf16ToUTF8(tt.data, tt.be)
+			for _, chunk := range []int{1, 3, 1000} {
+				r := transform.NewReader(&chunkReader{tt.data, chunk}, utf16Decoder{bigEndian: tt.be})
+				got, err := io.ReadAll(r)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("chunks of %d: %q (%v), want %q", chunk, got, err, want)
+				}
+			}
+		})
+	}
+}
+
+func swapPairs(b []byte) []byte {
+	out := bytes.Clone(b)
+	for i := 0; i+1 < len(out); i += 2 {
+		out[i], out[i+1] = out[i+1], out[i]
+	}
+	return out
+}
+
+// chunkReader reads data n bytes at a time.
+type chunkReader struct {
+	data []byte
+	n    int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, c.data[:min(c.n, len(c.data))])
+	c.data = c.data[n:]
+	return n, nil
 }
