@@ -93,8 +93,10 @@ func (f *fileReports) report(rel string, err error) {
 
 // setupReading hands the native engines of chain what the command line
 // asks of reading files: the --pre command (through p.Preprocess) and
-// where to report a file that fails.
-func (p *Program) setupReading(chain *search.Chain, o *rgcli.Options, reports *fileReports) {
+// where to report a file that fails. Only the native engine runs a
+// preprocessor, so with --pre the chain keeps its native engines alone
+// (an error when it has none: --backend grep, say).
+func (p *Program) setupReading(chain *search.Chain, o *rgcli.Options, reports *fileReports) error {
 	var pre *native.Preprocessor
 	if o.Pre != "" && p.Preprocess != nil {
 		command := o.Pre
@@ -102,12 +104,21 @@ func (p *Program) setupReading(chain *search.Chain, o *rgcli.Options, reports *f
 			return p.Preprocess(ctx, command, reports.printed(rel), stdin)
 		}}
 	}
+	var natives []search.Engine
 	for _, e := range chain.Engines {
 		if n, ok := e.(*native.Engine); ok {
 			n.Preprocessor = pre
 			n.OnFileError = reports.report
+			natives = append(natives, n)
 		}
 	}
+	if pre != nil {
+		if len(natives) == 0 {
+			return fmt.Errorf("--pre: only the native engine runs a preprocessor (use --backend native or auto)")
+		}
+		chain.Engines = natives
+	}
+	return nil
 }
 
 // checkPreprocess refuses --pre in a program that runs no commands.

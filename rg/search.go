@@ -75,7 +75,10 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		return 2
 	}
 	reports := &fileReports{errOut: s.errOut, quiet: o.NoMessages, byPath: o.Sort == rgcli.SortPath, reverse: o.SortReverse}
-	p.setupReading(chain, o, reports)
+	if err := p.setupReading(chain, o, reports); err != nil {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
 
 	status := 0
 	var targets []target

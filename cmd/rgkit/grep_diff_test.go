@@ -465,6 +465,21 @@ var refusals = map[string]knownDiff{
 	"--sort path -v -C1 foo": refusal("-v/--invert-match with context, -o, --count-matches or --json", "inverted lines are listed file by file without those"),
 }
 
+// readingDeclines are the cases whose reading flags (rg -z, -E, --crlf, -a,
+// --binary) the grep and ripgrep engines decline (search.Query's
+// CustomReading), with the flag each names; with --backend naming one of
+// them there is no native engine to fall to.
+var readingDeclines = map[string]string{
+	"-z foo a.txt":                    "search-zip",
+	"--sort path --crlf -n foo$":      "crlf",
+	"--sort path -a -c foo":           "text",
+	"--sort path --binary -n baz":     "binary",
+	"-E latin1 -c foo docs/readme.md": "encoding latin1",
+}
+
+// preNative is --pre with --backend naming an engine other than native.
+var preNative = knownDiff{stderr: "rg: --pre: only the native engine runs a preprocessor (use --backend native or auto)\n", code: 2, why: "only the native engine runs a preprocessor"}
+
 // knownDiffs are the expected differences per engine path, keyed by case
 // name; docs/cli.md lists them with the same reasons.
 var knownDiffs = map[string]map[string]knownDiff{
@@ -485,6 +500,10 @@ var knownDiffs = map[string]map[string]knownDiff{
 		multi := knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep searches line by line (multiline)\n", code: 2, why: "grep searches line by line"}
 		m[`-U -n foo\nfoo words.txt`] = multi
 		m["-U --multiline-dotall -c bar.baz words.txt"] = multi
+		for name, why := range readingDeclines {
+			m[name] = knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep reads files as they are (" + why + ")\n", code: 2, why: "grep reads the bytes as they are"}
+		}
+		m["--pre cat foo a.txt"] = preNative
 		return m
 	}(),
 	"ripgrep-engine": func() map[string]knownDiff {
@@ -494,6 +513,10 @@ var knownDiffs = map[string]map[string]knownDiff{
 		m["-g *.zzz foo"] = quiet
 		m["-l -g *.zzz foo"] = quiet
 		m["--no-messages -g *.zzz foo"] = quiet
+		for name, why := range readingDeclines {
+			m[name] = knownDiff{stderr: "rg: no engine could run this query: ripgrep: backend cannot honour this query exactly: the ripgrep engine reads files as rg does by default (" + why + ")\n", code: 2, why: "the ripgrep engine does not pass the reading flags to rg"}
+		}
+		m["--pre cat foo a.txt"] = preNative
 		return m
 	}(),
 }
