@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,6 +65,30 @@ func readingTree(t *testing.T) string {
 		}
 		write(f.name, out)
 	}
+	// Empty, one byte, and cut files in each format (the tools' messages
+	// for them). A cut file is searched with -c only: how much text a
+	// decoder flushes before failing differs from the tool's.
+	var long bytes.Buffer
+	for i := range 3000 {
+		fmt.Fprintf(&long, "%d foo line\n", i)
+	}
+	for _, f := range []struct{ ext, tool string }{
+		{"gz", "gzip"}, {"bz2", "bzip2"}, {"xz", "xz"}, {"zst", "zstd"}, {"lz4", "lz4"}, {"Z", "compress"},
+	} {
+		write("empty/e."+f.ext, nil)
+		write("empty/x."+f.ext, []byte("x"))
+		cmd := exec.Command(testtool.Need(t, f.tool), "-c")
+		if f.tool == "compress" {
+			cmd.Args = append(cmd.Args, "-f")
+		}
+		cmd.Stdin = bytes.NewReader(long.Bytes())
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", f.tool, err)
+		}
+		write("cut/tail."+f.ext, out[:len(out)-5])
+		write("cut/half."+f.ext, out[:len(out)/2])
+	}
 	utf16le, _ := unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewEncoder().Bytes([]byte("héllo wörld\nfoo 日本\nlast foo"))
 	utf16be, _ := unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewEncoder().Bytes([]byte("big foo\nother\n"))
 	sjis, _ := japanese.ShiftJIS.NewEncoder().Bytes([]byte("日本語 foo\nテキスト\n"))
@@ -103,6 +128,7 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{"-z", "foo", "z/log.gz"}, {"-z", "-c", "foo", "z/log.xz"}, {"-z", "-n", "--column", "foo", "z/log.Z"},
 		{"-z", "foo", "z/bad.gz"}, {"-z", "foo", "z/cut.gz"}, {"-z", "-m1", "-A1", "foo", "z/log.zst"},
 		{"foo", "z/log.gz"}, sorted("-z", "--no-search-zip", "-c", "foo", "z"),
+		sorted("-z", "foo", "empty"), sorted("-z", "-c", "foo", "cut"),
 		// -E: transcoding, offsets and columns in the UTF-8 text, BOMs.
 		{"-E", "utf-16le", "-n", "--column", "foo", "e/le.txt"}, {"-E", "utf-16le", "-b", "-o", "w.r", "e/le.txt"},
 		{"-E", "utf-16be", "foo", "e/be.txt"}, {"-E", "UTF-16", "-c", "foo", "e/le.txt"},

@@ -122,8 +122,10 @@ func (e *Error) Error() string {
 func (e *Error) toolMessage() string {
 	p := e.Path
 	eof := errors.Is(e.Err, io.ErrUnexpectedEOF) || errors.Is(e.Err, io.EOF)
+	short := errors.Is(e.Err, errShortMagic)
 	switch e.Format {
 	case Gzip, Compress:
+		eof = eof || short
 		switch {
 		case e.Header && !eof:
 			return "gzip: " + p + ": not in gzip format"
@@ -134,32 +136,45 @@ func (e *Error) toolMessage() string {
 		}
 		return "gzip: " + p + ": invalid compressed data--format violated"
 	case Bzip2:
+		eof = eof || short
 		switch {
-		case e.Header:
+		case e.Header && !eof:
 			return "bzip2: " + p + " is not a bzip2 file."
 		case eof:
-			return "bzip2: Compressed file ends unexpectedly;\n\tperhaps it is corrupted?  *Possible* reason follows.\nbzip2: Inappropriate ioctl for device\n\tInput file = " + p + ", output file = (stdout)"
+			return "bzip2: Compressed file ends unexpectedly;\n\tperhaps it is corrupted?  *Possible* reason follows.\nbzip2: Success\n\tInput file = " + p +
+				", output file = (stdout)\n\nIt is possible that the compressed file(s) have become corrupted.\nYou can use the -tvv option to test integrity of such files.\n\n" +
+				"You can use the `bzip2recover' program to attempt to recover\ndata from undamaged sections of corrupted files."
 		}
 		return "bzip2: Data integrity error when decompressing.\n\tInput file = " + p + ", output file = (stdout)"
 	case XZ, LZMA:
 		switch {
-		case e.Header && !eof:
+		case e.Header:
 			return "xz: " + p + ": File format not recognized"
 		case eof:
 			return "xz: " + p + ": Unexpected end of input"
 		}
 		return "xz: " + p + ": Compressed data is corrupt"
 	case LZ4:
+		if short {
+			return "Error 40 : Unrecognized header : Magic Number unreadable"
+		}
 		if e.Header {
 			return "Error 44 : Unrecognized header : file cannot be decoded"
+		}
+		if eof {
+			return "Error 68 : Unfinished stream"
 		}
 		return "Error 66 : Decompression error : " + e.Err.Error()
 	case Zstd:
 		switch {
+		case short:
+			return "zstd: " + p + ": unknown header"
+		case e.Header && eof:
+			return "zstd: " + p + ": unexpected end of file"
 		case e.Header:
 			return "zstd: " + p + ": unsupported format"
 		case eof:
-			return "zstd: " + p + ": Read error (39) : premature end"
+			return p + " : Read error (39) : premature end"
 		}
 		return "zstd: " + p + ": " + e.Err.Error()
 	}
@@ -185,28 +200,26 @@ func NewReader(f Format, r io.Reader, path string) (io.ReadCloser, error) {
 	switch f {
 	case Gzip:
 		var z *gzip.Reader
-		if magic, perr := br.Peek(2); perr == nil && string(magic) != "\x1f\x8b" {
-			err = gzip.ErrHeader
-		} else if z, err = gzip.NewReader(br); err == nil {
+		if err = checkMagic(br, "\x1f\x8b", false); err == nil {
+			z, err = gzip.NewReader(br)
+		}
+		if err == nil {
 			dec, close = z, func() { z.Close() }
 		}
 	case Bzip2:
 		// compress/bzip2 reads its header lazily: check the magic here.
-		var magic []byte
-		if magic, err = br.Peek(3); err == nil && string(magic) != "BZh" {
-			err = errors.New("bad magic value")
-		}
+		err = checkMagic(br, "BZh", true)
 		dec = bzip2.NewReader(br)
 	case XZ:
 		dec, err = xz.NewReader(br)
 	case LZMA:
 		dec, err = lzma.NewReader(br)
 	case LZ4:
-		var magic []byte
-		if magic, err = br.Peek(4); err == nil && string(magic) != "\x04\x22\x4d\x18" {
-			err = errors.New("bad magic number")
-		}
+		err = checkMagic(br, "\x04\x22\x4d\x18", false)
 		dec = lz4.NewReader(br)
+		if head, _ := br.Peek(1); len(head) == 0 {
+			err, dec = nil, br // the lz4 tool reads an empty file as empty
+		}
 	case Brotli:
 		if brotliReader == nil {
 			return nil, fmt.Errorf("decompress: no brotli decoder linked")
@@ -216,10 +229,7 @@ func NewReader(f Format, r io.Reader, path string) (io.ReadCloser, error) {
 		var z *zstd.Decoder
 		if z, err = zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(MaxZstdWindow)); err == nil {
 			dec, close = z, z.Close
-			var magic []byte
-			if magic, err = br.Peek(4); err == nil && string(magic) != "\x28\xb5\x2f\xfd" {
-				err = errors.New("unsupported format")
-			}
+			err = checkMagic(br, "\x28\xb5\x2f\xfd", false)
 		}
 	case Compress:
 		dec, err = newLZWReader(br)
@@ -233,6 +243,33 @@ func NewReader(f Format, r io.Reader, path string) (io.ReadCloser, error) {
 		return nil, fail(true, err)
 	}
 	return &reader{r: dec, close: close, fail: fail}, nil
+}
+
+// errMagic is data that does not start as its format does; errShortMagic
+// a file, not empty, shorter than the format's magic number.
+var (
+	errMagic      = errors.New("not in the format")
+	errShortMagic = errors.New("too short for the magic number")
+)
+
+// checkMagic reports data that does not start with magic (the decoders
+// that read their header lazily would otherwise fail later, or not at
+// all), an empty file as cut short, and a shorter one as errShortMagic,
+// or as errMagic when mismatchFirst and its bytes already differ (the
+// tools tell these apart).
+func checkMagic(br *bufio.Reader, magic string, mismatchFirst bool) error {
+	head, err := br.Peek(len(magic))
+	switch {
+	case len(head) == 0 && err == io.EOF:
+		return io.ErrUnexpectedEOF
+	case !strings.HasPrefix(magic, string(head)) && (len(head) == len(magic) || mismatchFirst):
+		return errMagic
+	case len(head) < len(magic) && err == io.EOF:
+		return errShortMagic
+	case len(head) < len(magic):
+		return err
+	}
+	return nil
 }
 
 // reader wraps a decoder's errors as *Error.
