@@ -173,6 +173,13 @@ func searchStream(ctx context.Context, q search.Query, st *streamSource, name st
 	s := &streamSearch{ctx: ctx, q: nq, m: m, st: st, name: name, sink: sink}
 	s.opts = native.SearchOptionsFor(nq)
 	s.opts.BinaryConvert = true // rg reads a stream and turns its NULs into line breaks
+	s.opts.Text = nq.Binary == search.BinaryText
+	// rg -E applies to stdin too (-z and --pre do not).
+	var decoded bool
+	if st.r, decoded, err = native.DecodeReader(st.r, nq.Encoding); err != nil {
+		return res, err
+	}
+	s.opts.Decoded = decoded
 	s.opts.Interrupt = ctx.Err
 	st.binaryOff = -1
 	err = s.run()
@@ -282,7 +289,7 @@ func (s *streamSearch) run() error {
 		return err
 	}
 	eof := errors.Is(err, io.EOF)
-	utf16 := bytes.HasPrefix(buf, []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf, []byte{0xFE, 0xFF})
+	utf16 := !s.opts.Decoded && (bytes.HasPrefix(buf, []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf, []byte{0xFE, 0xFF}))
 	if s.q.Multiline || utf16 {
 		if !eof {
 			if buf, err = rd.readAll(s.ctx, buf); err != nil {
@@ -354,7 +361,7 @@ func (s *streamSearch) window(buf []byte, prefix, first int, base int64) (done b
 		return true, err
 	}
 	s.st.bytes += int64(len(buf) - prefix)
-	if s.st.binaryOff < 0 {
+	if s.st.binaryOff < 0 && !s.opts.Text { // -a: a NUL is a byte like any other
 		if i := bytes.IndexByte(buf[prefix:], 0); i >= 0 {
 			s.st.binaryOff = base + int64(prefix+i)
 		}
@@ -413,7 +420,7 @@ func (s *streamSearch) window(buf []byte, prefix, first int, base int64) (done b
 // whole searches a stream read whole.
 func (s *streamSearch) whole(buf []byte) error {
 	s.st.bytes = int64(len(buf))
-	if i := bytes.IndexByte(buf, 0); i >= 0 {
+	if i := bytes.IndexByte(buf, 0); i >= 0 && !s.opts.Text {
 		s.st.binaryOff = int64(i)
 	}
 	s.st.loc.reset(buf, 1, 0)

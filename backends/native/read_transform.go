@@ -161,6 +161,19 @@ type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
+// DecodeReader applies rg -E's rules for encoding (a Query.Encoding) to
+// r, a stream searched with SearchOptions.Decoded: a label transcodes
+// (a byte-order mark overriding it), "none" reads the bytes as they are.
+// ok is false for "" and "auto", where Search's own byte-order mark rule
+// applies to the data as read.
+func DecodeReader(r io.Reader, encoding string) (_ io.Reader, ok bool, err error) {
+	enc, err := textenc.Lookup(encoding)
+	if err != nil || enc.Mode == textenc.Auto {
+		return r, false, err
+	}
+	return (&reading{enc: enc}).decode(r), true, nil
+}
+
 // closeAll closes its closers in order (the preprocessor or decoder, then
 // the file), returning the first error.
 type closeAll struct {

@@ -50,9 +50,9 @@ type SearchOptions struct {
 	// Text is rg -a: a NUL is a byte like any other and no file is binary
 	// (BinaryConvert and KeepNUL are implied).
 	Text bool
-	// decoded: data is the text to search as it is (SearchReader's
-	// windows): no byte-order mark is looked for.
-	decoded bool
+	// Decoded says data is the text to search as it is (decoded already,
+	// or rg -E none): no byte-order mark is looked for.
+	Decoded bool
 	// probed: the reader looked at the file before it was mapped and found
 	// a literal a match needs, and its first NUL at probedNUL (-1: none),
 	// so neither is looked for again here.
@@ -109,7 +109,7 @@ type FileResult struct {
 func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (FileResult, error) {
 	raw := data
 	peek := 3 // rg's BOM sniffer's first read (see decodeBOM)
-	if !o.decoded {
+	if !o.Decoded {
 		data, peek = decodeBOM(data)
 	}
 	if o.Text {

@@ -25,7 +25,7 @@ const streamWindow = 64 << 10
 // BinaryConvert each NUL is read as a line break, with Text a NUL is a
 // plain byte.
 func (m *Matcher) SearchReader(r io.Reader, o SearchOptions, emit func(Line) error) (FileResult, error) {
-	o.decoded = true
+	o.Decoded = true
 	o.Release, o.probed = nil, false
 	if m.multi {
 		data, err := io.ReadAll(r)
@@ -221,7 +221,7 @@ func (s *streamState) trailingContext(buf []byte, first, base int) (bool, error)
 		text := trimCR(buf, ls, le)
 		l := Line{Number: n, Text: text, Context: true}
 		var found bool
-		if _, err := s.m.Search(text, SearchOptions{MaxCount: 1, MaxColumns: s.o.MaxColumns, decoded: true, Text: true, NoSpans: s.o.NoSpans}, func(ml Line) error {
+		if _, err := s.m.Search(text, SearchOptions{MaxCount: 1, MaxColumns: s.o.MaxColumns, Decoded: true, Text: true, NoSpans: s.o.NoSpans}, func(ml Line) error {
 			l, found = ml, true
 			return nil
 		}); err != nil {

@@ -154,8 +154,26 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		sorted("--pre", "./fail.sh", "foo", "pre"), sorted("--pre", "./nope.sh", "foo", "pre"), {"--pre", "cat", "-n", "foo", "pre/a.txt"},
 		sorted("--pre", "./upper.sh", "--no-pre", "-c", "foo", "pre"),
 	}
+	all := make([]diffCase, 0, len(cases)+8)
 	for _, args := range cases {
-		c := diffCase{args: args}
+		all = append(all, diffCase{args: args})
+	}
+	// stdin: -E and -a apply to it, -z and --pre do not (rg reads stdin as
+	// it is).
+	le, _ := os.ReadFile(filepath.Join(dir, "e", "le.txt"))
+	gzLog, _ := os.ReadFile(filepath.Join(dir, "z", "log.gz"))
+	for _, c := range []diffCase{
+		{args: []string{"-E", "utf-16le", "-n", "foo"}, stdin: string(le)},
+		{args: []string{"-E", "utf-16le", "-b", "-o", "o"}, stdin: string(le)},
+		{args: []string{"-E", "none", "-c", "h"}, stdin: "\xff\xfeh\x00i\x00\n\x00"},
+		{args: []string{"-c", "h"}, stdin: "\xff\xfeh\x00i\x00\n\x00"},
+		{args: []string{"-E", "latin1", "caf."}, stdin: "caf\xe9\n"},
+		{args: []string{"-a", "-n", "baz"}, stdin: "foo\nbar\x00baz\n"},
+		{args: []string{"-z", "-c", "foo"}, stdin: string(gzLog)},
+	} {
+		all = append(all, c)
+	}
+	for _, c := range all {
 		t.Run(c.name(), func(t *testing.T) {
 			t.Parallel()
 			rgOut, rgErr, rgCode := runCase(t, dir, env, []string{rg}, c)
