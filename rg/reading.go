@@ -133,7 +133,7 @@ func (p *Program) checkPreprocess(o *rgcli.Options) error {
 // line, is searched as other bytes than its own (decompressed, transcoded,
 // preprocessed): its raw bytes then say nothing of what is printed.
 func readsTransformed(o *rgcli.Options, abs string) bool {
-	if o.Pre != "" || (o.Encoding != "" && o.Encoding != "auto") {
+	if o.Pre != "" || o.NullData || (o.Encoding != "" && o.Encoding != "auto") {
 		return true
 	}
 	_, ok := decompress.ForPath(abs)
@@ -142,7 +142,7 @@ func readsTransformed(o *rgcli.Options, abs string) bool {
 
 // readingQuery sets q's reading fields from the command line.
 func readingQuery(q *search.Query, o *rgcli.Options) {
-	q.Encoding, q.SearchZip, q.CRLF, q.NoUnicode = o.Encoding, o.SearchZip, o.CRLF, o.NoUnicode
+	q.Encoding, q.SearchZip, q.CRLF, q.NoUnicode, q.NullData = o.Encoding, o.SearchZip, o.CRLF, o.NoUnicode, o.NullData
 	switch {
 	case o.Text:
 		q.Binary = search.BinaryText

@@ -102,7 +102,10 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	if o.Passthru {
 		r.cfg.Context = false
 	}
-	if o.CRLF {
+	switch {
+	case o.NullData:
+		r.cfg.Terminator = []byte{0} // rg --null-data ends its own lines with NUL
+	case o.CRLF:
 		r.cfg.Terminator = []byte("\r\n") // rg --crlf ends its own lines so
 	}
 	if color {
@@ -226,7 +229,7 @@ func (s *rgSink) Line(l search.Line) error {
 		return nil
 	}
 	rl := printer.RgLine{Line: l, Path: s.path}
-	if st := s.t.stream; st != nil {
+	if st := s.t.stream; st != nil && !st.located {
 		// A stream's window knows where its lines start in the stream (an
 		// engine's offsets would count from the window).
 		rl.Offset, rl.Term = st.loc.at(l.Number)
@@ -504,8 +507,10 @@ func terminator(t string) []byte {
 		return termLF
 	case "\r\n":
 		return termCRLF
+	case "":
+		return nil
 	}
-	return nil
+	return []byte(t) // rg --null-data's ("\x00", or "\n\x00" after a trailing '\n')
 }
 
 // lineLocator reads a file alongside the results to give each line its

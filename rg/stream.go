@@ -39,6 +39,9 @@ type streamSource struct {
 	loc       windowLocator
 	binaryOff int64
 	bytes     int64 // read so far
+	// located: the lines carry their stream offsets and terminators
+	// (search.Line.Located), loc is not used.
+	located bool
 }
 
 // windowLocator gives the lines of the window being searched their byte
@@ -180,6 +183,9 @@ func searchStream(ctx context.Context, q search.Query, st *streamSource, name st
 		return res, err
 	}
 	s.opts.Decoded = decoded
+	if nq.NullData {
+		return s.nullData(res)
+	}
 	s.opts.Interrupt = ctx.Err
 	st.binaryOff = -1
 	err = s.run()
@@ -191,6 +197,35 @@ func searchStream(ctx context.Context, q search.Query, st *streamSource, name st
 		res.Stats.FilesMatched = 1
 	}
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		res.Partial = true
+		return res, nil
+	}
+	if errors.Is(err, search.ErrStop) {
+		err = nil
+	}
+	return res, err
+}
+
+// nullData searches a stream with rg --null-data: native.SearchReader
+// reads it window by window (NUL-ended records), and its lines carry their
+// own offsets and terminators.
+func (s *streamSearch) nullData(res search.Result) (search.Result, error) {
+	s.st.located, s.st.binaryOff = true, -1 // -a is implied: never binary
+	opts := s.opts
+	opts.BinaryConvert, opts.Decoded = false, true
+	r, err := s.m.SearchReader(native.NullDataReader(s.st.r), opts, func(l native.Line) error {
+		return s.send(native.ViewLine(s.name, native.UnpermuteLine(l)))
+	})
+	s.st.bytes = r.Bytes
+	if err == nil {
+		s.matched = r.MatchedLines
+		err = s.finish()
+	}
+	res.Stats = search.Stats{FilesSearched: 1, BytesSearched: r.Bytes, MatchedLines: int64(s.matched)}
+	if s.matched > 0 {
+		res.Stats.FilesMatched = 1
+	}
+	if s.ctx.Err() != nil && errors.Is(err, s.ctx.Err()) {
 		res.Partial = true
 		return res, nil
 	}

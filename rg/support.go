@@ -25,8 +25,10 @@ var unsupportedFlags = []struct {
 	{"--passthru with --json, -o or --count-matches", "passthru is printed file by file by the standard printer", func(o *rgcli.Options) bool {
 		return o.Passthru && (o.Mode == rgcli.ModeJSON || o.OnlyMatching || o.Mode == rgcli.ModeCountMatches)
 	}},
+	{"--null-data with -v or --passthru", "inverted and passthru listings split lines at '\\n'", func(o *rgcli.Options) bool {
+		return o.NullData && (o.Invert || o.Passthru)
+	}},
 	{"--include-zero", "the engines report only files with a match", func(o *rgcli.Options) bool { return o.IncludeZero }},
-	{"--null-data", "NUL line terminators are not supported", func(o *rgcli.Options) bool { return o.NullData }},
 	{"--stop-on-nonmatch", "not implemented by the engines", func(o *rgcli.Options) bool { return o.StopOnNonmatch }},
 	{"-d/--max-depth", "the engines walk the whole tree", func(o *rgcli.Options) bool { return o.MaxDepth != nil }},
 	{"--iglob", "case-insensitive globs are not supported", func(o *rgcli.Options) bool { return hasIglob(o) }},

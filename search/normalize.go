@@ -34,6 +34,9 @@ func Normalize(q Query) (Query, error) {
 	if err := checkNumbers(q); err != nil {
 		return q, err
 	}
+	if q.NullData {
+		q.Binary, q.CRLF = BinaryText, false // what rg --null-data implies
+	}
 	if err := checkPattern(q); err != nil {
 		return q, err
 	}
@@ -98,25 +101,27 @@ func checkNumbers(q Query) error {
 // NUL byte is an error (binary detection makes it impossible to match).
 func checkPattern(q Query) error {
 	if q.Fixed {
-		if i := strings.IndexByte(q.Pattern, '\n'); i >= 0 && !q.Multiline {
+		if i := strings.IndexByte(q.Pattern, '\n'); i >= 0 && !q.Multiline && !q.NullData {
 			return newlineError(q.Pattern, i)
 		}
 		if !utf8.ValidString(q.Pattern) {
 			return &InvalidPatternError{Pattern: q.Pattern, Offset: invalidUTF8At(q.Pattern),
 				Reason: "invalid UTF-8", Hint: "patterns are UTF-8 text; use \\xHH escapes in a regexp for raw bytes"}
 		}
-		if i := strings.IndexByte(q.Pattern, 0); i >= 0 && q.Binary != BinaryText {
+		if i := strings.IndexByte(q.Pattern, 0); i >= 0 && (q.Binary != BinaryText || q.NullData) {
 			return &InvalidPatternError{Pattern: q.Pattern, Offset: i, Reason: nulReason}
 		}
 		return nil
 	}
 	re, err := rgregex.Parse(q.Pattern, rgregex.Options{CaseInsensitive: q.Case == CaseInsensitive, DotNL: q.Multiline,
-		CRLF: q.CRLF, NoUnicode: q.NoUnicode, AllowNUL: q.Binary == BinaryText})
+		CRLF: q.CRLF, NoUnicode: q.NoUnicode, AllowNUL: q.Binary == BinaryText && !q.NullData})
 	if err != nil {
 		var pe *rgregex.Error
 		if errors.As(err, &pe) {
 			e := &InvalidPatternError{Pattern: q.Pattern, Offset: pe.Offset, Reason: pe.Msg, Hint: patternHint(q.Pattern, pe)}
 			switch {
+			case pe.Kind == rgregex.KindNUL && q.NullData:
+				e.Offset, e.Reason = -1, `the literal "\0" is not allowed in a regex: NUL ends lines with --null-data`
 			case pe.Kind == rgregex.KindNUL:
 				e.Offset, e.Reason = -1, nulReason
 			case strings.HasPrefix(pe.Msg, "unclosed group"):
@@ -130,7 +135,7 @@ func checkPattern(q Query) error {
 		}
 		return &InvalidPatternError{Pattern: q.Pattern, Offset: -1, Reason: err.Error()}
 	}
-	if !q.Multiline && hasLiteralNewline(re) {
+	if !q.Multiline && !q.NullData && hasLiteralNewline(re) {
 		return newlineError(q.Pattern, strings.Index(q.Pattern, `\n`))
 	}
 	return nil

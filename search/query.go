@@ -117,6 +117,12 @@ type Query struct {
 	NoUnicode bool
 	// Binary is what a NUL byte does (rg's default, --binary, -a).
 	Binary BinaryMode
+	// NullData is rg --null-data: a NUL byte ends a line instead of '\n',
+	// which becomes an ordinary byte ('.' still does not match it, and '^'
+	// and '$' still match around it, as in rg). Normalize sets Binary to
+	// BinaryText and clears CRLF, as the flag implies in rg; a pattern
+	// that needs a NUL is refused.
+	NullData bool
 
 	Before, After   int // context lines (rg -B / -A)
 	MaxCountPerFile int // at most this many matching lines per file; 0 = no limit (rg -m)
@@ -172,6 +178,8 @@ func ContextLines(before, after *int, context int) (b, a int) {
 // ErrUnsupported, so the Chain moves on to one that honours them.
 func (q Query) CustomReading() string {
 	switch {
+	case q.NullData:
+		return "null-data"
 	case q.Encoding != "" && q.Encoding != "auto":
 		return "encoding " + q.Encoding
 	case q.SearchZip:
@@ -184,6 +192,8 @@ func (q Query) CustomReading() string {
 		return "binary"
 	case q.Binary == BinaryText:
 		return "text"
+	case q.NullData:
+		return "null-data"
 	}
 	return ""
 }

@@ -302,6 +302,9 @@ func (r *FileSearcher) searchTransformed(f File, follow bool) error {
 	opts.Interrupt = r.ctx.Err
 	sinkDone := false
 	res, err := r.m.SearchReader(rc, opts, func(l Line) error {
+		if r.reading.nullData {
+			l = UnpermuteLine(l)
+		}
 		if err := out.Add(l); err != nil {
 			sinkDone = true
 			return err
@@ -495,7 +498,8 @@ func MatchOptionsFor(q search.Query) MatchOptions {
 		Multiline:       q.Multiline,
 		CRLF:            q.CRLF,
 		NoUnicode:       q.NoUnicode,
-		AllowNUL:        q.Binary == search.BinaryText,
+		AllowNUL:        q.Binary == search.BinaryText && !q.NullData,
+		NullData:        q.NullData,
 	}
 }
 

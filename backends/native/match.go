@@ -23,6 +23,11 @@ type MatchOptions struct {
 	CRLF            bool // ^ and $ also treat "\r\n" as a line end, '.' skips '\r' (rg --crlf)
 	NoUnicode       bool // \w, \d, \s, \b and -i are ASCII-only (rg --no-unicode)
 	AllowNUL        bool // the pattern may match a NUL byte (rg -a)
+	// NullData is rg --null-data: the pattern is compiled for data whose
+	// bytes NUL, '\n' and '\r' were permuted (see nullDataByte), so that
+	// records end in '\n' and rg's meaning of '.', '^' and '$' around an
+	// interior '\n' is (?R)'s around '\r'.
+	NullData bool
 }
 
 // PatternError is a pattern the searcher cannot run as rg would: one rg
@@ -104,6 +109,9 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error(), Err: err}
 	}
 	tree = tree.Simplify()
+	if o.NullData {
+		tree = permuteForNullData(tree)
+	}
 	if err := rewriteForRg(tree, o.Multiline); err != nil {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error()}
 	}

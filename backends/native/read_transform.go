@@ -35,9 +35,10 @@ type Preprocessor struct {
 // reading is how a query's files become the bytes searched when it asks
 // for more than rg's default (rg -z, -E, --pre); nil when it does not.
 type reading struct {
-	zip bool
-	enc textenc.Encoding
-	pre *Preprocessor
+	zip      bool
+	nullData bool // rg --null-data: the bytes are permuted (see nullDataByte)
+	enc      textenc.Encoding
+	pre      *Preprocessor
 	// preGlobs matches Preprocessor.Globs; nil: every file.
 	preGlobs *overrides
 }
@@ -49,10 +50,10 @@ func newReading(q search.Query, pre *Preprocessor) (*reading, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !q.SearchZip && enc.Mode == textenc.Auto && pre == nil {
+	if !q.SearchZip && enc.Mode == textenc.Auto && pre == nil && !q.NullData {
 		return nil, nil
 	}
-	rd := &reading{zip: q.SearchZip, enc: enc, pre: pre}
+	rd := &reading{zip: q.SearchZip, enc: enc, pre: pre, nullData: q.NullData}
 	if pre != nil && len(pre.Globs) > 0 {
 		if rd.preGlobs, err = newOverrides(pre.Globs); err != nil {
 			return nil, err
@@ -64,7 +65,7 @@ func newReading(q search.Query, pre *Preprocessor) (*reading, error) {
 // transforms reports whether the file at path is read through rd
 // rather than searched as its bytes.
 func (rd *reading) transforms(path string) bool {
-	if rd.runsPre(path) || rd.enc.Mode != textenc.Auto {
+	if rd.nullData || rd.runsPre(path) || rd.enc.Mode != textenc.Auto {
 		return true
 	}
 	_, ok := decompress.ForPath(path)
@@ -111,7 +112,37 @@ func (rd *reading) open(ctx context.Context, src *Source, f File, follow bool) (
 		r = dec
 		closers = append([]io.Closer{dec}, closers...)
 	}
-	return &closeAll{Reader: rd.decode(r), closers: closers}, nil
+	var data io.Reader = rd.decode(r)
+	if rd.nullData {
+		data = NullDataReader(data)
+	}
+	return &closeAll{Reader: data, closers: closers}, nil
+}
+
+// NullDataReader reads r with the bytes permuted as a search with
+// MatchOptions.NullData expects (NUL becomes the line end); UnpermuteLine
+// gives its lines back their bytes.
+func NullDataReader(r io.Reader) io.Reader { return permutingReader{r} }
+
+type permutingReader struct{ r io.Reader }
+
+func (p permutingReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	for i, c := range b[:n] {
+		b[i] = nullDataByte[c]
+	}
+	return n, err
+}
+
+// UnpermuteLine returns l, found in data read through NullDataReader, with
+// its text and terminator in the file's own bytes (copies when they
+// change).
+func UnpermuteLine(l Line) Line {
+	l.Text = permuteNullData(l.Text, &nullDataUnbyte)
+	if l.Term != "" {
+		l.Term = string(permuteNullData([]byte(l.Term), &nullDataUnbyte))
+	}
+	return l
 }
 
 // decode applies rg's encoding rules to r: a byte-order mark (UTF-8,

@@ -106,6 +106,9 @@ func readingTree(t *testing.T) string {
 	write("u/uni.txt", []byte("Straße foo\nÄrger FOO\nk\u212a foo\n"))
 	write("pre/a.txt", []byte("alpha foo\n"))
 	write("pre/b.md", []byte("beta foo\n"))
+	write("n/records", []byte("foo one\x00bar\nfoo two\x00baz\x00cr foo\r\x00nl foo\n\x00"))
+	write("n/ctx", []byte("a foo\x00b\x00c\x00d foo\x00e\x00f\x00g\x00h foo\x00"))
+	write("n/lines.txt", []byte("no nul foo\nsecond line\n"))
 	write("upper.sh", []byte("#!/bin/sh\ntr a-z A-Z\n"))
 	write("fail.sh", []byte("#!/bin/sh\necho \"cannot read $1\" >&2\nexit 3\n"))
 	return dir
@@ -149,6 +152,13 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		sorted("-a", "foo", "b"), sorted("-a", "-n", "baz", "b"), {"-a", "-c", `\x00`, "b/bin.dat"},
 		sorted("--binary", "-c", "foo", "b"), sorted("-uuu", "-n", "foo", "b"), sorted("--binary", "--no-binary", "-c", "foo", "b"),
 		sorted("-c", "foo", "b"), sorted("-a", "--no-text", "-c", "foo", "b"),
+		// --null-data: NUL ends records; '\n' inside one is a byte that '.'
+		// skips and '^'/'$' match around.
+		sorted("--null-data", "foo", "n"), sorted("--null-data", "-n", "-b", "foo", "n"), sorted("--null-data", "-c", "bar$", "n"),
+		sorted("--null-data", "-c", "^foo", "n"), {"--null-data", "bar.foo", "n/records"}, {"--null-data", `bar\nfoo`, "n/records"},
+		{"--null-data", "-C1", "foo", "n/ctx"}, sorted("--null-data", "-o", "o+", "n"), sorted("--null-data", "-l", "foo", "n"),
+		{"--null-data", "-x", "baz", "n/records"}, {"--null-data", "--json", "foo", "n/records"}, {"--null-data", "-c", `\s`, "n/records"},
+		{"--null-data", "--heading", "-n", "foo", "n/ctx"}, {"--null-data", "-i", "FOO$", "n/records"},
 		// --pre.
 		sorted("--pre", "./upper.sh", "FOO", "pre"), sorted("--pre", "./upper.sh", "--pre-glob", "*.md", "-i", "beta|alpha", "pre"),
 		sorted("--pre", "./fail.sh", "foo", "pre"), sorted("--pre", "./nope.sh", "foo", "pre"), {"--pre", "cat", "-n", "foo", "pre/a.txt"},
@@ -162,7 +172,7 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 	// it is).
 	le, _ := os.ReadFile(filepath.Join(dir, "e", "le.txt"))
 	gzLog, _ := os.ReadFile(filepath.Join(dir, "z", "log.gz"))
-	for _, c := range []diffCase{
+	all = append(all, []diffCase{
 		{args: []string{"-E", "utf-16le", "-n", "foo"}, stdin: string(le)},
 		{args: []string{"-E", "utf-16le", "-b", "-o", "o"}, stdin: string(le)},
 		{args: []string{"-E", "none", "-c", "h"}, stdin: "\xff\xfeh\x00i\x00\n\x00"},
@@ -170,9 +180,9 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{args: []string{"-E", "latin1", "caf."}, stdin: "caf\xe9\n"},
 		{args: []string{"-a", "-n", "baz"}, stdin: "foo\nbar\x00baz\n"},
 		{args: []string{"-z", "-c", "foo"}, stdin: string(gzLog)},
-	} {
-		all = append(all, c)
-	}
+		{args: []string{"--null-data", "-n", "-b", "foo"}, stdin: "foo one\x00bar\nfoo two\x00baz\x00"},
+		{args: []string{"--null-data", "--json", "foo"}, stdin: "foo one\x00bar\nfoo two\x00"},
+	}...)
 	for _, c := range all {
 		t.Run(c.name(), func(t *testing.T) {
 			t.Parallel()

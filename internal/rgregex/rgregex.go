@@ -124,6 +124,10 @@ func AssertionRune(r rune) (Assertion, bool) {
 	return a, true
 }
 
+// AssertionNode is the placeholder literal for a: for a matcher that
+// rewrites a tree (rg --null-data's line anchors become (?R)'s).
+func AssertionNode(a Assertion) *syntax.Regexp { return assertNode(a) }
+
 func assertNode(a Assertion) *syntax.Regexp {
 	return &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{assertBase + rune(a) - 1}}
 }

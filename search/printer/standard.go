@@ -39,8 +39,17 @@ type StandardConfig struct {
 	// count, a heading, an -o match, a last line that has none): "\n"
 	// when nil, "\r\n" for rg --crlf. A line printed from the file keeps
 	// the file's own terminator, and the "--" separator and a heading's
-	// blank line stay "\n", as in rg.
+	// blank line stay "\n", as in rg. With rg --null-data it is "\x00",
+	// and then the "--" separator ends with it too (rg's choice).
 	Terminator []byte
+}
+
+// sepTerm ends the context separator line.
+func (p *Standard) sepTerm() []byte {
+	if string(p.cfg.Terminator) == "\x00" {
+		return p.cfg.Terminator
+	}
+	return []byte{'\n'}
 }
 
 // term is the printer's own line terminator.
@@ -101,7 +110,7 @@ func (p *Standard) Line(l RgLine) error {
 			b = append(b, '\n')
 		} else if !p.cfg.Heading && p.anyPrinted && p.cfg.Context && p.cfg.ContextSeparator != nil {
 			b = append(b, p.cfg.ContextSeparator...)
-			b = append(b, '\n')
+			b = append(b, p.sepTerm()...)
 		}
 		if p.cfg.Heading && p.cfg.WithFilename && !p.cfg.Vimgrep {
 			b = p.appendPath(b, l.Path)
@@ -115,7 +124,7 @@ func (p *Standard) Line(l RgLine) error {
 		p.filesPrinted++
 	} else if p.cfg.Context && p.cfg.ContextSeparator != nil && l.Number > p.lastLine+1 {
 		b = append(b, p.cfg.ContextSeparator...)
-		b = append(b, '\n')
+		b = append(b, p.sepTerm()...)
 	}
 	p.lastLine = l.Number
 	p.anyPrinted = true
