@@ -147,7 +147,8 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{"--crlf", "-o", ".*$", "c/crlf.txt"}, {"--crlf", "-l", "foo", "c/crlf.txt"}, {"foo$", "c/crlf.txt"},
 		// --no-unicode.
 		{"--no-unicode", "-o", `\w+`, "u/uni.txt"}, {"--no-unicode", "-i", "-c", "k", "u/uni.txt"}, {"-i", "-c", "k", "u/uni.txt"},
-		{"--no-unicode", "-w", "-o", "foo", "u/uni.txt"},
+		{"--no-unicode", "-w", "-o", "foo", "u/uni.txt"}, {"--no-pcre2-unicode", "-o", `\w+`, "u/uni.txt"},
+		{"--no-unicode", "--pcre2-unicode", "-o", `\w+`, "u/uni.txt"},
 		// -a, --binary, -uuu.
 		sorted("-a", "foo", "b"), sorted("-a", "-n", "baz", "b"), {"-a", "-c", `\x00`, "b/bin.dat"},
 		sorted("--binary", "-c", "foo", "b"), sorted("-uuu", "-n", "foo", "b"), sorted("--binary", "--no-binary", "-c", "foo", "b"),

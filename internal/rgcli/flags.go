@@ -88,8 +88,9 @@ var flags = []flag{
 	num("threads", 'j', func(o *Options, n int) { o.Threads = n }),
 	sw("auto-hybrid-regex", 0, func(o *Options) {}),
 	sw("no-auto-hybrid-regex", 0, func(o *Options) {}),
-	sw("pcre2-unicode", 0, func(o *Options) {}),
-	sw("no-pcre2-unicode", 0, func(o *Options) {}),
+	// Deprecated aliases of --unicode / --no-unicode in rg 15.
+	sw("pcre2-unicode", 0, func(o *Options) { o.NoUnicode = false }),
+	sw("no-pcre2-unicode", 0, func(o *Options) { o.NoUnicode = true }),
 
 	// Filter.
 	sw("binary", 0, func(o *Options) { o.Binary = true; o.Text = false }),
