@@ -138,6 +138,12 @@ func checkPattern(q Query) error {
 	if !q.Multiline && !q.NullData && hasLiteralNewline(re) {
 		return newlineError(q.Pattern, strings.Index(q.Pattern, `\n`))
 	}
+	if q.CRLF && !q.Multiline && !q.NullData && hasLiteralRune(re, '\r') {
+		// rg --crlf: "\r\n" is the line terminator, '\r' part of it.
+		e := newlineError(q.Pattern, strings.Index(q.Pattern, `\r`))
+		e.(*InvalidPatternError).Reason = "the pattern contains a carriage return, part of the line terminator with --crlf"
+		return e
+	}
 	return nil
 }
 
@@ -235,15 +241,19 @@ func newlineError(pattern string, at int) error {
 // hasLiteralNewline reports whether re requires a literal '\n' somewhere
 // (rg refuses those outside multiline mode; a class with '\n' among other
 // characters is fine, rg just drops the '\n').
-func hasLiteralNewline(re *syntax.Regexp) bool {
+func hasLiteralNewline(re *syntax.Regexp) bool { return hasLiteralRune(re, '\n') }
+
+// hasLiteralRune reports whether re requires the rune r: a literal holding
+// it, or a class of r alone.
+func hasLiteralRune(re *syntax.Regexp, r rune) bool {
 	switch re.Op {
 	case syntax.OpLiteral:
-		return strings.ContainsRune(string(re.Rune), '\n')
+		return strings.ContainsRune(string(re.Rune), r)
 	case syntax.OpCharClass:
-		return len(re.Rune) == 2 && re.Rune[0] == '\n' && re.Rune[1] == '\n'
+		return len(re.Rune) == 2 && re.Rune[0] == r && re.Rune[1] == r
 	}
 	for _, s := range re.Sub {
-		if hasLiteralNewline(s) {
+		if hasLiteralRune(s, r) {
 			return true
 		}
 	}

@@ -112,6 +112,11 @@ func Compile(o MatchOptions) (*Matcher, error) {
 	if o.NullData {
 		tree = permuteForNullData(tree)
 	}
+	if o.CRLF && !o.Multiline {
+		if err := stripCR(tree); err != nil {
+			return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error()}
+		}
+	}
 	if err := rewriteForRg(tree, o.Multiline); err != nil {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error()}
 	}

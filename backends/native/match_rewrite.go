@@ -3,6 +3,7 @@ package native
 import (
 	"errors"
 	"regexp/syntax"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/internal/rgregex"
@@ -96,6 +97,35 @@ func canMatchNewline(re *syntax.Regexp) bool {
 		}
 	}
 	return false
+}
+
+// errLiteralCR is rg --crlf's refusal of a literal '\r' outside multiline
+// mode: with --crlf, "\r\n" is the line terminator.
+var errLiteralCR = errors.New(`the literal "\r" is not allowed in a regex outside multiline mode (--crlf)`)
+
+// stripCR applies rg --crlf to a line-mode pattern as rg does: '\r' is
+// part of the line terminator, so it leaves every class (\s, [^a] no
+// longer match it) and a literal '\r' is an error.
+func stripCR(re *syntax.Regexp) error {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if slices.Contains(re.Rune, '\r') {
+			return errLiteralCR
+		}
+	case syntax.OpCharClass:
+		if runeclass.Has(re.Rune, '\r') {
+			if runeclass.Size(re.Rune) == 1 {
+				return errLiteralCR // [\r] is a literal to rg
+			}
+			setClass(re, runeclass.Without(re.Rune, '\r'))
+		}
+	}
+	for _, sub := range re.Sub {
+		if err := stripCR(sub); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rg --null-data ends lines with NUL; the searcher ends them with '\n'.

@@ -281,7 +281,7 @@ func (s *fileSearch) runLines() error {
 func (s *fileSearch) countTrailing(pos int) {
 	for k := 0; k < s.o.After && pos < len(s.data); k++ {
 		le := lineEnd(s.data, pos)
-		if s.lineMatches(s.data[pos:le]) {
+		if s.lineMatches(s.data[pos:s.matchEnd(pos, le)]) {
 			s.count++
 		}
 		pos = le + 1
@@ -318,7 +318,7 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 			return 0, 0, false
 		}
 		le := lineEnd(data, pos)
-		if s.lineMatches(data[pos:le]) {
+		if s.lineMatches(data[pos:s.matchEnd(pos, le)]) {
 			return pos, le, true
 		}
 		pos = le + 1
@@ -356,8 +356,9 @@ func lineEnd(data []byte, from int) int {
 // candidateMatches confirms the line [ls, le) where the prefilter found a
 // literal at c.
 func (s *fileSearch) candidateMatches(ls, le, c int) bool {
+	le = s.matchEnd(ls, le)
 	line := s.data[ls:le]
-	if s.m.split != nil {
+	if s.m.split != nil && c < le {
 		// Around the literal first: a few bytes each side usually decide.
 		if ok, decided := s.m.split.match(line, c-ls, &s.split); decided {
 			return ok
@@ -367,6 +368,18 @@ func (s *fileSearch) candidateMatches(ls, le, c int) bool {
 		return ok
 	}
 	return s.regexpMatch(line)
+}
+
+// matchEnd is where the matcher's view of the line [ls, le) ends: with
+// --crlf the '\r' of its "\r\n" is left out. rg's matcher sees the "\n"
+// after it, so (?R)'s '^' never matches between the two and '$' matches
+// before the '\r'; the line given to the matcher ends before the "\n",
+// where a '\r' would look like a line end of its own ('^$' matched "a\r").
+func (s *fileSearch) matchEnd(ls, le int) int {
+	if s.m.opts.CRLF && le > ls && le < len(s.data) && s.data[le-1] == '\r' {
+		return le - 1
+	}
+	return le
 }
 
 // lineMatches reports whether a line holds a match.
@@ -440,6 +453,7 @@ func (s *fileSearch) lineSpans(ls, le int) [][2]int {
 		return nil
 	}
 	var overflow bool
+	le = s.matchEnd(ls, le)
 	s.spans, overflow = s.m.lineSpansCapped(s.data, ls, le, s.spans[:0], s.keepSpan)
 	if overflow {
 		// Past MaxSubmatches: count the rest without storing them.
@@ -556,7 +570,7 @@ func (s *fileSearch) trailingContext(limitHit bool) error {
 		ls, n := s.doneEnd, s.doneLine+1
 		le := lineEnd(s.data, ls)
 		left := s.afterLeft - 1
-		if limitHit && !s.m.multi && s.lineMatches(s.data[ls:le]) {
+		if limitHit && !s.m.multi && s.lineMatches(s.data[ls:s.matchEnd(ls, le)]) {
 			s.count++
 			if err := s.emitLineMatch(ls, le, n, s.lineSpans(ls, le)); err != nil {
 				return err

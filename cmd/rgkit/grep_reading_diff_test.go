@@ -100,6 +100,8 @@ func readingTree(t *testing.T) string {
 	write("e/latin1.txt", []byte("caf\xe9 foo\nna\xefve\n"))
 	write("e/sjis.txt", sjis)
 	write("e/euckr.txt", euckr)
+	write("c/cr.txt", []byte("a\r\n\r\n\nb\r\nfoo\r\nx foo \r\nlast\r"))
+	write("c/blank.txt", []byte("a\r\n\r\n\nb\r\n\r\n"))
 	write("c/crlf.txt", []byte("foo\r\nbar foo\r\nfoo bar\r\nlast foo"))
 	write("b/bin.dat", []byte("foo1\nbar\x00baz foo\nfoo3\n"))
 	write("b/text.txt", []byte("foo text\n"))
@@ -144,7 +146,10 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{"-E", "utf-16le", "--json", "wor", "e/le.txt"},
 		// --crlf.
 		{"--crlf", "-n", "foo$", "c/crlf.txt"}, {"--crlf", "-x", "foo", "c/crlf.txt"}, {"--crlf", "-c", "^foo", "c/crlf.txt"},
-		{"--crlf", "-o", ".*$", "c/crlf.txt"}, {"--crlf", "-l", "foo", "c/crlf.txt"}, {"foo$", "c/crlf.txt"},
+		{"--crlf", "-o", ".*$", "c/crlf.txt"}, {"--crlf", "-n", "-x", "$", "c/blank.txt"}, {"--crlf", "-c", "^$", "c/blank.txt"},
+		{"-n", "-x", "$", "c/blank.txt"}, {"--crlf", "-c", `\s`, "c/cr.txt"}, {"--crlf", "-n", "^$", "c/cr.txt"},
+		{"--crlf", "-o", `\s+`, "c/cr.txt"}, {"--crlf", "-c", "[^a]", "c/cr.txt"}, {"--crlf", "-n", "-x", "last", "c/cr.txt"},
+		{"--crlf", "-n", "-o", "^.", "c/cr.txt"}, {"-c", `\s`, "c/cr.txt"}, {"--crlf", "-x", "foo$", "c/crlf.txt"}, {"--crlf", "-n", "-x", "", "c/blank.txt"}, {"--crlf", "-l", "foo", "c/crlf.txt"}, {"foo$", "c/crlf.txt"},
 		// --no-unicode.
 		{"--no-unicode", "-o", `\w+`, "u/uni.txt"}, {"--no-unicode", "-i", "-c", "k", "u/uni.txt"}, {"-i", "-c", "k", "u/uni.txt"},
 		{"--no-unicode", "-w", "-o", "foo", "u/uni.txt"}, {"--no-pcre2-unicode", "-o", `\w+`, "u/uni.txt"},
