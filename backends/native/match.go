@@ -122,7 +122,12 @@ func Compile(o MatchOptions) (*Matcher, error) {
 	}
 	m := &Matcher{opts: o, multi: o.Multiline && canMatchNewline(tree)}
 	full := tree
-	if o.Word {
+	switch {
+	case o.Word && o.NoUnicode:
+		// rg --no-unicode -w: the half boundaries are ASCII ones.
+		full = &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{
+			rgregex.AssertionNode(rgregex.WordStartHalfASCII), tree, rgregex.AssertionNode(rgregex.WordEndHalfASCII)}}
+	case o.Word:
 		full = rgregex.Word(tree)
 	}
 	prog, err := compileProg(full)

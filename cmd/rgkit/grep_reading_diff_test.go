@@ -152,7 +152,7 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{"--crlf", "-n", "-o", "^.", "c/cr.txt"}, {"-c", `\s`, "c/cr.txt"}, {"--crlf", "-x", "foo$", "c/crlf.txt"}, {"--crlf", "-n", "-x", "", "c/blank.txt"}, {"--crlf", "-l", "foo", "c/crlf.txt"}, {"foo$", "c/crlf.txt"},
 		// --no-unicode.
 		{"--no-unicode", "-o", `\w+`, "u/uni.txt"}, {"--no-unicode", "-i", "-c", "k", "u/uni.txt"}, {"-i", "-c", "k", "u/uni.txt"},
-		{"--no-unicode", "-w", "-o", "foo", "u/uni.txt"}, {"--no-pcre2-unicode", "-o", `\w+`, "u/uni.txt"},
+		{"--no-unicode", "-w", "-o", "foo", "u/uni.txt"}, {"--no-unicode", "-w", "-o", "Stra", "u/uni.txt"}, {"-w", "-c", "Stra", "u/uni.txt"}, {"--no-pcre2-unicode", "-o", `\w+`, "u/uni.txt"},
 		{"--no-unicode", "--pcre2-unicode", "-o", `\w+`, "u/uni.txt"},
 		// -a, --binary, -uuu.
 		sorted("-a", "foo", "b"), sorted("-a", "-n", "baz", "b"), {"-a", "-c", `\x00`, "b/bin.dat"},
