@@ -31,6 +31,14 @@ type fileReports struct {
 	// until the target is done (held), then printed in it.
 	byPath, reverse bool
 	held            []heldReport
+	failedPaths     map[string]bool // as printed
+}
+
+// failedFile reports whether the file rg prints as path failed.
+func (f *fileReports) failedFile(path string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.failedPaths[path]
 }
 
 type heldReport struct{ path, msg string }
@@ -68,10 +76,16 @@ func (f *fileReports) printed(rel string) string {
 // report is native.Engine.OnFileError.
 func (f *fileReports) report(rel string, err error) {
 	f.failed.Store(true)
+	name := f.printed(rel)
+	f.mu.Lock()
+	if f.failedPaths == nil {
+		f.failedPaths = map[string]bool{}
+	}
+	f.failedPaths[name] = true
+	f.mu.Unlock()
 	if f.quiet {
 		return
 	}
-	name := f.printed(rel)
 	var de *decompress.Error
 	if errors.As(err, &de) {
 		de.Path = name // the tool rg runs is given the path rg has

@@ -126,6 +126,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	bw := bufio.NewWriterSize(out, 64<<10)
 	tty := isTerminal(s.out)
 	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file))
+	run.reports = reports
 	if !run.printsSpans() {
 		for _, e := range chain.Engines {
 			if n, ok := e.(*native.Engine); ok {

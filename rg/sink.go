@@ -39,6 +39,7 @@ type rgRun struct {
 	lines     int64  // matched lines (--stats)
 	files     int64  // files with a match (--stats)
 	sorted    []sortedFile
+	reports   *fileReports // files that failed (rg -z, --pre)
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -281,7 +282,8 @@ func (s *rgSink) End(sum search.FileSummary) error {
 			return errQuit
 		}
 	}
-	if s.lines > 0 {
+	failed := r.reports != nil && r.reports.failedFile(s.path)
+	if s.lines > 0 && !failed { // rg's statistics leave out a file whose reading failed
 		r.files++
 		r.lines += s.lines
 		r.matches += s.matches
@@ -293,8 +295,13 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		var size int64
 		if st := s.t.stream; st != nil {
 			size = st.bytes
+		} else if sum.Bytes > 0 {
+			size = sum.Bytes // decompressed or transcoded
 		} else if fi, _ := os.Stat(s.abs); fi != nil {
 			size = fi.Size()
+		}
+		if failed {
+			break // rg's JSON has no "end" for a file whose reading failed
 		}
 		err = r.js.End(size, -1)
 	case r.o.Mode == rgcli.ModeFilesWithMatches:

@@ -321,14 +321,8 @@ func (r *FileSearcher) searchTransformed(f File, follow bool) error {
 		}
 	}
 	cerr := rc.Close()
-	r.searched.Add(1)
-	r.bytes.Add(res.Bytes)
 	if res.Binary {
 		r.binary.Add(1)
-	}
-	if res.MatchedLines > 0 {
-		r.matched.Add(1)
-		r.lines.Add(int64(res.MatchedLines))
 	}
 	switch {
 	case sinkDone:
@@ -340,6 +334,15 @@ func (r *FileSearcher) searchTransformed(f File, follow bool) error {
 		// A failing preprocessor reports its status when it is waited for.
 		err = cerr
 	}
+	if err == nil {
+		// (rg's statistics leave out a file whose reading failed.)
+		r.searched.Add(1)
+		r.bytes.Add(res.Bytes)
+		if res.MatchedLines > 0 {
+			r.matched.Add(1)
+			r.lines.Add(int64(res.MatchedLines))
+		}
+	}
 	if err != nil {
 		r.fileError(f.Path, err)
 		if opts.CountOnly {
@@ -349,6 +352,7 @@ func (r *FileSearcher) searchTransformed(f File, follow bool) error {
 		}
 	}
 	// The lines found before a failure are reported, as rg prints them.
+	out.bytes = res.Bytes
 	return out.Close(res.MatchedLines)
 }
 

@@ -33,6 +33,7 @@ type FileOut struct {
 	begun  bool // Begin was passed on
 	err    error
 	spans  []search.Span // reused by view
+	bytes  int64         // FileSummary.Bytes (a transformed file's)
 }
 
 // view is l as a search.Line pointing into l's own buffers (the sink copies
@@ -200,7 +201,7 @@ func (o *FileOut) Close(count int) error {
 			return o.fail(err)
 		}
 	}
-	if err := o.r.sink.End(search.FileSummary{Path: o.path, MatchedLines: count}); err != nil {
+	if err := o.r.sink.End(search.FileSummary{Path: o.path, MatchedLines: count, Bytes: o.bytes}); err != nil {
 		return o.fail(err)
 	}
 	return nil

@@ -134,6 +134,7 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{"-z", "foo", "z/bad.gz"}, {"-z", "foo", "z/cut.gz"}, {"-z", "-m1", "-A1", "foo", "z/log.zst"},
 		{"foo", "z/log.gz"}, sorted("-z", "--no-search-zip", "-c", "foo", "z"),
 		sorted("-z", "foo", "empty"), sorted("-z", "-c", "foo", "cut"),
+		{"-z", "--json", "foo", "z/log.xz"}, sorted("-z", "--json", "foo", "z"),
 		// -E: transcoding, offsets and columns in the UTF-8 text, BOMs.
 		{"-E", "utf-16le", "-n", "--column", "foo", "e/le.txt"}, {"-E", "utf-16le", "-b", "-o", "w.r", "e/le.txt"},
 		{"-E", "utf-16be", "foo", "e/be.txt"}, {"-E", "UTF-16", "-c", "foo", "e/le.txt"},
