@@ -44,6 +44,12 @@ type Program struct {
 	// Version writes what --version prints below "ripgrep 15.2.0": what
 	// this program is; nil is DefaultAbout.
 	Version func(ctx context.Context, w io.Writer)
+	// Preprocess runs rg --pre's command for one file: command with path
+	// (as rg names the file) as its one argument and stdin reading the
+	// file, returning its output (see internal/preproc, which rgkit's
+	// command line uses). nil refuses --pre: the package itself starts no
+	// programs.
+	Preprocess func(ctx context.Context, command, path string, stdin *os.File) (io.ReadCloser, error)
 }
 
 // Main runs one rg command line (args without the program name) with the

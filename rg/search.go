@@ -49,6 +49,10 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
+	if err := p.checkPreprocess(o); err != nil {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
+	}
 	patterns, err := readPatterns(o, s.in)
 	if err != nil {
 		fmt.Fprintln(s.errOut, "rg:", err)
@@ -88,6 +92,11 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 			return 2
 		}
 		reportIgnoreFiles(s.errOut, o, q.IgnoreFiles)
+	}
+	reports := &fileReports{errOut: s.errOut, quiet: o.NoMessages, byPath: o.Sort == rgcli.SortPath, reverse: o.SortReverse}
+	if err := p.setupReading(chain, o, reports); err != nil {
+		fmt.Fprintln(s.errOut, "rg:", err)
+		return 2
 	}
 
 	status := 0
@@ -149,6 +158,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 			run.crlf, _ = native.Compile(native.MatchOptionsFor(nq))
 		}
 	}
+	run.reports = reports
 	if !run.printsSpans() {
 		for _, e := range chain.Engines {
 			if n, ok := e.(*native.Engine); ok {
@@ -165,6 +175,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		tq := q
 		tq.Root, tq.Paths = t.root, t.paths
 		tq.GlobBase, tq.GlobCwd = t.globBase()
+		reports.setTarget(t)
 		var res search.Result
 		if t.stream != nil && needsListing(o) {
 			res, err = run.streamListing(ctx, tq, t.stream, &rgSink{run: run, t: t})
@@ -175,6 +186,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		} else {
 			res, err = chain.Search(ctx, tq, run.sinkFor(t))
 		}
+		reports.flush()
 		run.addResult(res)
 		if errors.Is(err, syscall.EPIPE) || errors.Is(err, errQuit) {
 			break
@@ -236,6 +248,8 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	switch {
 	case o.Quiet && run.matched:
 		return 0
+	case reports.failed.Load():
+		return 2
 	case status != 0:
 		return status
 	case run.matched:
@@ -380,6 +394,7 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 			q.Case = search.CaseInsensitive
 		}
 	}
+	readingQuery(&q, o)
 	q.Before, q.After = o.ContextLines()
 	if o.MaxCount != nil {
 		q.MaxCountPerFile = *o.MaxCount

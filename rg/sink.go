@@ -46,7 +46,8 @@ type rgRun struct {
 	bytesCut  int64       // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
 	// crlf finds a CRLF line's spans with its '\r', as rg does; nil when
 	// no spans are printed.
-	crlf *native.Matcher
+	crlf    *native.Matcher
+	reports *fileReports // files that failed (rg -z, --pre)
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -109,6 +110,12 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	}
 	if o.Passthru {
 		r.cfg.Context = false
+	}
+	switch {
+	case o.NullData:
+		r.cfg.Terminator = []byte{0} // rg --null-data ends its own lines with NUL
+	case o.CRLF:
+		r.cfg.Terminator = []byte("\r\n") // rg --crlf ends its own lines so
 	}
 	if color {
 		p := o.Palette()
@@ -230,8 +237,13 @@ func (s *rgSink) Begin(rel string) error {
 		s.loc.close()
 	}
 	s.loc = nil
-	if s.t.file && r.std != nil && s.t.stream == nil {
-		s.namedBinary(firstNUL(s.abs))
+	if r.std != nil && s.t.stream == nil && !readsTransformed(r.o, s.abs) {
+		switch {
+		case s.t.file:
+			s.namedBinary(firstNUL(s.abs))
+		case r.o.Binary:
+			s.binaryOff = firstNUL(s.abs) // --binary: a walked file's NUL as a named one's
+		}
 	}
 	s.std = r.std
 	if r.sorting() {
@@ -282,7 +294,7 @@ func (s *rgSink) Line(l search.Line) error {
 		return nil
 	}
 	rl := printer.RgLine{Line: l, Path: s.path}
-	if st := s.t.stream; st != nil {
+	if st := s.t.stream; st != nil && !st.located {
 		// A stream's window knows where its lines start in the stream (an
 		// engine's offsets would count from the window).
 		rl.Offset, rl.Term = st.loc.at(l.Number)
@@ -391,7 +403,8 @@ func (s *rgSink) End(sum search.FileSummary) error {
 			return errQuit
 		}
 	}
-	if s.lines > 0 {
+	failed := r.reports != nil && r.reports.failedFile(s.path)
+	if s.lines > 0 && !failed { // rg's statistics leave out a file whose reading failed
 		r.files++
 		r.lines += s.lines
 		r.matches += s.matches
@@ -402,11 +415,18 @@ func (s *rgSink) End(sum search.FileSummary) error {
 	var err error
 	switch {
 	case r.js != nil:
+		if failed {
+			break // rg's JSON has no "end" for a file whose reading failed
+		}
 		binaryOff := int64(-1)
 		if sum.Binary {
 			binaryOff = sum.BinaryOffset
 		}
-		err = r.js.End(s.searchedBytes(), binaryOff) // with -q it only counts
+		size := s.searchedBytes()
+		if sum.Bytes > 0 {
+			size = sum.Bytes // decompressed or transcoded
+		}
+		err = r.js.End(size, binaryOff) // with -q it only counts
 	case r.o.Quiet:
 	case r.o.Mode == rgcli.ModeFilesWithMatches:
 		err = s.std.PathLine(s.path)
@@ -626,8 +646,10 @@ func terminator(t string) []byte {
 		return termLF
 	case "\r\n":
 		return termCRLF
+	case "":
+		return nil
 	}
-	return nil
+	return []byte(t) // rg --null-data's ("\x00", or "\n\x00" after a trailing '\n')
 }
 
 // lineLocator reads a file alongside the results to give each line its

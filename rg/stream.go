@@ -39,6 +39,9 @@ type streamSource struct {
 	loc       windowLocator
 	binaryOff int64
 	bytes     int64 // read so far
+	// located: the lines carry their stream offsets and terminators
+	// (search.Line.Located), loc is not used.
+	located bool
 }
 
 // windowLocator gives the lines of the window being searched their byte
@@ -173,6 +176,16 @@ func searchStream(ctx context.Context, q search.Query, st *streamSource, name st
 	s := &streamSearch{ctx: ctx, q: nq, m: m, st: st, name: name, sink: sink}
 	s.opts = native.SearchOptionsFor(nq)
 	s.opts.BinaryConvert = true // rg reads a stream and turns its NULs into line breaks
+	s.opts.Text = nq.Binary == search.BinaryText
+	// rg -E applies to stdin too (-z and --pre do not).
+	var decoded bool
+	if st.r, decoded, err = native.DecodeReader(st.r, nq.Encoding); err != nil {
+		return res, err
+	}
+	s.opts.Decoded = decoded
+	if nq.NullData {
+		return s.nullData(res)
+	}
 	s.opts.Interrupt = ctx.Err
 	st.binaryOff = -1
 	err = s.run()
@@ -184,6 +197,35 @@ func searchStream(ctx context.Context, q search.Query, st *streamSource, name st
 		res.Stats.FilesMatched = 1
 	}
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		res.Partial = true
+		return res, nil
+	}
+	if errors.Is(err, search.ErrStop) {
+		err = nil
+	}
+	return res, err
+}
+
+// nullData searches a stream with rg --null-data: native.SearchReader
+// reads it window by window (NUL-ended records), and its lines carry their
+// own offsets and terminators.
+func (s *streamSearch) nullData(res search.Result) (search.Result, error) {
+	s.st.located, s.st.binaryOff = true, -1 // -a is implied: never binary
+	opts := s.opts
+	opts.BinaryConvert, opts.Decoded = false, true
+	r, err := s.m.SearchReader(native.NullDataReader(s.st.r), opts, func(l native.Line) error {
+		return s.send(native.ViewLine(s.name, native.UnpermuteLine(l)))
+	})
+	s.st.bytes = r.Bytes
+	if err == nil {
+		s.matched = r.MatchedLines
+		err = s.finish()
+	}
+	res.Stats = search.Stats{FilesSearched: 1, BytesSearched: r.Bytes, MatchedLines: int64(s.matched)}
+	if s.matched > 0 {
+		res.Stats.FilesMatched = 1
+	}
+	if s.ctx.Err() != nil && errors.Is(err, s.ctx.Err()) {
 		res.Partial = true
 		return res, nil
 	}
@@ -282,7 +324,7 @@ func (s *streamSearch) run() error {
 		return err
 	}
 	eof := errors.Is(err, io.EOF)
-	utf16 := bytes.HasPrefix(buf, []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf, []byte{0xFE, 0xFF})
+	utf16 := !s.opts.Decoded && (bytes.HasPrefix(buf, []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf, []byte{0xFE, 0xFF}))
 	if s.q.Multiline || utf16 {
 		if !eof {
 			if buf, err = rd.readAll(s.ctx, buf); err != nil {
@@ -354,7 +396,7 @@ func (s *streamSearch) window(buf []byte, prefix, first int, base int64) (done b
 		return true, err
 	}
 	s.st.bytes += int64(len(buf) - prefix)
-	if s.st.binaryOff < 0 {
+	if s.st.binaryOff < 0 && !s.opts.Text { // -a: a NUL is a byte like any other
 		if i := bytes.IndexByte(buf[prefix:], 0); i >= 0 {
 			s.st.binaryOff = base + int64(prefix+i)
 		}
@@ -413,7 +455,7 @@ func (s *streamSearch) window(buf []byte, prefix, first int, base int64) (done b
 // whole searches a stream read whole.
 func (s *streamSearch) whole(buf []byte) error {
 	s.st.bytes = int64(len(buf))
-	if i := bytes.IndexByte(buf, 0); i >= 0 {
+	if i := bytes.IndexByte(buf, 0); i >= 0 && !s.opts.Text {
 		s.st.binaryOff = int64(i)
 	}
 	s.st.loc.reset(buf, 1, 0)

@@ -17,16 +17,9 @@ var unsupportedFlags = []struct {
 	flag, why string
 	given     func(o *rgcli.Options) bool
 }{
-	{"--pre", "running a preprocessor per file is left to rg", func(o *rgcli.Options) bool { return o.Has("pre") || o.Has("pre-glob") }},
-	{"-z/--search-zip", "decompression is left to rg", func(o *rgcli.Options) bool { return o.Has("search-zip") }},
-	{"-E/--encoding", "only UTF-8 (with BOM sniffing) is searched", func(o *rgcli.Options) bool {
-		return o.Encoding != "" && o.Encoding != "auto" && o.Encoding != "utf-8" && o.Encoding != "utf8"
+	{"--null-data with -v or --passthru", "inverted and passthru listings split lines at '\\n'", func(o *rgcli.Options) bool {
+		return o.NullData && (o.Invert || o.Passthru)
 	}},
-	{"--null-data", "NUL line terminators are not supported", func(o *rgcli.Options) bool { return o.NullData }},
-	{"--crlf", "'$' before \\r\\n is not supported", func(o *rgcli.Options) bool { return o.CRLF }},
-	{"--no-unicode", "matching is always Unicode-aware", func(o *rgcli.Options) bool { return o.NoUnicode }},
-	{"-a/--text", "binary files are always skipped like rg's default", func(o *rgcli.Options) bool { return o.Text }},
-	{"--binary/-uuu", "binary files are always skipped like rg's default", func(o *rgcli.Options) bool { return o.Binary }},
 	{"--stop-on-nonmatch with context, --passthru, --json or --stats", "the lines of a file are cut after the search, without those", func(o *rgcli.Options) bool {
 		b, a := o.ContextLines()
 		return o.StopOnNonmatch && !o.Multiline && (b > 0 || a > 0 || o.Passthru || o.Mode == rgcli.ModeJSON || o.Stats)

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/internal/rgregex"
+	"github.com/rgkit/rgkit/internal/textenc"
 )
 
 // Normalize validates q and puts it in the one form every engine receives:
@@ -32,6 +33,9 @@ import (
 func Normalize(q Query) (Query, error) {
 	if err := checkNumbers(q); err != nil {
 		return q, err
+	}
+	if q.NullData {
+		q.Binary, q.CRLF = BinaryText, false // what rg --null-data implies
 	}
 	if q.PCRE2 {
 		// The engine that runs it (the native engine's PCRE2 emulation, or
@@ -94,6 +98,11 @@ func checkNumbers(q Query) error {
 		return fmt.Errorf("search: unknown output mode %d", q.Mode)
 	case q.Sort < SortPath || q.Sort > SortNone:
 		return fmt.Errorf("search: unknown sort order %d", q.Sort)
+	case q.Binary < BinaryQuit || q.Binary > BinaryText:
+		return fmt.Errorf("search: unknown binary mode %d", q.Binary)
+	}
+	if _, err := textenc.Lookup(q.Encoding); err != nil {
+		return fmt.Errorf("search: encoding: %w", err)
 	}
 	return nil
 }
@@ -104,24 +113,27 @@ func checkNumbers(q Query) error {
 // NUL byte is an error (binary detection makes it impossible to match).
 func checkPattern(q Query) error {
 	if q.Fixed {
-		if i := strings.IndexByte(q.Pattern, '\n'); i >= 0 && !q.Multiline {
+		if i := strings.IndexByte(q.Pattern, '\n'); i >= 0 && !q.Multiline && !q.NullData {
 			return newlineError(q.Pattern, i)
 		}
 		if !utf8.ValidString(q.Pattern) {
 			return &InvalidPatternError{Pattern: q.Pattern, Offset: invalidUTF8At(q.Pattern),
 				Reason: "invalid UTF-8", Hint: "patterns are UTF-8 text; use \\xHH escapes in a regexp for raw bytes"}
 		}
-		if i := strings.IndexByte(q.Pattern, 0); i >= 0 {
+		if i := strings.IndexByte(q.Pattern, 0); i >= 0 && (q.Binary != BinaryText || q.NullData) {
 			return &InvalidPatternError{Pattern: q.Pattern, Offset: i, Reason: nulReason}
 		}
 		return nil
 	}
-	re, err := rgregex.Parse(q.Pattern, rgregex.Options{CaseInsensitive: q.Case == CaseInsensitive, DotNL: q.Multiline})
+	re, err := rgregex.Parse(q.Pattern, rgregex.Options{CaseInsensitive: q.Case == CaseInsensitive, DotNL: q.Multiline,
+		CRLF: q.CRLF, NoUnicode: q.NoUnicode, AllowNUL: q.Binary == BinaryText && !q.NullData})
 	if err != nil {
 		var pe *rgregex.Error
 		if errors.As(err, &pe) {
 			e := &InvalidPatternError{Pattern: q.Pattern, Offset: pe.Offset, Reason: pe.Msg, Hint: patternHint(q.Pattern, pe)}
 			switch {
+			case pe.Kind == rgregex.KindNUL && q.NullData:
+				e.Offset, e.Reason = -1, `the literal "\0" is not allowed in a regex: NUL ends lines with --null-data`
 			case pe.Kind == rgregex.KindNUL:
 				e.Offset, e.Reason = -1, nulReason
 			case strings.HasPrefix(pe.Msg, "unclosed group"):
@@ -135,8 +147,14 @@ func checkPattern(q Query) error {
 		}
 		return &InvalidPatternError{Pattern: q.Pattern, Offset: -1, Reason: err.Error()}
 	}
-	if !q.Multiline && hasLiteralNewline(re) {
+	if !q.Multiline && !q.NullData && hasLiteralNewline(re) {
 		return newlineError(q.Pattern, strings.Index(q.Pattern, `\n`))
+	}
+	if q.CRLF && !q.Multiline && !q.NullData && hasLiteralRune(re, '\r') {
+		// rg --crlf: "\r\n" is the line terminator, '\r' part of it.
+		e := newlineError(q.Pattern, strings.Index(q.Pattern, `\r`))
+		e.(*InvalidPatternError).Reason = "the pattern contains a carriage return, part of the line terminator with --crlf"
+		return e
 	}
 	return nil
 }
@@ -235,15 +253,19 @@ func newlineError(pattern string, at int) error {
 // hasLiteralNewline reports whether re requires a literal '\n' somewhere
 // (rg refuses those outside multiline mode; a class with '\n' among other
 // characters is fine, rg just drops the '\n').
-func hasLiteralNewline(re *syntax.Regexp) bool {
+func hasLiteralNewline(re *syntax.Regexp) bool { return hasLiteralRune(re, '\n') }
+
+// hasLiteralRune reports whether re requires the rune r: a literal holding
+// it, or a class of r alone.
+func hasLiteralRune(re *syntax.Regexp, r rune) bool {
 	switch re.Op {
 	case syntax.OpLiteral:
-		return strings.ContainsRune(string(re.Rune), '\n')
+		return strings.ContainsRune(string(re.Rune), r)
 	case syntax.OpCharClass:
-		return len(re.Rune) == 2 && re.Rune[0] == '\n' && re.Rune[1] == '\n'
+		return len(re.Rune) == 2 && re.Rune[0] == r && re.Rune[1] == r
 	}
 	for _, s := range re.Sub {
-		if hasLiteralNewline(s) {
+		if hasLiteralRune(s, r) {
 			return true
 		}
 	}

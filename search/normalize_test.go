@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -301,5 +302,43 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The reading fields are checked as rg checks its flags: an encoding label
+// rg does not know is rg's error, a pattern needing a NUL byte is allowed
+// with BinaryText (rg -a) only, and --crlf / --no-unicode are read into
+// the pattern's flags.
+func TestNormalizeReadingFields(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, tt := range []struct {
+		q       Query
+		wantErr string
+	}{
+		{Query{Pattern: "x", Encoding: "utf-16le"}, ""},
+		{Query{Pattern: "x", Encoding: "none"}, ""},
+		{Query{Pattern: "x", Encoding: "Shift_JIS"}, ""},
+		{Query{Pattern: "x", Encoding: "bogus"}, "search: encoding: grep config error: unknown encoding: bogus"},
+		{Query{Pattern: "x", Encoding: "iso-2022-kr"}, "search: encoding: grep config error: unknown encoding: iso-2022-kr"},
+		{Query{Pattern: "x", Binary: BinaryMode(7)}, "search: unknown binary mode 7"},
+		{Query{Pattern: `a\x00b`, Binary: BinaryText}, ""},
+		{Query{Pattern: "a\x00b", Fixed: true, Binary: BinaryText}, ""},
+		{Query{Pattern: `a\x00b`, Binary: BinarySearch}, "impossible to match"},
+		{Query{Pattern: `(?-u:\w)`, NoUnicode: true}, ""},
+		{Query{Pattern: `a.b`, NoUnicode: true}, "byte-level"},
+		{Query{Pattern: `foo$`, CRLF: true}, ""},
+	} {
+		t.Run(fmt.Sprintf("%+v", tt.q), func(t *testing.T) {
+			q := tt.q
+			q.Root = root
+			_, err := Normalize(q)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+			}
+		})
 	}
 }

@@ -54,6 +54,23 @@ const (
 	SortNone
 )
 
+// BinaryMode says how files holding a NUL byte are searched.
+type BinaryMode int
+
+const (
+	// BinaryQuit is rg's default: a file found by the walk stops being
+	// searched at its first NUL (what was found before is reported, see
+	// Stats.Binary); a file named in Paths is searched whole, each NUL
+	// read as a line break.
+	BinaryQuit BinaryMode = iota
+	// BinarySearch is rg --binary (and -uuu): every file is searched whole
+	// as a file named in Paths is.
+	BinarySearch
+	// BinaryText is rg -a/--text: a NUL is a byte like any other, no file
+	// is binary, and a pattern may match a NUL.
+	BinaryText
+)
+
 // Query is one search request. The zero value of every field is rg's default.
 type Query struct {
 	// Pattern is a regular expression in rg 15's dialect (the Rust regex
@@ -78,6 +95,38 @@ type Query struct {
 	// back-references. An engine that cannot search it with PCRE2's
 	// meaning declines the query (ErrUnsupported).
 	PCRE2 bool
+
+	// How a file's bytes are read and matched (see docs/search.md, "Reading
+	// files"). An external engine that cannot honour one of these exactly
+	// declines the query (ErrUnsupported) and the Chain moves on.
+
+	// Encoding is rg -E: "" or "auto" transcodes only a file that starts
+	// with a UTF-16 byte-order mark (and drops a UTF-8 one), "none"
+	// searches the raw bytes, any other WHATWG label (utf-16le, latin1,
+	// shift_jis, euc-kr, ...) transcodes every file from it to UTF-8 unless
+	// a byte-order mark says otherwise. Line numbers, columns and offsets
+	// then refer to the UTF-8 text, as in rg's output.
+	Encoding string
+	// SearchZip is rg -z: a file named *.gz, *.tgz, *.bz2, *.tbz2, *.xz,
+	// *.txz, *.lzma, *.lz4, *.br, *.zst, *.zstd or *.Z is searched
+	// decompressed (in process, streamed); offsets refer to the
+	// decompressed data.
+	SearchZip bool
+	// CRLF is rg --crlf: '$' also matches before "\r\n", '^' after it, and
+	// '.' does not match '\r'.
+	CRLF bool
+	// NoUnicode is rg --no-unicode: \w, \d, \s, \b and case folding
+	// are ASCII-only. (A '.' then matches any byte in rg; rgkit refuses
+	// such a pattern.)
+	NoUnicode bool
+	// Binary is what a NUL byte does (rg's default, --binary, -a).
+	Binary BinaryMode
+	// NullData is rg --null-data: a NUL byte ends a line instead of '\n',
+	// which becomes an ordinary byte ('.' still does not match it, and '^'
+	// and '$' still match around it, as in rg). Normalize sets Binary to
+	// BinaryText and clears CRLF, as the flag implies in rg; a pattern
+	// that needs a NUL is refused.
+	NullData bool
 
 	Before, After   int // context lines (rg -B / -A)
 	MaxCountPerFile int // at most this many matching lines per file; 0 = no limit (rg -m)
@@ -189,4 +238,30 @@ func ContextLines(before, after *int, context int) (b, a int) {
 		a = *after
 	}
 	return b, a
+}
+
+// CustomReading names the first of q's reading fields (Encoding, SearchZip,
+// CRLF, NoUnicode, Binary) that is not rg's default, or returns "". An
+// engine whose tool is not told about them declines such a query with
+// ErrUnsupported, so the Chain moves on to one that honours them.
+func (q Query) CustomReading() string {
+	switch {
+	case q.NullData:
+		return "null-data"
+	case q.Encoding != "" && q.Encoding != "auto":
+		return "encoding " + q.Encoding
+	case q.SearchZip:
+		return "search-zip"
+	case q.CRLF:
+		return "crlf"
+	case q.NoUnicode:
+		return "no-unicode"
+	case q.Binary == BinarySearch:
+		return "binary"
+	case q.Binary == BinaryText:
+		return "text"
+	case q.NullData:
+		return "null-data"
+	}
+	return ""
 }

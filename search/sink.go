@@ -61,6 +61,10 @@ type FileSummary struct {
 	// means nothing without Binary.
 	Binary       bool
 	BinaryOffset int64
+	// Bytes, when not 0, is how many bytes were searched for a file read
+	// as other bytes than its own (decompressed, transcoded, preprocessed:
+	// rg's JSON reports those); 0 means the file's own size.
+	Bytes int64
 }
 
 // Sink receives results: Begin, then the file's lines in order (content mode

@@ -233,6 +233,9 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if q.FollowSymlinks {
 		return search.Stats{}, fmt.Errorf("%w: git grep never follows symbolic links", search.ErrUnsupported)
 	}
+	if c := q.CustomReading(); c != "" {
+		return search.Stats{}, fmt.Errorf("%w: git grep reads files as they are (%s)", search.ErrUnsupported, c)
+	}
 	git, err := g.locate()
 	if err != nil {
 		return search.Stats{}, err

@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -32,6 +33,16 @@ type Engine struct {
 	// MoreSubmatches of a match line (see SearchOptions.NoSpans); they are
 	// then left empty.
 	NoSpans bool
+	// Preprocessor, when set, is rg --pre: the command whose output is
+	// searched instead of each file it applies to. nil (the default) runs
+	// nothing: the library never starts a program on its own.
+	Preprocessor *Preprocessor
+	// OnFileError, when set, is told of a file that could not be searched
+	// as the query asks (a corrupt compressed file, a preprocessor that
+	// failed): rg reports such a file and exits 2. nil counts it in
+	// Stats.Unreadable. It is called from the search's workers, one at a
+	// time per file but concurrently across files.
+	OnFileError func(path string, err error)
 }
 
 // SkipByteStats sets NoStats (search.ByteStatsOptional).
@@ -87,6 +98,10 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	run := NewFileSearcher(ctx, q, m, sink, src)
 	run.opts.NoStats = n.NoStats
 	run.opts.NoSpans = n.NoSpans
+	if run.reading, err = newReading(q, n.Preprocessor); err != nil {
+		return search.Stats{}, err
+	}
+	run.onFileError = n.OnFileError
 	wo := WalkOptionsFor(q, typeGlobs, n.Workers)
 	// The reader sizes a file by reading it (see Source.mapLarge): a stat
 	// per file would be a system call for nothing.
@@ -139,6 +154,11 @@ type FileSearcher struct {
 
 	outs sync.Pool // *FileOut whose batch buffers the next file reuses
 
+	// reading, when set, turns some files into other bytes to search
+	// (rg -z, -E, --pre); onFileError is Engine.OnFileError.
+	reading     *reading
+	onFileError func(path string, err error)
+
 	sinkMu  sync.Mutex
 	sink    search.Sink
 	sinkErr error // a sink error other than ErrStop, returned by Search
@@ -175,7 +195,11 @@ func (r *FileSearcher) File(f File) (err error) {
 		// not be mapped to know.
 		pre = r.m.pre
 	}
-	buf, err := r.src.read(f, r.q.FollowSymlinks || explicit || r.underExplicit(f.Path), pre)
+	follow := r.q.FollowSymlinks || explicit || r.underExplicit(f.Path)
+	if r.reading != nil && r.reading.transforms(f.Path) {
+		return r.searchTransformed(f, follow)
+	}
+	buf, err := r.src.read(f, follow, pre)
 	if err != nil {
 		return r.Unreadable(search.FileError{Path: f.Path, Err: err})
 	}
@@ -268,11 +292,7 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 	if nul >= -1 {
 		opts.probed, opts.probedNUL = true, nul
 	}
-	if slices.Contains(r.explicit, f.Path) {
-		// rg searches past NULs in a file it was given by name.
-		opts.BinaryConvert = true
-		opts.KeepNUL = r.mapped
-	}
+	r.binaryOptions(&opts, f.Path, r.mapped)
 	opts.Interrupt = r.ctx.Err
 	res, err := r.m.Search(data, opts, func(l Line) error {
 		if l.Number <= skipThrough {
@@ -294,7 +314,7 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 	if err == nil && r.recount && res.MatchedLines >= opts.MaxCount {
 		// Matches past the page were not reported; count them, which is
 		// cheap, so the total stays exact.
-		co := SearchOptions{CountOnly: true, MaxCount: r.q.MaxCountPerFile, BinaryConvert: opts.BinaryConvert, KeepNUL: opts.KeepNUL, Interrupt: opts.Interrupt}
+		co := SearchOptions{CountOnly: true, MaxCount: r.q.MaxCountPerFile, BinaryConvert: opts.BinaryConvert, KeepNUL: opts.KeepNUL, Text: opts.Text, Interrupt: opts.Interrupt}
 		var all FileResult
 		if all, err = r.m.Search(data, co, nil); err == nil {
 			res.MatchedLines = max(res.MatchedLines, all.MatchedLines)
@@ -305,6 +325,105 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 		r.lines.Add(int64(res.MatchedLines))
 	}
 	return res.MatchedLines, err
+}
+
+// binaryOptions sets how o searches past NUL bytes in the file at path:
+// rg searches past them in a file it was given by name (reading each NUL
+// as a line break, unless it mapped the file), in every file with
+// --binary, and reads them as plain bytes with -a.
+func (r *FileSearcher) binaryOptions(o *SearchOptions, path string, mapped bool) {
+	explicit := slices.Contains(r.explicit, path)
+	switch {
+	case r.q.Binary == search.BinaryText:
+		o.Text = true
+	case explicit:
+		o.BinaryConvert, o.KeepNUL = true, mapped
+	case r.q.Binary == search.BinarySearch:
+		o.BinaryConvert = true
+	}
+}
+
+// searchTransformed searches f as its reading says (decompressed,
+// preprocessed, transcoded), streamed through SearchReader. A failure to
+// read it goes to onFileError (else counts as unreadable); the search
+// goes on.
+func (r *FileSearcher) searchTransformed(f File, follow bool) error {
+	rc, err := r.reading.open(r.ctx, r.src, f, follow)
+	if err != nil {
+		r.fileError(f.Path, err)
+		return nil
+	}
+	out := r.reuseOut(f.Path)
+	defer r.recycleOut(out)
+	opts := r.opts
+	r.binaryOptions(&opts, f.Path, false) // a stream is read, never mapped
+	opts.Interrupt = r.ctx.Err
+	sinkDone := false
+	res, err := r.m.SearchReader(rc, opts, func(l Line) error {
+		if r.reading.nullData {
+			l = UnpermuteLine(l)
+		}
+		if err := out.Add(l); err != nil {
+			sinkDone = true
+			return err
+		}
+		return nil
+	})
+	if err == nil && !sinkDone && (opts.FilesOnly || opts.MaxCount > 0) {
+		// rg stopped reading early and closed the decompressor's pipe; a
+		// corrupt file had failed by then (the tool reads ahead), so look
+		// a little further for the failure.
+		_, err = io.CopyN(io.Discard, rc, drainAhead)
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
+	}
+	cerr := rc.Close()
+	if res.Binary {
+		r.binary.Add(1)
+	}
+	switch {
+	case sinkDone:
+		return err
+	case err != nil && r.ctx.Err() != nil && errors.Is(err, r.ctx.Err()):
+		return err
+	}
+	if err == nil {
+		// A failing preprocessor reports its status when it is waited for.
+		err = cerr
+	}
+	if err == nil {
+		// (rg's statistics leave out a file whose reading failed.)
+		r.searched.Add(1)
+		r.bytes.Add(res.Bytes)
+		if res.MatchedLines > 0 {
+			r.matched.Add(1)
+			r.lines.Add(int64(res.MatchedLines))
+		}
+	}
+	if err != nil {
+		r.fileError(f.Path, err)
+		if opts.CountOnly {
+			// rg prints no count for a file whose reading failed (a path
+			// for -l, found before the failure, it prints).
+			return nil
+		}
+	}
+	// The lines found before a failure are reported, as rg prints them.
+	out.bytes = res.Bytes
+	return out.Close(res.MatchedLines)
+}
+
+// drainAhead is how much more of a file searchTransformed reads after
+// the search stopped early, to find the failure rg would report.
+const drainAhead = 256 << 10
+
+// fileError reports a file that could not be searched as asked.
+func (r *FileSearcher) fileError(path string, err error) {
+	r.unreadable.Add(1)
+	if r.onFileError != nil {
+		r.onFileError(path, err)
+	}
 }
 
 // underExplicit reports a file found below a directory named in
@@ -440,6 +559,10 @@ func MatchOptionsFor(q search.Query) MatchOptions {
 		CaseInsensitive: q.Case == search.CaseInsensitive,
 		Multiline:       q.Multiline,
 		PCRE2:           q.PCRE2,
+		CRLF:            q.CRLF,
+		NoUnicode:       q.NoUnicode,
+		AllowNUL:        q.Binary == search.BinaryText && !q.NullData,
+		NullData:        q.NullData,
 	}
 }
 
@@ -540,9 +663,7 @@ func (r *FileSearcher) CountData(path string, data []byte) (int, error) {
 
 func (r *FileSearcher) countData(path string, data []byte, release func(int)) (int, error) {
 	o := SearchOptions{CountOnly: true, MaxCount: r.q.MaxCountPerFile, Interrupt: r.ctx.Err, Release: release}
-	if slices.Contains(r.explicit, path) {
-		o.BinaryConvert, o.KeepNUL = true, r.mapped
-	}
+	r.binaryOptions(&o, path, r.mapped)
 	res, err := r.m.Search(data, o, nil)
 	return res.MatchedLines, err
 }

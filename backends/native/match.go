@@ -24,6 +24,13 @@ type MatchOptions struct {
 	// PCRE2: Pattern is in PCRE2's dialect (rg -P), run on regexp2 with
 	// PCRE2's meaning or refused (see match_pcre_dialect.go).
 	PCRE2 bool
+	NoUnicode       bool // \w, \d, \s, \b and -i are ASCII-only (rg --no-unicode)
+	AllowNUL        bool // the pattern may match a NUL byte (rg -a)
+	// NullData is rg --null-data: the pattern is compiled for data whose
+	// bytes NUL, '\n' and '\r' were permuted (see nullDataByte), so that
+	// records end in '\n' and rg's meaning of '.', '^' and '$' around an
+	// interior '\n' is (?R)'s around '\r'.
+	NullData bool
 }
 
 // PatternError is a pattern the searcher cannot run as rg would: one rg
@@ -103,17 +110,30 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		pat = regexp.QuoteMeta(pat) // Go's escapes are valid in rg's dialect
 	}
 	tree, err := rgregex.Parse(pat, rgregex.Options{
-		CaseInsensitive: o.CaseInsensitive, DotNL: o.Multiline, CRLF: o.CRLF})
+		CaseInsensitive: o.CaseInsensitive, DotNL: o.Multiline, CRLF: o.CRLF, NoUnicode: o.NoUnicode, AllowNUL: o.AllowNUL})
 	if err != nil {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error(), Err: err}
 	}
 	tree = tree.Simplify()
+	if o.NullData {
+		tree = permuteForNullData(tree)
+	}
+	if o.CRLF && !o.Multiline {
+		if err := stripCR(tree); err != nil {
+			return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error()}
+		}
+	}
 	if err := rewriteForRg(tree, o.Multiline); err != nil {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error()}
 	}
 	m := &Matcher{opts: o, multi: o.Multiline && canMatchNewline(tree)}
 	full := tree
-	if o.Word {
+	switch {
+	case o.Word && o.NoUnicode:
+		// rg --no-unicode -w: the half boundaries are ASCII ones.
+		full = &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{
+			rgregex.AssertionNode(rgregex.WordStartHalfASCII), tree, rgregex.AssertionNode(rgregex.WordEndHalfASCII)}}
+	case o.Word:
 		full = rgregex.Word(tree)
 	}
 	prog, err := compileProg(full)

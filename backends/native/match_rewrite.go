@@ -3,8 +3,10 @@ package native
 import (
 	"errors"
 	"regexp/syntax"
+	"slices"
 	"unicode/utf8"
 
+	"github.com/rgkit/rgkit/internal/rgregex"
 	"github.com/rgkit/rgkit/internal/runeclass"
 )
 
@@ -95,4 +97,134 @@ func canMatchNewline(re *syntax.Regexp) bool {
 		}
 	}
 	return false
+}
+
+// errLiteralCR is rg --crlf's refusal of a literal '\r' outside multiline
+// mode: with --crlf, "\r\n" is the line terminator.
+var errLiteralCR = errors.New(`the literal "\r" is not allowed in a regex outside multiline mode (--crlf)`)
+
+// stripCR applies rg --crlf to a line-mode pattern as rg does: '\r' is
+// part of the line terminator, so it leaves every class (\s, [^a] no
+// longer match it) and a literal '\r' is an error.
+func stripCR(re *syntax.Regexp) error {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if slices.Contains(re.Rune, '\r') {
+			return errLiteralCR
+		}
+	case syntax.OpCharClass:
+		if runeclass.Has(re.Rune, '\r') {
+			if runeclass.Size(re.Rune) == 1 {
+				return errLiteralCR // [\r] is a literal to rg
+			}
+			setClass(re, runeclass.Without(re.Rune, '\r'))
+		}
+	}
+	for _, sub := range re.Sub {
+		if err := stripCR(sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rg --null-data ends lines with NUL; the searcher ends them with '\n'.
+// The data is searched with three bytes permuted (nullDataByte): NUL
+// becomes '\n' (so records are lines), '\n' becomes '\r' and '\r' becomes
+// NUL. rg keeps '\n' special inside a record ('.' does not match it, '^'
+// and '$' match around it), which is what (?R) makes of '\r': so the
+// pattern's literals and classes are permuted the same way, and its line
+// anchors become (?R)'s. (Cost: those anchors run on the VM.)
+var nullDataByte = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+	}
+	t[0], t['\n'], t['\r'] = '\n', '\r', 0
+	return t
+}()
+
+// nullDataUnbyte undoes nullDataByte.
+var nullDataUnbyte = func() (t [256]byte) {
+	for i, b := range nullDataByte {
+		t[b] = byte(i)
+	}
+	return t
+}()
+
+// permuteNullData maps b's bytes through t (a copy when it changes any).
+func permuteNullData(b []byte, t *[256]byte) []byte {
+	out := b
+	for i, c := range b {
+		if t[c] != c {
+			if &out[0] == &b[0] {
+				out = append([]byte(nil), b...)
+			}
+			out[i] = t[c]
+		}
+	}
+	return out
+}
+
+func permuteForNullData(re *syntax.Regexp) *syntax.Regexp {
+	switch re.Op {
+	case syntax.OpBeginLine:
+		return rgregex.AssertionNode(rgregex.LineStartCRLF)
+	case syntax.OpEndLine:
+		return rgregex.AssertionNode(rgregex.LineEndCRLF)
+	case syntax.OpLiteral:
+		for i, r := range re.Rune {
+			if r < 256 {
+				re.Rune[i] = rune(nullDataByte[r])
+			}
+		}
+	case syntax.OpCharClass:
+		cls := re.Rune
+		var add []rune
+		for _, r := range []rune{0, '\n', '\r'} {
+			if runeclass.Has(re.Rune, r) {
+				add = append(add, rune(nullDataByte[r]))
+			}
+			cls = runeclass.Without(cls, r)
+		}
+		for _, r := range add {
+			cls = withRune(cls, r)
+		}
+		re.Rune = cls
+	case syntax.OpAnyCharNotNL:
+		re.Op, re.Rune = syntax.OpCharClass, []rune{0, '\n' - 1, '\n' + 1, utf8.MaxRune}
+		return permuteForNullData(re)
+	}
+	for i, sub := range re.Sub {
+		re.Sub[i] = permuteForNullData(sub)
+	}
+	return re
+}
+
+// withRune adds r to the sorted ranges cls.
+func withRune(cls []rune, r rune) []rune {
+	if runeclass.Has(cls, r) {
+		return cls
+	}
+	out := make([]rune, 0, len(cls)+2)
+	added := false
+	for i := 0; i < len(cls); i += 2 {
+		lo, hi := cls[i], cls[i+1]
+		if !added && r < lo {
+			out, added = append(out, r, r), true
+		}
+		out = append(out, lo, hi)
+	}
+	if !added {
+		out = append(out, r, r)
+	}
+	// Merge neighbours that now touch.
+	merged := out[:2]
+	for i := 2; i < len(out); i += 2 {
+		if out[i] <= merged[len(merged)-1]+1 {
+			merged[len(merged)-1] = max(merged[len(merged)-1], out[i+1])
+			continue
+		}
+		merged = append(merged, out[i], out[i+1])
+	}
+	return merged
 }

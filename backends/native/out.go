@@ -36,6 +36,7 @@ type FileOut struct {
 	// nulAt is the file's NUL byte the search reported (FileResult's
 	// NULOffset), -1 none: End passes it on in FileSummary.
 	nulAt int64
+	bytes int64 // FileSummary.Bytes (a transformed file's)
 }
 
 // view is l as a search.Line pointing into l's own buffers (the sink copies
@@ -203,7 +204,7 @@ func (o *FileOut) Close(count int) error {
 			return o.fail(err)
 		}
 	}
-	sum := search.FileSummary{Path: o.path, MatchedLines: count}
+	sum := search.FileSummary{Path: o.path, MatchedLines: count, Bytes: o.bytes}
 	if o.nulAt >= 0 {
 		sum.Binary, sum.BinaryOffset = true, o.nulAt
 	}

@@ -47,6 +47,12 @@ type SearchOptions struct {
 	// --max-columns): a match line's Submatches are then not looked for,
 	// which on a broad query is a regexp run per printed line.
 	NoSpans bool
+	// Text is rg -a: a NUL is a byte like any other and no file is binary
+	// (BinaryConvert and KeepNUL are implied).
+	Text bool
+	// Decoded says data is the text to search as it is (decoded already,
+	// or rg -E none): no byte-order mark is looked for.
+	Decoded bool
 	// probed: the reader looked at the file before it was mapped and found
 	// a literal a match needs, and its first NUL at probedNUL (-1: none),
 	// so neither is looked for again here.
@@ -116,7 +122,13 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (r
 
 func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (FileResult, error) {
 	raw := data
-	data, peek := decodeBOM(data)
+	peek := 3 // rg's BOM sniffer's first read (see decodeBOM)
+	if !o.Decoded {
+		data, peek = decodeBOM(data)
+	}
+	if o.Text {
+		o.BinaryConvert, o.KeepNUL = true, true
+	}
 	located := peek > 0 // no BOM: data is the file's own bytes
 	var end int
 	var binary bool
@@ -175,7 +187,7 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 	if s.binary && !binary {
 		nulAt = s.nulAt
 	}
-	binary = binary || s.binary
+	binary = (binary || s.binary) && !o.Text
 	if !binary {
 		nulAt = -1
 	}
@@ -300,7 +312,7 @@ func (s *fileSearch) runLines() error {
 func (s *fileSearch) countTrailing(pos int) {
 	for k := 0; k < s.o.After && pos < len(s.data); k++ {
 		le := lineEnd(s.data, pos)
-		if s.lineMatches(s.data[pos:le]) {
+		if s.lineMatches(s.data[pos:s.matchEnd(pos, le)]) {
 			s.count++
 		}
 		pos = le + 1
@@ -337,7 +349,7 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 			return 0, 0, false
 		}
 		le := lineEnd(data, pos)
-		if s.lineMatches(data[pos:le]) {
+		if s.lineMatches(data[pos:s.matchEnd(pos, le)]) {
 			return pos, le, true
 		}
 		pos = le + 1
@@ -375,8 +387,9 @@ func lineEnd(data []byte, from int) int {
 // candidateMatches confirms the line [ls, le) where the prefilter found a
 // literal at c.
 func (s *fileSearch) candidateMatches(ls, le, c int) bool {
+	le = s.matchEnd(ls, le)
 	line := s.data[ls:le]
-	if s.m.split != nil {
+	if s.m.split != nil && c < le {
 		// Around the literal first: a few bytes each side usually decide.
 		if ok, decided := s.m.split.match(line, c-ls, &s.split); decided {
 			return ok
@@ -386,6 +399,18 @@ func (s *fileSearch) candidateMatches(ls, le, c int) bool {
 		return ok
 	}
 	return s.regexpMatch(line)
+}
+
+// matchEnd is where the matcher's view of the line [ls, le) ends: with
+// --crlf the '\r' of its "\r\n" is left out. rg's matcher sees the "\n"
+// after it, so (?R)'s '^' never matches between the two and '$' matches
+// before the '\r'; the line given to the matcher ends before the "\n",
+// where a '\r' would look like a line end of its own ('^$' matched "a\r").
+func (s *fileSearch) matchEnd(ls, le int) int {
+	if s.m.opts.CRLF && le > ls && le < len(s.data) && s.data[le-1] == '\r' {
+		return le - 1
+	}
+	return le
 }
 
 // lineMatches reports whether a line holds a match.
@@ -463,6 +488,7 @@ func (s *fileSearch) lineSpans(ls, le int) [][2]int {
 		return nil
 	}
 	var overflow bool
+	le = s.matchEnd(ls, le)
 	s.spans, overflow = s.m.lineSpansCapped(s.data, ls, le, s.spans[:0], s.keepSpan)
 	if overflow {
 		// Past MaxSubmatches: count the rest without storing them.
@@ -486,6 +512,15 @@ func (s *fileSearch) keepSpan(start int) bool {
 
 func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
 	text := trimCR(s.data, ls, le)
+	if s.m.opts.CRLF && len(text) < le-ls {
+		// --crlf: '$' never matches between "\r" and "\n", so nothing
+		// starts past the '\r'.
+		k := len(spans)
+		for k > 0 && spans[k-1][0] > len(text) {
+			k--
+		}
+		spans = spans[:k]
+	}
 	for i := range spans {
 		spans[i][0] = min(spans[i][0], len(text))
 		spans[i][1] = min(spans[i][1], len(text))
@@ -570,7 +605,7 @@ func (s *fileSearch) trailingContext(limitHit bool) error {
 		ls, n := s.doneEnd, s.doneLine+1
 		le := lineEnd(s.data, ls)
 		left := s.afterLeft - 1
-		if limitHit && !s.m.multi && s.lineMatches(s.data[ls:le]) {
+		if limitHit && !s.m.multi && s.lineMatches(s.data[ls:s.matchEnd(ls, le)]) {
 			s.count++
 			if err := s.emitLineMatch(ls, le, n, s.lineSpans(ls, le)); err != nil {
 				return err

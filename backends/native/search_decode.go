@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"golang.org/x/text/transform"
 )
 
 // decodeBOM applies rg's default encoding rule: a UTF-16 byte-order mark
@@ -56,4 +58,64 @@ func utf16ToUTF8(b []byte, bigEndian bool) []byte {
 		out = utf8.AppendRune(out, utf8.RuneError)
 	}
 	return out
+}
+
+// utf16Decoder is a streaming UTF-16 to UTF-8 transformer with
+// encoding_rs's replacement rules (an unpaired surrogate, or an odd byte
+// at the end, becomes U+FFFD). Text that is mostly ASCII, as source code
+// and logs are, goes a code unit at a time through a tight loop: x/text's
+// general decoder made rg -E utf-16le four times slower than rg.
+type utf16Decoder struct{ bigEndian bool }
+
+func (d utf16Decoder) Reset() {}
+
+func (d utf16Decoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	hi, lo := 1, 0
+	if d.bigEndian {
+		hi, lo = 0, 1
+	}
+	for nSrc+1 < len(src) {
+		if src[nSrc+hi] == 0 && src[nSrc+lo] < utf8.RuneSelf {
+			if nDst >= len(dst) {
+				return nDst, nSrc, transform.ErrShortDst
+			}
+			dst[nDst] = src[nSrc+lo]
+			nDst++
+			nSrc += 2
+			continue
+		}
+		r := rune(src[nSrc+hi])<<8 | rune(src[nSrc+lo])
+		size := 2
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			if nSrc+3 >= len(src) && !atEOF {
+				return nDst, nSrc, transform.ErrShortSrc // the pair may go on in the next chunk
+			}
+			r = utf8.RuneError
+			if nSrc+3 < len(src) {
+				r2 := rune(src[nSrc+2+hi])<<8 | rune(src[nSrc+2+lo])
+				if r2 >= 0xDC00 && r2 < 0xE000 {
+					r, size = utf16.DecodeRune(rune(src[nSrc+hi])<<8|rune(src[nSrc+lo]), r2), 4
+				}
+			}
+		case r >= 0xDC00 && r < 0xE000:
+			r = utf8.RuneError
+		}
+		if nDst+utf8.RuneLen(r) > len(dst) {
+			return nDst, nSrc, transform.ErrShortDst
+		}
+		nDst += utf8.EncodeRune(dst[nDst:], r)
+		nSrc += size
+	}
+	if nSrc < len(src) {
+		if !atEOF {
+			return nDst, nSrc, transform.ErrShortSrc
+		}
+		if nDst+3 > len(dst) {
+			return nDst, nSrc, transform.ErrShortDst
+		}
+		nDst += utf8.EncodeRune(dst[nDst:], utf8.RuneError)
+		nSrc++
+	}
+	return nDst, nSrc, nil
 }

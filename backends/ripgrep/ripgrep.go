@@ -322,6 +322,9 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		// held root.
 		return search.Stats{}, fmt.Errorf("%w: rg opens files by path and cannot be confined beneath the held root", search.ErrUnsupported)
 	}
+	if c := q.CustomReading(); c != "" {
+		return search.Stats{}, fmt.Errorf("%w: the ripgrep engine reads files as rg does by default (%s)", search.ErrUnsupported, c)
+	}
 	info, err := r.Available(ctx)
 	if err != nil {
 		return search.Stats{}, err

@@ -33,6 +33,9 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if q.Multiline {
 		return search.Stats{}, fmt.Errorf("%w: grep searches line by line (multiline)", search.ErrUnsupported)
 	}
+	if c := q.CustomReading(); c != "" {
+		return search.Stats{}, fmt.Errorf("%w: grep reads files as they are (%s)", search.ErrUnsupported, c)
+	}
 	if search.Within(q.Root, info.Path) {
 		// A grep planted in the tree being searched is never run.
 		return search.Stats{}, fmt.Errorf("%w: refusing to run %s from inside the search root", search.ErrUnavailable, info.Path)

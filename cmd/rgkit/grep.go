@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rgkit/rgkit/backends"
+	_ "github.com/rgkit/rgkit/internal/decompress/brotli" // rg -z reads .br files (it links net/http, so the library does not)
+	"github.com/rgkit/rgkit/internal/preproc"
 	"github.com/rgkit/rgkit/internal/realrg"
 	"github.com/rgkit/rgkit/internal/rgcli"
 	"github.com/rgkit/rgkit/rg"
@@ -55,6 +57,9 @@ Exit status: 0 a match was found, 1 no match, 2 an error.`,
 func runRg(ctx context.Context, s streams, args []string) int {
 	p := rg.Program{
 		Engines: engineChain,
+		// --pre is the user's own command on the command line: the CLI runs
+		// it (the library never does).
+		Preprocess: preproc.Start,
 		Delegate: func(ctx context.Context, prefix string, args []string, in io.Reader, out, errOut io.Writer) (int, bool) {
 			path, ok := realrg.Find(ctx, prefix)
 			if !ok {

@@ -197,6 +197,11 @@ func diffCases() []diffCase {
 	add("-P", "-o", "-w", `(\w)\1`, "words.txt")
 	add("-P", "-r", "<$1>", `(o+)(?=\b)`, "words.txt")
 	add("--pre", "cat", "foo", "a.txt")
+	add("-z", "foo", "a.txt")
+	add("--sort", "path", "--crlf", "-n", "foo$")
+	add("--sort", "path", "-a", "-c", "foo")
+	add("--sort", "path", "--binary", "-n", "baz")
+	add("-E", "latin1", "-c", "foo", "docs/readme.md")
 	add("--sort", "path", "--files")
 	add("--sort", "path", "--files-without-match", "foo")
 	add("-v", "-n", "foo", "words.txt")
@@ -498,8 +503,22 @@ func refusal(flag, why string) knownDiff {
 var refusals = map[string]knownDiff{
 	"( a.txt": {stderr: "rg: regex parse error:\n    (\nerror: invalid pattern \"(\" at byte 1: unclosed group (to match a parenthesis literally, escape it as '\\(' or '\\)')\n", code: 2,
 		why: "regex errors carry rg's reason but not its caret picture of the wrapped pattern (same exit status, different layout)"},
-	"--pre cat foo a.txt": refusal("--pre", "running a preprocessor per file is left to rg"),
 }
+
+// readingDeclines are the cases whose reading flags (rg -z, -E, --crlf, -a,
+// --binary) the grep and ripgrep engines decline (search.Query's
+// CustomReading), with the flag each names; with --backend naming one of
+// them there is no native engine to fall to.
+var readingDeclines = map[string]string{
+	"-z foo a.txt":                    "search-zip",
+	"--sort path --crlf -n foo$":      "crlf",
+	"--sort path -a -c foo":           "text",
+	"--sort path --binary -n baz":     "binary",
+	"-E latin1 -c foo docs/readme.md": "encoding latin1",
+}
+
+// preNative is --pre with --backend naming an engine other than native.
+var preNative = knownDiff{stderr: "rg: --pre: only the native engine runs a preprocessor (use --backend native or auto)\n", code: 2, why: "only the native engine runs a preprocessor"}
 
 // knownDiffs are the expected differences per engine path, keyed by case
 // name; docs/cli.md lists them with the same reasons.
@@ -514,6 +533,10 @@ var knownDiffs = map[string]map[string]knownDiff{
 		for _, c := range []string{"-P foo a.txt", "-P -n (?<=foo )bar words.txt", `-P -o -w (\w)\1 words.txt`, `-P -r <$1> (o+)(?=\b) words.txt`} {
 			m[c] = pcre
 		}
+		for name, why := range readingDeclines {
+			m[name] = knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep reads files as they are (" + why + ")\n", code: 2, why: "grep reads the bytes as they are"}
+		}
+		m["--pre cat foo a.txt"] = preNative
 		return m
 	}(),
 	"ripgrep-engine": func() map[string]knownDiff {
@@ -522,6 +545,10 @@ var knownDiffs = map[string]map[string]knownDiff{
 		m["-g *.zzz foo"] = quiet
 		m["-l -g *.zzz foo"] = quiet
 		m["--no-messages -g *.zzz foo"] = quiet
+		for name, why := range readingDeclines {
+			m[name] = knownDiff{stderr: "rg: no engine could run this query: ripgrep: backend cannot honour this query exactly: the ripgrep engine reads files as rg does by default (" + why + ")\n", code: 2, why: "the ripgrep engine does not pass the reading flags to rg"}
+		}
+		m["--pre cat foo a.txt"] = preNative
 		return m
 	}(),
 }

@@ -1,5 +1,7 @@
 package rgcli
 
+import "github.com/rgkit/rgkit/internal/textenc"
+
 // sw makes a switch that sets a bool field.
 func sw(long string, short byte, set func(o *Options)) flag {
 	return flag{long: long, short: short, set: func(o *Options, _, _ string) error { set(o); return nil }}
@@ -28,11 +30,11 @@ var flags = []flag{
 	// Input.
 	val("regexp", 'e', func(o *Options, v, _ string) error { o.Patterns = append(o.Patterns, v); return nil }),
 	val("file", 'f', func(o *Options, v, _ string) error { o.PatternFiles = append(o.PatternFiles, v); return nil }),
-	val("pre", 0, func(o *Options, v, _ string) error { return nil }),
-	sw("no-pre", 0, func(o *Options) {}),
-	val("pre-glob", 0, func(o *Options, v, _ string) error { return nil }),
-	sw("search-zip", 'z', func(o *Options) {}),
-	sw("no-search-zip", 0, func(o *Options) {}),
+	val("pre", 0, func(o *Options, v, _ string) error { o.Pre = v; return nil }),
+	sw("no-pre", 0, func(o *Options) { o.Pre = "" }),
+	val("pre-glob", 0, func(o *Options, v, _ string) error { o.PreGlobs = append(o.PreGlobs, v); return nil }),
+	sw("search-zip", 'z', func(o *Options) { o.SearchZip = true }),
+	sw("no-search-zip", 0, func(o *Options) { o.SearchZip = false }),
 
 	// Search.
 	sw("case-sensitive", 's', func(o *Options) { o.Case = CaseSensitive }),
@@ -43,8 +45,8 @@ var flags = []flag{
 	val("dfa-size-limit", 0, func(o *Options, v, shown string) error { _, err := size(v, shown); return err }),
 	val("regex-size-limit", 0, func(o *Options, v, shown string) error { _, err := size(v, shown); return err }),
 	val("encoding", 'E', func(o *Options, v, shown string) error {
-		if !knownEncoding(v) {
-			return errorf("error parsing flag %s: grep config error: unknown encoding: %s", shown, v)
+		if _, err := textenc.Lookup(v); err != nil {
+			return errorf("error parsing flag %s: %s", shown, err)
 		}
 		o.Encoding = v
 		return nil
@@ -86,8 +88,9 @@ var flags = []flag{
 	num("threads", 'j', func(o *Options, n int) { o.Threads = n }),
 	sw("auto-hybrid-regex", 0, func(o *Options) {}),
 	sw("no-auto-hybrid-regex", 0, func(o *Options) {}),
-	sw("pcre2-unicode", 0, func(o *Options) {}),
-	sw("no-pcre2-unicode", 0, func(o *Options) {}),
+	// Deprecated aliases of --unicode / --no-unicode in rg 15.
+	sw("pcre2-unicode", 0, func(o *Options) { o.NoUnicode = false }),
+	sw("no-pcre2-unicode", 0, func(o *Options) { o.NoUnicode = true }),
 
 	// Filter.
 	sw("binary", 0, func(o *Options) { o.Binary = true; o.Text = false }),
@@ -294,14 +297,4 @@ func (o *Options) setSort(v, shown string, reverse bool) error {
 	}
 	o.Sort, o.SortReverse = s, reverse
 	return nil
-}
-
-// knownEncoding accepts the labels rgkit understands plus the common
-// WHATWG labels rg accepts; rg's full list is larger.
-func knownEncoding(v string) bool {
-	switch v {
-	case "auto", "none", "utf-8", "utf8", "utf-16", "utf-16le", "utf-16be", "latin1", "iso-8859-1", "windows-1252", "ascii", "us-ascii", "sjis", "shift_jis", "euc-jp", "gbk", "big5":
-		return true
-	}
-	return false
 }

@@ -119,6 +119,13 @@ type Options struct {
 	Engine                           string
 	Threads                          int
 	Encoding                         string
+	// SearchZip is -z: compressed files (by extension) are searched
+	// decompressed.
+	SearchZip bool
+	// Pre is --pre's command ("" none); PreGlobs are --pre-glob's globs
+	// (the files it runs for; none: every file).
+	Pre      string
+	PreGlobs []string
 
 	Follow, Hidden, GlobCaseInsensitive bool
 	Globs                               []Glob

@@ -29,6 +29,8 @@ type Options struct {
 	CaseInsensitive bool // -i: (?i)
 	DotNL           bool // --multiline-dotall: (?s)
 	CRLF            bool // --crlf: (?R)
+	NoUnicode       bool // --no-unicode: (?-u)
+	AllowNUL        bool // -a: binary detection is off, so a NUL byte may be matched
 }
 
 // Kind classifies a refused pattern.
@@ -122,6 +124,10 @@ func AssertionRune(r rune) (Assertion, bool) {
 	return a, true
 }
 
+// AssertionNode is the placeholder literal for a: for a matcher that
+// rewrites a tree (rg --null-data's line anchors become (?R)'s).
+func AssertionNode(a Assertion) *syntax.Regexp { return assertNode(a) }
+
 func assertNode(a Assertion) *syntax.Regexp {
 	return &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{assertBase + rune(a) - 1}}
 }
@@ -156,7 +162,7 @@ func Parse(pattern string, o Options) (*syntax.Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	if hasNUL(re) {
+	if !o.AllowNUL && hasNUL(re) {
 		return nil, &Error{Pattern: pattern, Kind: KindNUL, Offset: 0,
 			Msg: `pattern contains "\0" but it is impossible to match: binary detection is enabled and matching a NUL byte is impossible`}
 	}
@@ -186,7 +192,7 @@ func SmartCase(pattern string) (insensitive bool) {
 
 func newParser(pattern string, o Options) *parser {
 	p := &parser{src: "(?:" + pattern + ")", pat: pattern, names: map[string]bool{}}
-	p.fl = flags{i: o.CaseInsensitive, m: true, s: o.DotNL, u: true, R: o.CRLF}
+	p.fl = flags{i: o.CaseInsensitive, m: true, s: o.DotNL, u: !o.NoUnicode, R: o.CRLF}
 	return p
 }
 

@@ -44,6 +44,29 @@ type StandardConfig struct {
 	FieldMatchSeparator, FieldContextSeparator string
 	Color                                      bool
 	Styles                                     Styles
+	// Terminator ends the lines the printer makes up itself (a path, a
+	// count, a heading, an -o match, a last line that has none): "\n"
+	// when nil, "\r\n" for rg --crlf. A line printed from the file keeps
+	// the file's own terminator, and the "--" separator and a heading's
+	// blank line stay "\n", as in rg. With rg --null-data it is "\x00",
+	// and then the "--" separator ends with it too (rg's choice).
+	Terminator []byte
+}
+
+// sepTerm ends the context separator line.
+func (p *Standard) sepTerm() []byte {
+	if string(p.cfg.Terminator) == "\x00" {
+		return p.cfg.Terminator
+	}
+	return []byte{'\n'}
+}
+
+// term is the printer's own line terminator.
+func (p *Standard) term() []byte {
+	if p.cfg.Terminator == nil {
+		return []byte{'\n'}
+	}
+	return p.cfg.Terminator
 }
 
 // Standard prints results byte for byte as rg 15's standard printer does.
@@ -117,21 +140,21 @@ func (p *Standard) Line(l RgLine) error {
 			b = append(b, '\n')
 		} else if !p.cfg.Heading && p.anyPrinted && p.cfg.Context && p.cfg.ContextSeparator != nil {
 			b = append(b, p.cfg.ContextSeparator...)
-			b = append(b, '\n')
+			b = append(b, p.sepTerm()...)
 		}
 		if p.cfg.Heading && p.cfg.WithFilename && !p.cfg.Vimgrep {
 			b = p.appendLinkedPath(b, l.Path)
 			if p.cfg.Null {
 				b = append(b, 0)
 			} else {
-				b = append(b, '\n')
+				b = append(b, p.term()...)
 			}
 		}
 		p.fileStarted = true
 		p.filesPrinted++
 	} else if p.cfg.Context && p.cfg.ContextSeparator != nil && l.Number > p.lastLine+1 {
 		b = append(b, p.cfg.ContextSeparator...)
-		b = append(b, '\n')
+		b = append(b, p.sepTerm()...)
 	}
 	p.lastLine = l.Number
 	p.anyPrinted = true
@@ -152,7 +175,7 @@ func (p *Standard) perMatch(b []byte, l RgLine, text []byte, spans []search.Span
 		b = p.appendPrefix(b, l, s.Start+1, l.Offset+int64(s.Start))
 		if p.cfg.OnlyMatching {
 			only := l
-			only.Term = nil // rg ends each -o match with "\n", whatever the line's terminator
+			only.Term = nil // rg ends each -o match with its own terminator (appendBody's), whatever the line's
 			b = p.appendBody(b, only, text[s.Start:s.End], []search.Span{{Start: 0, End: s.End - s.Start}})
 		} else {
 			b = p.appendBody(b, l, text, spans)
@@ -259,7 +282,7 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans []search.Sp
 	}
 	term := l.Term
 	if len(term) == 0 {
-		term = []byte{'\n'}
+		term = p.term()
 	}
 	// rg measures the line with its terminator (an -o match has none).
 	if p.cfg.MaxColumns > 0 && len(text)+len(l.Term) > p.cfg.MaxColumns {
@@ -357,7 +380,7 @@ func (p *Standard) PathLine(path string) error {
 	if p.cfg.Null {
 		b = append(b, 0)
 	} else {
-		b = append(b, '\n')
+		b = append(b, p.term()...)
 	}
 	return p.flush(b)
 }
@@ -375,7 +398,7 @@ func (p *Standard) Count(path string, n int64) error {
 		}
 	}
 	b = strconv.AppendInt(b, n, 10)
-	b = append(b, '\n')
+	b = append(b, p.term()...)
 	return p.flush(b)
 }
 
