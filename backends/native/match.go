@@ -23,9 +23,9 @@ type MatchOptions struct {
 	CRLF            bool // ^ and $ also treat "\r\n" as a line end, '.' skips '\r' (rg --crlf)
 	// PCRE2: Pattern is in PCRE2's dialect (rg -P), run on regexp2 with
 	// PCRE2's meaning or refused (see match_pcre_dialect.go).
-	PCRE2 bool
-	NoUnicode       bool // \w, \d, \s, \b and -i are ASCII-only (rg --no-unicode)
-	AllowNUL        bool // the pattern may match a NUL byte (rg -a)
+	PCRE2     bool
+	NoUnicode bool // \w, \d, \s, \b and -i are ASCII-only (rg --no-unicode)
+	AllowNUL  bool // the pattern may match a NUL byte (rg -a)
 	// NullData is rg --null-data: the pattern is compiled for data whose
 	// bytes NUL, '\n' and '\r' were permuted (see nullDataByte), so that
 	// records end in '\n' and rg's meaning of '.', '^' and '$' around an
