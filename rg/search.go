@@ -151,7 +151,9 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		run.mapped = run.mapped && t.file && t.stream == nil
 	}
 	run.errs = fileErrors{w: s.errOut, silent: o.NoMessages, single: o.Sort != rgcli.SortNone || o.SortReverse || o.Threads == 1}
-	if run.printsSpans() && o.Mode != rgcli.ModeFiles {
+	if run.printsSpans() && o.Mode != rgcli.ModeFiles && !o.CRLF && !o.NullData {
+		// (--crlf makes the engine's own spans rg's; --null-data's lines
+		// are permuted bytes until printed.)
 		cq := q
 		cq.Root = "/"
 		if nq, err := search.Normalize(cq); err == nil {
