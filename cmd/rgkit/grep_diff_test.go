@@ -197,6 +197,7 @@ func diffCases() []diffCase {
 	add("-P", "-o", "-w", `(\w)\1`, "words.txt")
 	add("-P", "-r", "<$1>", `(o+)(?=\b)`, "words.txt")
 	add("--pre", "cat", "foo", "a.txt")
+	add("--generate", "man")
 	add("-z", "foo", "a.txt")
 	add("--sort", "path", "--crlf", "-n", "foo$")
 	add("--sort", "path", "-a", "-c", "foo")
@@ -503,6 +504,7 @@ func refusal(flag, why string) knownDiff {
 var refusals = map[string]knownDiff{
 	"( a.txt": {stderr: "rg: regex parse error:\n    (\nerror: invalid pattern \"(\" at byte 1: unclosed group (to match a parenthesis literally, escape it as '\\(' or '\\)')\n", code: 2,
 		why: "regex errors carry rg's reason but not its caret picture of the wrapped pattern (same exit status, different layout)"},
+	"--generate man": refusal("--generate", "rg generates its man page and shell completions from its own flag definitions; rgkit carries no copy of them"),
 }
 
 // readingDeclines are the cases whose reading flags (rg -z, -E, --crlf, -a,

@@ -71,7 +71,7 @@ func Parse(args []string) (*Options, error) {
 			positional = append(positional, a)
 		}
 	}
-	if len(o.Patterns) == 0 && len(o.PatternFiles) == 0 && o.Special == NoSpecial && needsPattern(o.Mode) {
+	if len(o.Patterns) == 0 && len(o.PatternFiles) == 0 && o.Special == NoSpecial && needsPattern(o.Mode) && !o.Has("generate") {
 		if len(positional) == 0 {
 			return nil, errorf("ripgrep requires at least one pattern to execute a search")
 		}
