@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,17 +116,7 @@ func runBench(cmd *cobra.Command, s streams, o benchOptions, root string) error 
 	tasks := benchTasks(o)
 
 	opts := bench.Options{Root: abs, Engines: engines, Tasks: tasks, Runs: o.runs, Warmup: o.warmup, Skipped: skipped}
-	if f, ok := s.errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		var bar *progressbar.ProgressBar
-		opts.Progress = func(done, total int) {
-			if bar == nil {
-				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(f),
-					progressbar.OptionSetDescription("measuring"), progressbar.OptionClearOnFinish(),
-					progressbar.OptionShowCount())
-			}
-			_ = bar.Set(done)
-		}
-	}
+	opts.Progress = progressBar(s.errOut)
 	rep, err := bench.Run(ctx, opts)
 	if err != nil {
 		return &exitError{code: 2, err: err}
@@ -174,4 +165,22 @@ func disagreementExit(rep *bench.Report) error {
 		return nil
 	}
 	return &exitError{code: 3, err: fmt.Errorf("%w: %d task(s) differ; see above", bench.ErrDisagree, len(rep.Disagreements))}
+}
+
+// progressBar draws the measurement's progress on a terminal stderr, and
+// is nil (no progress) otherwise.
+func progressBar(errOut io.Writer) func(done, total int) {
+	f, ok := errOut.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	var bar *progressbar.ProgressBar
+	return func(done, total int) {
+		if bar == nil {
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(f),
+				progressbar.OptionSetDescription("measuring"), progressbar.OptionClearOnFinish(),
+				progressbar.OptionShowCount())
+		}
+		_ = bar.Set(done)
+	}
 }
