@@ -28,6 +28,8 @@ func pcreTree(t *testing.T) string {
 		"crlf.txt":   "one foo\r\ntwo bar\r\n\r\nthree foo\r\n",
 		"latin1.txt": "caf\xe9 foo\nb\xe9b bad\n",
 		"multi.txt":  "begin\n  body one\nend\nbegin\nend\n",
+		"lonecr.txt": "one\rfoo bar\r\nfoo\r\n\nx\r\n",
+		"ranges.txt": "#parse('a/b_c.vm')\n#include (\"x-y.vm\")\n#parse(q)\n",
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
@@ -93,6 +95,28 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 		{"-P", "-n", `foo$`, f("crlf.txt")},
 		{"-P", "-n", `^$`, f("crlf.txt")},
 		{"-P", "--json", `(?<=one )foo`, f("crlf.txt")},
+		// --crlf: PCRE2's any-CRLF newline convention ('\r' ends a line too)
+		{"-P", "--crlf", "-n", `foo$`, f("crlf.txt")},
+		{"-P", "--crlf", "-o", `foo$`, f("crlf.txt")},
+		{"-P", "--crlf", "-U", "-o", `foo$`, f("crlf.txt")},
+		{"-P", "--crlf", "--json", `foo$`, f("crlf.txt")},
+		{"-P", "--crlf", "-n", `^$`, f("crlf.txt")},
+		{"-P", "--crlf", "-o", `one$`, f("lonecr.txt")},
+		{"-P", "--crlf", "-o", `^foo \w+`, f("lonecr.txt")},
+		{"-P", "--crlf", "-o", `e.f`, f("lonecr.txt")},
+		{"-P", "--crlf", "-o", `e\Nf`, f("lonecr.txt")},
+		{"-P", "--crlf", "-o", `e\sf`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "-o", `\w+\Z`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "-c", `^$`, f("lonecr.txt")},
+		{"-P", "--crlf", "--color", "always", `x?`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "--count-matches", `x?`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "--count-matches", `$`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "--count-matches", `^`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "--count-matches", `\r?$`, f("lonecr.txt")},
+		// a '-' that ends a class is literal
+		{"-P", "-o", `[./A-Za-z_-]+`, f("ranges.txt")},
+		{"-P", "-o", `[\w-]+`, f("ranges.txt")},
+		{"-P", "-o", `[^a-z-]+`, f("ranges.txt")},
 		// the dialect's own syntax
 		{"-P", "-o", `\Qa.b\E|ab++`, f("words.txt")},
 		{"-P", "-o", `(?x) foo \s # a comment`, f("words.txt")},

@@ -189,6 +189,16 @@ type pcreTranslator struct {
 	// references to later groups can be renumbered.
 	kSeen, kNum int
 	lastAssert  bool // the last item was an assertion that takes no quantifier
+	crlf        bool // '\r' ends a line too (pcreMode.crlf)
+	crOrLF      bool // a literal '\r' or '\n' was written (pcreTranslation.crOrLF)
+}
+
+// notNewline is the class body of what '.' and \N match without dotall.
+func (t *pcreTranslator) notNewline() string {
+	if t.crlf {
+		return `[^\r\n` + pcreNoInvalid + `]`
+	}
+	return `[^\n` + pcreNoInvalid + `]`
 }
 
 // quantifierAt reports a {n}, {n,}, {n,m} or {,m} quantifier at t.i.
@@ -227,25 +237,36 @@ type pcreTranslation struct {
 	required string // a literal every match contains ("" for none)
 	caseless bool   // required is only required up to case
 	kGroup   int    // the regexp2 group marking \K (0 for none)
+	// crOrLF says the pattern names '\r' or '\n' itself (PCRE2's
+	// HASCRORLF), which keeps PCRE2 from skipping the '\n' of a "\r\n".
+	crOrLF bool
 }
 
 // translatePCRE rewrites pattern (PCRE2 syntax) for regexp2. dotall is
 // PCRE2_DOTALL (rg -U --multiline-dotall).
-func translatePCRE(pattern string, dotall bool) (pcreTranslation, error) {
+// pcreMode is how rg sets up PCRE2 beyond the pattern: dotall (-U
+// --multiline-dotall) and crlf (--crlf, PCRE2's any-CRLF newline
+// convention: '\r', '\n' and "\r\n" all end a line for '^', '$', '\Z',
+// '.' and '\N').
+type pcreMode struct {
+	dotall, crlf bool
+}
+
+func translatePCRE(pattern string, mode pcreMode) (pcreTranslation, error) {
 	if !utf8.ValidString(pattern) {
 		return pcreTranslation{}, &pcreSyntaxError{msg: "UTF-8 error in the pattern"}
 	}
-	tr, kSeen, err := translatePCREPass(pattern, dotall, 0)
+	tr, kSeen, err := translatePCREPass(pattern, mode, 0)
 	if err == nil && kSeen > 0 {
 		// \K's group renumbers the groups after it: again, knowing where.
-		tr, _, err = translatePCREPass(pattern, dotall, kSeen)
+		tr, _, err = translatePCREPass(pattern, mode, kSeen)
 		tr.kGroup = kSeen
 	}
 	return tr, err
 }
 
-func translatePCREPass(pattern string, dotall bool, kNum int) (pcreTranslation, int, error) {
-	t := &pcreTranslator{src: []rune(pattern), cur: pcreGroup{dotall: dotall}, kNum: kNum}
+func translatePCREPass(pattern string, mode pcreMode, kNum int) (pcreTranslation, int, error) {
+	t := &pcreTranslator{src: []rune(pattern), cur: pcreGroup{dotall: mode.dotall}, kNum: kNum, crlf: mode.crlf}
 	t.lits.levels = []pcreLitLevel{{}}
 	for t.i < len(t.src) {
 		if err := t.step(); err != nil {
@@ -257,7 +278,7 @@ func translatePCREPass(pattern string, dotall bool, kNum int) (pcreTranslation, 
 			return pcreTranslation{}, 0, t.bytesAt(&pcreSyntaxError{offset: len(t.src), msg: "missing closing parenthesis"})
 		}
 	}
-	return pcreTranslation{pattern: t.out.String(), required: t.lits.longest(), caseless: t.caseless}, t.kSeen, nil
+	return pcreTranslation{pattern: t.out.String(), required: t.lits.longest(), caseless: t.caseless, crOrLF: t.crOrLF}, t.kSeen, nil
 }
 
 func (t *pcreTranslator) peek(k int) rune {
@@ -312,7 +333,7 @@ func (t *pcreTranslator) step() error {
 		if t.cur.dotall {
 			t.out.WriteString(`[\s\S` + pcreNoInvalid + `]`)
 		} else {
-			t.out.WriteString(`[^\n` + pcreNoInvalid + `]`)
+			t.out.WriteString(t.notNewline())
 		}
 		return nil
 	case '(':
@@ -341,8 +362,20 @@ func (t *pcreTranslator) step() error {
 	case '^', '$':
 		t.lits.other()
 		t.lastAssert = true
+		if t.crlf {
+			// regexp2's multiline anchors know '\n' only; a '\r' is a
+			// line end as well.
+			t.i++
+			if c == '^' {
+				t.out.WriteString(`(?:^|(?<=\r))`)
+			} else {
+				t.out.WriteString(`(?=\r|$)`)
+			}
+			return nil
+		}
 	default:
 		t.lits.literal(c)
+		t.crOrLF = t.crOrLF || c == '\r' || c == '\n'
 	}
 	t.out.WriteRune(c)
 	t.i++
@@ -673,7 +706,7 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 		if inClass {
 			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
 		}
-		w.WriteString(`[^\n` + pcreNoInvalid + `]`)
+		w.WriteString(t.notNewline())
 		return nil
 	case 'b', 'B':
 		if inClass {
@@ -719,6 +752,9 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 			}
 			n := utf8.RuneCountInString(string(t.src[t.i:])[:j])
 			return t.codePoint(string(t.src[t.i+1:t.i+n]), 16, n+1)
+		}
+		if d := strings.ToLower(string(t.src[t.i:min(t.i+2, len(t.src))])); d == "0a" || d == "0d" {
+			t.crOrLF = true
 		}
 		w.WriteString(`\x`)
 		return nil
@@ -794,6 +830,13 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 	}
 	if c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
 		// \t \n \r \f \e \a \cX \0nn \A \z \Z \G: the same in both dialects.
+		if c == 'Z' && t.crlf && !inClass {
+			w.WriteString(`(?=(?:\r\n|\r|\n)?\z)`)
+			return nil
+		}
+		if c == 'r' || c == 'n' {
+			t.crOrLF = true
+		}
 		if strings.ContainsRune("tnrfeac0AzZG", c) {
 			w.WriteRune('\\')
 			w.WriteRune(c)
@@ -817,6 +860,7 @@ func (t *pcreTranslator) codePoint(digits string, base, skip int) error {
 		return &pcreSyntaxError{offset: t.i, msg: "disallowed UTF-8/16 code point (>= 0xd800 && <= 0xdfff)"}
 	}
 	t.i += skip
+	t.crOrLF = t.crOrLF || v == '\r' || v == '\n'
 	fmt.Fprintf(&t.out, `\x{%x}`, v)
 	return nil
 }
@@ -956,11 +1000,17 @@ func (t *pcreTranslator) class() error {
 			if err := t.escape(true); err != nil {
 				return err
 			}
+		case c == '-' && t.peek(1) == ']' && !first:
+			// Literal at the end: escaped, or with the subtraction that
+			// follows it regexp2 would read "x--[" as a range to '-'.
+			t.out.WriteString(`\-`)
+			t.i++
 		case c == '-':
-			t.out.WriteByte('-') // a range, or literal at an end, in both dialects
+			t.out.WriteByte('-') // a range, or literal at the start, in both dialects
 			t.i++
 		default:
 			writeLiteral(&t.out, c)
+			t.crOrLF = t.crOrLF || c == '\r' || c == '\n'
 			t.i++
 		}
 		first = false
