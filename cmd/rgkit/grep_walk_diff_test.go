@@ -315,6 +315,43 @@ func TestGrepFileSelectionAgainstRg15(t *testing.T) {
 			}
 		})
 	}
+	t.Run("--sort accessed orders by the access times from before the search", func(t *testing.T) {
+		t.Parallel()
+		// Reading a file moves its access time (relatime does when it is
+		// not after the modification time, as here): rg takes its keys
+		// first. The times are set again before each run.
+		tree := t.TempDir()
+		names := []string{"a", "b", "sub/c", "sub/d"}
+		atimes := []int{3, 1, 4, 2} // hours after the epoch day below
+		if err := os.Mkdir(filepath.Join(tree, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		reset := func() {
+			base := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+			for i, name := range names {
+				path := filepath.Join(tree, name)
+				if err := os.WriteFile(path, []byte("test\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(path, base.Add(time.Duration(atimes[i])*time.Hour), base.Add(24*time.Hour)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for _, args := range [][]string{{"--sort", "accessed", "test"}, {"--sortr", "accessed", "test"}, {"--sort", "accessed", "-c", "test", "sub", "a"}} {
+			c := diffCase{args: args}
+			reset()
+			wantOut, wantErr, wantCode, err := runCaseErr(tree, env, []string{rg}, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reset()
+			out, errOut, code := runCase(t, tree, env, native, c)
+			if out != wantOut || errOut != wantErr || code != wantCode {
+				t.Errorf("%v differs from rg 15\n%s\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d", args, firstDiff(out, wantOut), errOut, wantErr, code, wantCode)
+			}
+		}
+	})
 	t.Run("an absolute path inside the working directory is matched from it", func(t *testing.T) {
 		t.Parallel()
 		for _, args := range [][]string{
