@@ -352,6 +352,48 @@ func TestGrepFileSelectionAgainstRg15(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a worktree's info/exclude comes from the common git directory", func(t *testing.T) {
+		t.Parallel()
+		// A worktree's .git is a file naming its git directory (a relative
+		// name is taken from the working directory); that directory's
+		// commondir names the repository's. A submodule's has no commondir:
+		// rg then reads no exclude file.
+		tree := t.TempDir()
+		for path, body := range map[string]string{
+			"repo/.git/info/exclude":             "ignored\n",
+			"repo/.git/worktrees/wt/commondir":   "../..\n",
+			"wt/.git":                            "gitdir: repo/.git/worktrees/wt\n",
+			"wt/ignored":                         "test\n",
+			"wt/kept":                            "test\n",
+			"repo/.git/modules/sub/info/exclude": "kept\n",
+			"sub/.git":                           "gitdir: " + filepath.Join(tree, "repo/.git/modules/sub") + "\n",
+			"sub/ignored":                        "test\n",
+			"sub/kept":                           "test\n",
+			"abs/.git":                           "gitdir: " + filepath.Join(tree, "repo/.git/worktrees/abs") + "\n",
+			"repo/.git/worktrees/abs/commondir":  filepath.Join(tree, "repo/.git") + "\n",
+			"abs/ignored":                        "test\n",
+			"abs/kept":                           "test\n",
+		} {
+			full := filepath.Join(tree, path)
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, args := range [][]string{{"--sort", "path", "--files", "wt", "sub", "abs"}, {"--sort", "path", "test"}, {"--sort", "path", "--no-ignore-exclude", "--files"}} {
+			c := diffCase{args: args}
+			wantOut, wantErr, wantCode, err := runCaseErr(tree, env, []string{rg}, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := runCase(t, tree, env, native, c)
+			if out != wantOut || errOut != wantErr || code != wantCode {
+				t.Errorf("%v differs from rg 15\n%s\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d", args, firstDiff(out, wantOut), errOut, wantErr, code, wantCode)
+			}
+		}
+	})
 	t.Run("an absolute path inside the working directory is matched from it", func(t *testing.T) {
 		t.Parallel()
 		for _, args := range [][]string{
