@@ -274,17 +274,29 @@ func TestGrepFileSelectionAgainstRg15(t *testing.T) {
 	}
 	env = append(env, "HOME="+home, "GIT_CONFIG_SYSTEM=/dev/null")
 	native := []string{bin, "grep", "--backend", "native"}
-	check := func(t *testing.T, env []string, c diffCase) {
+	// checkIn runs c in cwd, first through rg (after prepare, when set),
+	// then through rgkit (after prepare again).
+	checkIn := func(t *testing.T, cwd string, env []string, c diffCase, prepare func()) {
 		t.Helper()
-		wantOut, wantErr, wantCode, err := runCaseErr(dir, env, []string{rg}, c)
+		if prepare != nil {
+			prepare()
+		}
+		wantOut, wantErr, wantCode, err := runCaseErr(cwd, env, []string{rg}, c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, errOut, code := runCase(t, dir, env, native, c)
+		if prepare != nil {
+			prepare()
+		}
+		out, errOut, code := runCase(t, cwd, env, native, c)
 		if normalize(out, c) != normalize(wantOut, c) || errOut != wantErr || code != wantCode {
 			t.Errorf("differs from rg 15\n%s\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d",
 				firstDiff(normalize(out, c), normalize(wantOut, c)), errOut, wantErr, code, wantCode)
 		}
+	}
+	check := func(t *testing.T, env []string, c diffCase) {
+		t.Helper()
+		checkIn(t, dir, env, c, nil)
 	}
 	for _, c := range walkCases() {
 		t.Run(c.name(), func(t *testing.T) {
@@ -339,17 +351,7 @@ func TestGrepFileSelectionAgainstRg15(t *testing.T) {
 			}
 		}
 		for _, args := range [][]string{{"--sort", "accessed", "test"}, {"--sortr", "accessed", "test"}, {"--sort", "accessed", "-c", "test", "sub", "a"}} {
-			c := diffCase{args: args}
-			reset()
-			wantOut, wantErr, wantCode, err := runCaseErr(tree, env, []string{rg}, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			reset()
-			out, errOut, code := runCase(t, tree, env, native, c)
-			if out != wantOut || errOut != wantErr || code != wantCode {
-				t.Errorf("%v differs from rg 15\n%s\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d", args, firstDiff(out, wantOut), errOut, wantErr, code, wantCode)
-			}
+			checkIn(t, tree, env, diffCase{args: args}, reset)
 		}
 	})
 	t.Run("a worktree's info/exclude comes from the common git directory", func(t *testing.T) {
@@ -383,15 +385,7 @@ func TestGrepFileSelectionAgainstRg15(t *testing.T) {
 			}
 		}
 		for _, args := range [][]string{{"--sort", "path", "--files", "wt", "sub", "abs"}, {"--sort", "path", "test"}, {"--sort", "path", "--no-ignore-exclude", "--files"}} {
-			c := diffCase{args: args}
-			wantOut, wantErr, wantCode, err := runCaseErr(tree, env, []string{rg}, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, errOut, code := runCase(t, tree, env, native, c)
-			if out != wantOut || errOut != wantErr || code != wantCode {
-				t.Errorf("%v differs from rg 15\n%s\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d", args, firstDiff(out, wantOut), errOut, wantErr, code, wantCode)
-			}
+			checkIn(t, tree, env, diffCase{args: args}, nil)
 		}
 	})
 	t.Run("an absolute path inside the working directory is matched from it", func(t *testing.T) {
