@@ -154,6 +154,11 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 		{"--engine", "auto", `(\w)\1`, f("words.txt")},
 		{"--engine", "auto", "foo", f("words.txt")},
 		{"--engine", "default", "-P", "foo", f("words.txt")},
+		// -P, --no-pcre2 and the deprecated --auto-hybrid-regex: the last one wins
+		{"--no-pcre2", "--auto-hybrid-regex", `(?<=func )\w+`, f("code.go")},
+		{"-P", "--no-pcre2", "--auto-hybrid-regex", `(\w)\1`, f("words.txt")},
+		{"--auto-hybrid-regex", "-P", "-c", `(?<=func )\w+`, f("code.go")},
+		{"--auto-hybrid-regex", "--no-auto-hybrid-regex", "-c", "foo", f("words.txt")},
 		{"--pcre2-version"},
 	}
 	for _, args := range cases {
