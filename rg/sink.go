@@ -149,7 +149,7 @@ type expander func(dst []byte, tmpl string, text []byte, start, end int) []byte
 func replacerFor(o *rgcli.Options) expander {
 	if o.PCRE2 {
 		x, err := native.NewPCRE2Expander(native.MatchOptions{Pattern: pcreQueryPattern(o, o.Patterns),
-			CaseInsensitive: pcreCaseless(o), Word: o.Word, Multiline: o.Multiline})
+			CaseInsensitive: pcreCaseless(o), Word: o.Word, Multiline: o.Multiline, CRLF: o.CRLF, NoUnicode: o.NoUnicode})
 		if err != nil {
 			return nil
 		}
