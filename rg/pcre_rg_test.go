@@ -28,6 +28,8 @@ func pcreTree(t *testing.T) string {
 		"crlf.txt":   "one foo\r\ntwo bar\r\n\r\nthree foo\r\n",
 		"latin1.txt": "caf\xe9 foo\nb\xe9b bad\n",
 		"multi.txt":  "begin\n  body one\nend\nbegin\nend\n",
+		"lonecr.txt": "one\rfoo bar\r\nfoo\r\n\nx\r\n",
+		"ranges.txt": "#parse('a/b_c.vm')\n#include (\"x-y.vm\")\n#parse(q)\n",
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
@@ -93,6 +95,43 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 		{"-P", "-n", `foo$`, f("crlf.txt")},
 		{"-P", "-n", `^$`, f("crlf.txt")},
 		{"-P", "--json", `(?<=one )foo`, f("crlf.txt")},
+		// --crlf: PCRE2's any-CRLF newline convention ('\r' ends a line too)
+		{"-P", "--crlf", "-n", `foo$`, f("crlf.txt")},
+		{"-P", "--crlf", "-o", `foo$`, f("crlf.txt")},
+		{"-P", "--crlf", "-U", "-o", `foo$`, f("crlf.txt")},
+		{"-P", "--crlf", "--json", `foo$`, f("crlf.txt")},
+		{"-P", "--crlf", "-n", `^$`, f("crlf.txt")},
+		{"-P", "--crlf", "-o", `one$`, f("lonecr.txt")},
+		{"-P", "--crlf", "-o", `^foo \w+`, f("lonecr.txt")},
+		{"-P", "--crlf", "-o", `e.f`, f("lonecr.txt")},
+		{"-P", "--crlf", "-o", `e\Nf`, f("lonecr.txt")},
+		{"-P", "--crlf", "-o", `e\sf`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "-o", `\w+\Z`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "-c", `^$`, f("lonecr.txt")},
+		{"-P", "--crlf", "--color", "always", `x?`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "--count-matches", `x?`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "--count-matches", `$`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "--count-matches", `^`, f("lonecr.txt")},
+		{"-P", "--crlf", "-U", "--count-matches", `\r?$`, f("lonecr.txt")},
+		// --no-unicode: PCRE2 without UTF and UCP matches bytes, ASCII classes and case
+		{"-P", "--no-unicode", "-i", "-c", "Ä", f("uni.txt")},
+		{"-P", "--no-unicode", "-i", "-o", "äöü", f("uni.txt")},
+		{"-P", "--no-unicode", "-o", `\w+`, f("uni.txt")},
+		{"-P", "--no-unicode", "-o", `[^\x00-\x7f]+`, f("latin1.txt")},
+		{"-P", "--no-unicode", "-o", `caf.`, f("latin1.txt")},
+		{"-P", "--no-unicode", "--sort", "path", "-o", `\xe9|\x{c3}\xa4`, f("latin1.txt"), f("uni.txt")},
+		{"-P", "--no-unicode", "-o", `[\xc3\xa4]+`, f("uni.txt")},
+		{"-P", "--no-unicode", "-o", `[à-é]`, f("uni.txt")},
+		{"-P", "--no-unicode", "-o", `\b\w+\b`, f("uni.txt")},
+		{"-P", "--no-unicode", "-o", `[[:alpha:]]+`, f("uni.txt")},
+		{"-P", "--no-unicode", "-w", "-o", `caf`, f("latin1.txt")},
+		{"-P", "--no-unicode", "-r", "<$1>", `(\xc3).`, f("uni.txt")},
+		{"-P", "--no-unicode", "--json", `b.b`, f("latin1.txt")},
+		{"-P", "--no-unicode", `\x{100}`, f("uni.txt")},
+		// a '-' that ends a class is literal
+		{"-P", "-o", `[./A-Za-z_-]+`, f("ranges.txt")},
+		{"-P", "-o", `[\w-]+`, f("ranges.txt")},
+		{"-P", "-o", `[^a-z-]+`, f("ranges.txt")},
 		// the dialect's own syntax
 		{"-P", "-o", `\Qa.b\E|ab++`, f("words.txt")},
 		{"-P", "-o", `(?x) foo \s # a comment`, f("words.txt")},
@@ -130,6 +169,11 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 		{"--engine", "auto", `(\w)\1`, f("words.txt")},
 		{"--engine", "auto", "foo", f("words.txt")},
 		{"--engine", "default", "-P", "foo", f("words.txt")},
+		// -P, --no-pcre2 and the deprecated --auto-hybrid-regex: the last one wins
+		{"--no-pcre2", "--auto-hybrid-regex", `(?<=func )\w+`, f("code.go")},
+		{"-P", "--no-pcre2", "--auto-hybrid-regex", `(\w)\1`, f("words.txt")},
+		{"--auto-hybrid-regex", "-P", "-c", `(?<=func )\w+`, f("code.go")},
+		{"--auto-hybrid-regex", "--no-auto-hybrid-regex", "-c", "foo", f("words.txt")},
 		{"--pcre2-version"},
 	}
 	for _, args := range cases {

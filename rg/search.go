@@ -161,6 +161,16 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		}
 	}
 	run.reports = reports
+	if o.Sort == rgcli.SortAccessed {
+		// The search reads each file, which moves its access time: the
+		// key is taken just before.
+		run.atimes = &accessTimes{}
+		for _, e := range chain.Engines {
+			if n, ok := e.(*native.Engine); ok {
+				n.BeforeRead = run.atimes.record
+			}
+		}
+	}
 	if !run.printsSpans() {
 		for _, e := range chain.Engines {
 			if n, ok := e.(*native.Engine); ok {

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rgkit/rgkit/backends/native"
@@ -40,10 +41,11 @@ type rgRun struct {
 	lines     int64  // matched lines (--stats)
 	files     int64  // files with a match (--stats)
 	sorted    []sortedFile
-	errs      fileErrors  // files that could not be read
-	spans     *spanFinder // finds the matches of a line past those the library stored
-	mapped    bool        // rg maps the named files (at most ten, all files): see namedBinary
-	bytesCut  int64       // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
+	atimes    *accessTimes // --sort accessed: the keys from before the search read the files
+	errs      fileErrors   // files that could not be read
+	spans     *spanFinder  // finds the matches of a line past those the library stored
+	mapped    bool         // rg maps the named files (at most ten, all files): see namedBinary
+	bytesCut  int64        // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
 	// crlf finds a CRLF line's spans with its '\r', as rg does; nil when
 	// no spans are printed.
 	crlf    *native.Matcher
@@ -52,7 +54,7 @@ type rgRun struct {
 
 // sortedFile is one file's output held for --sort / --sortr.
 type sortedFile struct {
-	arg  int    // the PATH argument it came from: rg sorts within each
+	arg  int    // the PATH argument it came from: --sort path sorts within each
 	path string // as printed
 	abs  string
 	out  []byte
@@ -147,7 +149,7 @@ type expander func(dst []byte, tmpl string, text []byte, start, end int) []byte
 func replacerFor(o *rgcli.Options) expander {
 	if o.PCRE2 {
 		x, err := native.NewPCRE2Expander(native.MatchOptions{Pattern: pcreQueryPattern(o, o.Patterns),
-			CaseInsensitive: pcreCaseless(o), Word: o.Word, Multiline: o.Multiline})
+			CaseInsensitive: pcreCaseless(o), Word: o.Word, Multiline: o.Multiline, CRLF: o.CRLF, NoUnicode: o.NoUnicode})
 		if err != nil {
 			return nil
 		}
@@ -520,6 +522,9 @@ func (r *rgRun) sortFiles() {
 			return time.Time{}
 		}
 		if r.o.Sort == rgcli.SortAccessed {
+			if t, ok := r.atimes.get(f.abs); ok {
+				return t
+			}
 			if t, ok := accessTime(fi); ok {
 				return t
 			}
@@ -527,7 +532,9 @@ func (r *rgRun) sortFiles() {
 		return fi.ModTime()
 	}
 	slices.SortStableFunc(r.sorted, func(a, b sortedFile) int {
-		if a.arg != b.arg {
+		if a.arg != b.arg && r.o.Sort == rgcli.SortPath && !r.o.SortReverse {
+			// rg's --sort path is the walk's, one PATH argument after
+			// another; its other orders sort all the files together.
 			return a.arg - b.arg
 		}
 		var c int
@@ -542,6 +549,30 @@ func (r *rgRun) sortFiles() {
 		}
 		return c
 	})
+}
+
+// accessTimes holds files' access times as they were before the search
+// read them, by absolute path (rg takes its sort keys before searching).
+type accessTimes struct{ m sync.Map }
+
+// record notes abs's access time now (native.Engine.BeforeRead).
+func (a *accessTimes) record(abs string) {
+	if fi, err := os.Stat(abs); err == nil {
+		if t, ok := accessTime(fi); ok {
+			a.m.Store(abs, t)
+		}
+	}
+}
+
+func (a *accessTimes) get(abs string) (time.Time, bool) {
+	if a == nil {
+		return time.Time{}, false
+	}
+	t, ok := a.m.Load(abs)
+	if !ok {
+		return time.Time{}, false
+	}
+	return t.(time.Time), true
 }
 
 // comparePaths orders paths component by component, as a walk that sorts

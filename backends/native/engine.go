@@ -43,6 +43,11 @@ type Engine struct {
 	// Stats.Unreadable. It is called from the search's workers, one at a
 	// time per file but concurrently across files.
 	OnFileError func(path string, err error)
+	// BeforeRead, when set, is told each file's absolute path just before
+	// the search reads it: rg --sort accessed orders files by their access
+	// times from before the search, which reading them changes. It is
+	// called from the search's workers, concurrently across files.
+	BeforeRead func(abs string)
 }
 
 // SkipByteStats sets NoStats (search.ByteStatsOptional).
@@ -102,6 +107,7 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		return search.Stats{}, err
 	}
 	run.onFileError = n.OnFileError
+	run.beforeRead = n.BeforeRead
 	wo := WalkOptionsFor(q, typeGlobs, n.Workers)
 	// The reader sizes a file by reading it (see Source.mapLarge): a stat
 	// per file would be a system call for nothing.
@@ -158,6 +164,7 @@ type FileSearcher struct {
 	// (rg -z, -E, --pre); onFileError is Engine.OnFileError.
 	reading     *reading
 	onFileError func(path string, err error)
+	beforeRead  func(abs string) // Engine.BeforeRead
 
 	sinkMu  sync.Mutex
 	sink    search.Sink
@@ -196,6 +203,9 @@ func (r *FileSearcher) File(f File) (err error) {
 		pre = r.m.pre
 	}
 	follow := r.q.FollowSymlinks || explicit || r.underExplicit(f.Path)
+	if r.beforeRead != nil {
+		r.beforeRead(f.Abs)
+	}
 	if r.reading != nil && r.reading.transforms(f.Path) {
 		return r.searchTransformed(f, follow)
 	}

@@ -160,40 +160,55 @@ func (d *ignoreDir) load(abs string, m dirMarkers, o *ignoreOpts, above bool) {
 		d.gitignore = readIgnoreFile(filepath.Join(abs, nameGitignore), o.fold)
 	}
 	if o.exclude && gitFound {
-		d.exclude = readIgnoreFile(gitExcludePath(abs), o.fold)
+		if path := gitExcludePath(abs); path != "" {
+			d.exclude = readIgnoreFile(path, o.fold)
+		}
 	}
 }
 
 // gitExcludePath is the repository's info/exclude file: .git/info/exclude,
-// or for a worktree or submodule whose .git is a file, the one in the git
-// directory it names (and its commondir), as rg resolves it.
+// or, for a worktree whose .git is a file, the one in the common git
+// directory, as rg resolves it: the file's first line "gitdir: DIR" names
+// the worktree's git directory (a relative DIR is taken from the process's
+// working directory, as rg takes it, not from dir), whose commondir file names
+// the common one (relative to DIR when it starts with '.'). Without a
+// commondir file (a submodule's .git) rg reads no exclude file: "" then.
 func gitExcludePath(dir string) string {
 	dotgit := filepath.Join(dir, nameGit)
 	fi, err := os.Stat(dotgit)
 	if err != nil || fi.IsDir() {
 		return filepath.Join(dotgit, "info", "exclude")
 	}
-	data, err := os.ReadFile(dotgit)
-	if err != nil {
-		return filepath.Join(dotgit, "info", "exclude")
-	}
-	line := strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0])
-	gitdir, ok := strings.CutPrefix(line, "gitdir:")
+	gitdir, ok := strings.CutPrefix(firstLine(dotgit), "gitdir: ")
 	if !ok {
-		return filepath.Join(dotgit, "info", "exclude")
+		return ""
 	}
-	gitdir = strings.TrimSpace(gitdir)
-	if !filepath.IsAbs(gitdir) {
-		gitdir = filepath.Join(dir, gitdir)
+	common, ok := fileFirstLine(filepath.Join(gitdir, "commondir"))
+	if !ok {
+		return ""
 	}
-	if cd, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
-		common := strings.TrimSpace(string(cd))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(gitdir, common)
-		}
-		gitdir = common
+	if strings.HasPrefix(common, ".") {
+		common = filepath.Join(gitdir, common)
 	}
-	return filepath.Join(gitdir, "info", "exclude")
+	return filepath.Join(common, "info", "exclude")
+}
+
+// firstLine is the first line of a file without its terminator ("" when
+// it cannot be read).
+func firstLine(path string) string {
+	line, _ := fileFirstLine(path)
+	return line
+}
+
+// fileFirstLine is the first line of a file without its "\n" or "\r\n",
+// and whether the file could be read.
+func fileFirstLine(path string) (string, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	return strings.TrimSuffix(line, "\r"), true
 }
 
 // ancestors builds the chain of directories above a walk's start directory

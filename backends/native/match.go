@@ -175,10 +175,7 @@ func Compile(o MatchOptions) (*Matcher, error) {
 // match (there is no prefilter or DFA), one line at a time, or over the
 // whole text with -U, where rg's PCRE2 searcher always runs multiline.
 func compilePCREMatcher(o MatchOptions) (*Matcher, error) {
-	if o.CRLF {
-		return nil, &PCRE2Error{Pattern: o.Pattern, Err: unsupported("-P with --crlf", "PCRE2's any-CRLF newline convention is not emulated")}
-	}
-	px, err := compilePCRE(pcrePattern(o), o.CaseInsensitive, o.Multiline)
+	px, err := compilePCRE(pcrePattern(o), o.CaseInsensitive, pcreModeFor(o))
 	if err != nil {
 		return nil, err
 	}

@@ -76,6 +76,9 @@ type pcreProg struct {
 	// kGroup is the group whose position is a \K's: the reported match
 	// starts there when it took part (0: the pattern has no \K).
 	kGroup int
+	// bytes: without UTF (rg --no-unicode) each byte is a character
+	// (pcreByte).
+	bytes bool
 }
 
 // start is where the match in v starts as PCRE2 reports it: at the last
@@ -96,12 +99,18 @@ type pcreText struct {
 	offs  []int // byte offset of each rune, then len(b)
 }
 
-func compilePCRE(pattern string, caseless, dotall bool) (*pcreProg, error) {
-	tr, err := translatePCRE(pattern, dotall)
+func compilePCRE(pattern string, caseless bool, mode pcreMode) (*pcreProg, error) {
+	tr, err := translatePCRE(pattern, mode)
 	if err != nil {
 		return nil, &PCRE2Error{Pattern: pattern, Err: err}
 	}
-	p := &pcreProg{required: tr.required, requiredFold: caseless || tr.caseless, kGroup: tr.kGroup}
+	p := &pcreProg{required: tr.required, requiredFold: caseless || tr.caseless, kGroup: tr.kGroup, bytes: mode.noUnicode}
+	if mode.crlf && !tr.crOrLF {
+		// PCRE2, after a failed attempt at the '\r' of a "\r\n", tries
+		// next after the '\n', not before it: a match starts there only
+		// where the search itself starts (\G).
+		tr.pattern = `(?:\G|(?<!\r(?=\n)))(?:` + tr.pattern + `)`
+	}
 	opts := regexp2.Multiline
 	if caseless {
 		opts |= regexp2.IgnoreCase
@@ -123,8 +132,8 @@ func (p *pcreProg) text(b []byte) *pcreText {
 	t.runes, t.offs = t.runes[:0], t.offs[:0]
 	for i := 0; i < len(b); {
 		c := b[i]
-		if c < utf8.RuneSelf {
-			t.runes = append(t.runes, rune(c))
+		if c < utf8.RuneSelf || p.bytes {
+			t.runes = append(t.runes, pcreByte(c))
 			t.offs = append(t.offs, i)
 			i++
 			continue
@@ -252,7 +261,7 @@ type PCRE2Expander struct {
 
 // NewPCRE2Expander compiles o's pattern (o.PCRE2 set) for Expand.
 func NewPCRE2Expander(o MatchOptions) (*PCRE2Expander, error) {
-	p, err := compilePCRE(pcrePattern(o), o.CaseInsensitive, o.Multiline)
+	p, err := compilePCRE(pcrePattern(o), o.CaseInsensitive, pcreModeFor(o))
 	if err != nil {
 		return nil, err
 	}
@@ -396,6 +405,11 @@ func isNameRun(s string) bool {
 		}
 	}
 	return true
+}
+
+// pcreModeFor is the PCRE2 set-up rg -P uses for o.
+func pcreModeFor(o MatchOptions) pcreMode {
+	return pcreMode{dotall: o.Multiline, crlf: o.CRLF, noUnicode: o.NoUnicode}
 }
 
 // pcrePattern is the pattern rg -P builds from o: -F quoted, -w and -x

@@ -40,6 +40,36 @@ const pcreMidProbe = 0xDB7F
 // the probe) out.
 const pcreNoInvalid = `-[\uDB7F-\uDCFF]`
 
+// pcreSets are the class contents (without brackets) of \w, \d, \s, \h
+// and \v, and the POSIX classes, in one of PCRE2's modes.
+type pcreSets struct {
+	word, digit, space, h, v string
+	posix                    map[string]string
+}
+
+// pcreUCP is UTF and UCP mode (rg's default); pcreASCII is neither (rg
+// --no-unicode), where each byte is a character: a byte 0x80-0xFF is its
+// stand-in (see pcreByte).
+var (
+	pcreUCP   = pcreSets{pcreWordSet, pcreDigitSet, pcreSpaceSet, pcreHSpace, pcreVSpace, pcrePosixUCP}
+	pcreASCII = pcreSets{`A-Za-z0-9_`, `0-9`, `\t\n\x0B\f\r\x20`, `\t\x20\uF7A0`, `\n\x0B\f\r\uF785`, pcrePosixASCII}
+)
+
+// pcreByte is the rune that stands for byte b without UTF (rg
+// --no-unicode): b itself when ASCII, else a private-use code point from
+// pcreByteLo, which no case folding touches. (Not the surrogates of
+// pcreInvalidLo: regexp2 v2.13.0 fails to match a set of several lone
+// surrogates, such as [\uDCCE\uDCB4] or \uDCA2|\uDCA3.)
+func pcreByte(b byte) rune {
+	if b < utf8.RuneSelf {
+		return rune(b)
+	}
+	return pcreByteLo + rune(b) - 0x80
+}
+
+// pcreByteLo stands for byte 0x80 without UTF (see pcreByte).
+const pcreByteLo = 0xF780
+
 // PCRE2's UCP class contents (without brackets).
 const (
 	pcreWordSet  = `\p{L}\p{N}\p{Mn}\p{Pc}`
@@ -189,6 +219,19 @@ type pcreTranslator struct {
 	// references to later groups can be renumbered.
 	kSeen, kNum int
 	lastAssert  bool // the last item was an assertion that takes no quantifier
+	crlf        bool // '\r' ends a line too (pcreMode.crlf)
+	crOrLF      bool // a literal '\r' or '\n' was written (pcreTranslation.crOrLF)
+	sets        pcreSets
+	noInv       string // pcreNoInvalid, or "" without UTF: there every byte is a character
+	bytes       bool   // without UTF (pcreMode.noUnicode): src holds pcreByte runes
+}
+
+// notNewline is the class body of what '.' and \N match without dotall.
+func (t *pcreTranslator) notNewline() string {
+	if t.crlf {
+		return `[^\r\n` + t.noInv + `]`
+	}
+	return `[^\n` + t.noInv + `]`
 }
 
 // quantifierAt reports a {n}, {n,}, {n,m} or {,m} quantifier at t.i.
@@ -227,25 +270,49 @@ type pcreTranslation struct {
 	required string // a literal every match contains ("" for none)
 	caseless bool   // required is only required up to case
 	kGroup   int    // the regexp2 group marking \K (0 for none)
+	// crOrLF says the pattern names '\r' or '\n' itself (PCRE2's
+	// HASCRORLF), which keeps PCRE2 from skipping the '\n' of a "\r\n".
+	crOrLF bool
 }
 
 // translatePCRE rewrites pattern (PCRE2 syntax) for regexp2. dotall is
 // PCRE2_DOTALL (rg -U --multiline-dotall).
-func translatePCRE(pattern string, dotall bool) (pcreTranslation, error) {
-	if !utf8.ValidString(pattern) {
+// pcreMode is how rg sets up PCRE2 beyond the pattern: dotall (-U
+// --multiline-dotall) and crlf (--crlf, PCRE2's any-CRLF newline
+// convention: '\r', '\n' and "\r\n" all end a line for '^', '$', '\Z',
+// '.' and '\N').
+type pcreMode struct {
+	dotall, crlf bool
+	// noUnicode is rg --no-unicode: PCRE2 without UTF and UCP, matching
+	// bytes; \w, \d, \s, \b, POSIX classes and -i are ASCII.
+	noUnicode bool
+}
+
+func translatePCRE(pattern string, mode pcreMode) (pcreTranslation, error) {
+	if !mode.noUnicode && !utf8.ValidString(pattern) {
 		return pcreTranslation{}, &pcreSyntaxError{msg: "UTF-8 error in the pattern"}
 	}
-	tr, kSeen, err := translatePCREPass(pattern, dotall, 0)
+	tr, kSeen, err := translatePCREPass(pattern, mode, 0)
 	if err == nil && kSeen > 0 {
 		// \K's group renumbers the groups after it: again, knowing where.
-		tr, _, err = translatePCREPass(pattern, dotall, kSeen)
+		tr, _, err = translatePCREPass(pattern, mode, kSeen)
 		tr.kGroup = kSeen
+	}
+	if mode.noUnicode && strings.ContainsFunc(tr.required, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		tr.required = "" // the prefilter looks for UTF-8, not stand-ins
 	}
 	return tr, err
 }
 
-func translatePCREPass(pattern string, dotall bool, kNum int) (pcreTranslation, int, error) {
-	t := &pcreTranslator{src: []rune(pattern), cur: pcreGroup{dotall: dotall}, kNum: kNum}
+func translatePCREPass(pattern string, mode pcreMode, kNum int) (pcreTranslation, int, error) {
+	t := &pcreTranslator{src: []rune(pattern), cur: pcreGroup{dotall: mode.dotall}, kNum: kNum, crlf: mode.crlf, sets: pcreUCP, noInv: pcreNoInvalid}
+	if mode.noUnicode {
+		t.src = make([]rune, len(pattern))
+		for i := 0; i < len(pattern); i++ {
+			t.src[i] = pcreByte(pattern[i])
+		}
+		t.sets, t.noInv, t.bytes = pcreASCII, "", true
+	}
 	t.lits.levels = []pcreLitLevel{{}}
 	for t.i < len(t.src) {
 		if err := t.step(); err != nil {
@@ -257,7 +324,7 @@ func translatePCREPass(pattern string, dotall bool, kNum int) (pcreTranslation, 
 			return pcreTranslation{}, 0, t.bytesAt(&pcreSyntaxError{offset: len(t.src), msg: "missing closing parenthesis"})
 		}
 	}
-	return pcreTranslation{pattern: t.out.String(), required: t.lits.longest(), caseless: t.caseless}, t.kSeen, nil
+	return pcreTranslation{pattern: t.out.String(), required: t.lits.longest(), caseless: t.caseless, crOrLF: t.crOrLF}, t.kSeen, nil
 }
 
 func (t *pcreTranslator) peek(k int) rune {
@@ -310,9 +377,9 @@ func (t *pcreTranslator) step() error {
 		t.lits.other()
 		t.i++
 		if t.cur.dotall {
-			t.out.WriteString(`[\s\S` + pcreNoInvalid + `]`)
+			t.out.WriteString(`[\s\S` + t.noInv + `]`)
 		} else {
-			t.out.WriteString(`[^\n` + pcreNoInvalid + `]`)
+			t.out.WriteString(t.notNewline())
 		}
 		return nil
 	case '(':
@@ -341,8 +408,20 @@ func (t *pcreTranslator) step() error {
 	case '^', '$':
 		t.lits.other()
 		t.lastAssert = true
+		if t.crlf {
+			// regexp2's multiline anchors know '\n' only; a '\r' is a
+			// line end as well.
+			t.i++
+			if c == '^' {
+				t.out.WriteString(`(?:^|(?<=\r))`)
+			} else {
+				t.out.WriteString(`(?=\r|$)`)
+			}
+			return nil
+		}
 	default:
 		t.lits.literal(c)
+		t.crOrLF = t.crOrLF || c == '\r' || c == '\n'
 	}
 	t.out.WriteRune(c)
 	t.i++
@@ -639,33 +718,33 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 		case inClass:
 			return t.negatedMember(pos)
 		case neg == "":
-			w.WriteString("[" + pos + pcreNoInvalid + "]")
+			w.WriteString("[" + pos + t.noInv + "]")
 		default:
-			w.WriteString("[^" + pos + pcreNoInvalid + "]")
+			w.WriteString("[^" + pos + t.noInv + "]")
 		}
 		return nil
 	}
 	switch c {
 	case 'w':
-		return set(pcreWordSet, "")
+		return set(t.sets.word, "")
 	case 'W':
-		return set(pcreWordSet, "^")
+		return set(t.sets.word, "^")
 	case 'd':
-		return set(pcreDigitSet, "")
+		return set(t.sets.digit, "")
 	case 'D':
-		return set(pcreDigitSet, "^")
+		return set(t.sets.digit, "^")
 	case 's':
-		return set(pcreSpaceSet, "")
+		return set(t.sets.space, "")
 	case 'S':
-		return set(pcreSpaceSet, "^")
+		return set(t.sets.space, "^")
 	case 'h':
-		return set(pcreHSpace, "")
+		return set(t.sets.h, "")
 	case 'H':
-		return set(pcreHSpace, "^")
+		return set(t.sets.h, "^")
 	case 'v':
-		return set(pcreVSpace, "")
+		return set(t.sets.v, "")
 	case 'V':
-		return set(pcreVSpace, "^")
+		return set(t.sets.v, "^")
 	case 'N':
 		if t.peek(0) == '{' {
 			return unsupported(`\N{...}`, "named characters are not supported by PCRE2 in this form")
@@ -673,7 +752,7 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 		if inClass {
 			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
 		}
-		w.WriteString(`[^\n` + pcreNoInvalid + `]`)
+		w.WriteString(t.notNewline())
 		return nil
 	case 'b', 'B':
 		if inClass {
@@ -683,11 +762,11 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 			}
 			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
 		}
-		word := "[" + pcreWordSet + "]"
+		word := "[" + t.sets.word + "]"
 		if c == 'b' {
 			w.WriteString("(?:(?<=" + word + ")(?!" + word + ")|(?<!" + word + ")(?=" + word + "))")
 		} else {
-			probe := "[" + pcreWordSet + `\uDB7F]`
+			probe := "[" + t.sets.word + `\uDB7F]`
 			w.WriteString("(?:(?<=" + word + ")(?=" + word + ")|(?<!" + probe + ")(?!" + probe + "))")
 		}
 		return nil
@@ -712,6 +791,9 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 	case 'E':
 		return nil // an \E without \Q is ignored
 	case 'x':
+		if t.bytes {
+			return t.byteEscape()
+		}
 		if t.peek(0) == '{' {
 			j := strings.IndexRune(string(t.src[t.i:]), '}')
 			if j < 0 {
@@ -719,6 +801,9 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 			}
 			n := utf8.RuneCountInString(string(t.src[t.i:])[:j])
 			return t.codePoint(string(t.src[t.i+1:t.i+n]), 16, n+1)
+		}
+		if d := strings.ToLower(string(t.src[t.i:min(t.i+2, len(t.src))])); d == "0a" || d == "0d" {
+			t.crOrLF = true
 		}
 		w.WriteString(`\x`)
 		return nil
@@ -776,7 +861,7 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 		if inClass {
 			return &pcreSyntaxError{offset: t.i - 1, msg: `escape sequence is invalid in character class`}
 		}
-		w.WriteString(`(?>\r\n|[\n\x0B\f\r\x85\u2028\u2029])`)
+		w.WriteString(`(?>\r\n|[` + t.sets.v + `])`)
 		return nil
 	}
 	if c >= '1' && c <= '9' && !inClass {
@@ -794,6 +879,13 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 	}
 	if c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
 		// \t \n \r \f \e \a \cX \0nn \A \z \Z \G: the same in both dialects.
+		if c == 'Z' && t.crlf && !inClass {
+			w.WriteString(`(?=(?:\r\n|\r|\n)?\z)`)
+			return nil
+		}
+		if c == 'r' || c == 'n' {
+			t.crOrLF = true
+		}
 		if strings.ContainsRune("tnrfeac0AzZG", c) {
 			w.WriteRune('\\')
 			w.WriteRune(c)
@@ -802,6 +894,39 @@ func (t *pcreTranslator) escapeItem(inClass bool) error {
 		return &pcreSyntaxError{offset: t.i, msg: "unrecognized character follows \\"}
 	}
 	writeLiteral(w, c)
+	return nil
+}
+
+// byteEscape translates \xhh or \x{h..} without UTF (t.i after the x):
+// a value up to 0xFF is a byte (its stand-in above 0x7F), more is
+// PCRE2's error.
+func (t *pcreTranslator) byteEscape() error {
+	var digits string
+	if t.peek(0) == '{' {
+		j := strings.IndexRune(string(t.src[t.i:]), '}')
+		if j < 0 {
+			return &pcreSyntaxError{offset: t.i, msg: "missing terminating } in \\x{}"}
+		}
+		digits = string(t.src[t.i+1 : t.i+j]) // ASCII up to the brace
+		t.i += j + 1
+	} else {
+		for len(digits) < 2 && t.i < len(t.src) && strings.ContainsRune("0123456789abcdefABCDEF", t.src[t.i]) {
+			digits += string(t.src[t.i])
+			t.i++
+		}
+		if digits == "" {
+			digits = "0"
+		}
+	}
+	v, err := strconv.ParseUint(strings.TrimSpace(digits), 16, 32)
+	switch {
+	case err != nil && strings.TrimSpace(digits) == "":
+		return &pcreSyntaxError{offset: t.i, msg: "digits missing in \\x{} or \\o{} or \\N{U+}"}
+	case err != nil || v > 0xFF:
+		return &pcreSyntaxError{offset: t.i - 1, msg: "character code point value in \\x{} or \\o{} is too large"}
+	}
+	t.crOrLF = t.crOrLF || v == '\r' || v == '\n'
+	writeLiteral(&t.out, pcreByte(byte(v)))
 	return nil
 }
 
@@ -816,7 +941,15 @@ func (t *pcreTranslator) codePoint(digits string, base, skip int) error {
 	case v >= 0xD800 && v <= 0xDFFF:
 		return &pcreSyntaxError{offset: t.i, msg: "disallowed UTF-8/16 code point (>= 0xd800 && <= 0xdfff)"}
 	}
+	if t.bytes && v > 0xFF {
+		return &pcreSyntaxError{offset: t.i, msg: "character code point value in \\x{} or \\o{} is too large"}
+	}
 	t.i += skip
+	t.crOrLF = t.crOrLF || v == '\r' || v == '\n'
+	if t.bytes {
+		writeLiteral(&t.out, pcreByte(byte(v)))
+		return nil
+	}
 	fmt.Fprintf(&t.out, `\x{%x}`, v)
 	return nil
 }
@@ -886,6 +1019,9 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 	if strings.HasPrefix(name, "^") {
 		negated, name = !negated, name[1:]
 	}
+	if t.bytes {
+		return unsupported(`\p{...} with --no-unicode`, "PCRE2 then reads the properties of bytes as Latin-1 code points, which is not emulated")
+	}
 	var body string
 	switch strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(name)) {
 	case "any":
@@ -912,9 +1048,9 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 	case inClass:
 		t.out.WriteString(body)
 	case negated:
-		t.out.WriteString("[^" + body + pcreNoInvalid + "]")
+		t.out.WriteString("[^" + body + t.noInv + "]")
 	default:
-		t.out.WriteString("[" + body + pcreNoInvalid + "]")
+		t.out.WriteString("[" + body + t.noInv + "]")
 	}
 	return nil
 }
@@ -939,7 +1075,7 @@ func (t *pcreTranslator) class() error {
 		switch {
 		case c == ']' && !first:
 			t.i++
-			t.out.WriteString(pcreNoInvalid + "]")
+			t.out.WriteString(t.noInv + "]")
 			t.splitNegated(start)
 			return nil
 		case c == '[' && (t.peek(1) == ':' || t.peek(1) == '.' || t.peek(1) == '='):
@@ -956,11 +1092,17 @@ func (t *pcreTranslator) class() error {
 			if err := t.escape(true); err != nil {
 				return err
 			}
+		case c == '-' && t.peek(1) == ']' && !first:
+			// Literal at the end: escaped, or with the subtraction that
+			// follows it regexp2 would read "x--[" as a range to '-'.
+			t.out.WriteString(`\-`)
+			t.i++
 		case c == '-':
-			t.out.WriteByte('-') // a range, or literal at an end, in both dialects
+			t.out.WriteByte('-') // a range, or literal at the start, in both dialects
 			t.i++
 		default:
 			writeLiteral(&t.out, c)
+			t.crOrLF = t.crOrLF || c == '\r' || c == '\n'
 			t.i++
 		}
 		first = false
@@ -989,7 +1131,7 @@ func (t *pcreTranslator) splitNegated(start int) {
 	if t.classNegated {
 		open = "[^"
 	}
-	members := strings.TrimSuffix(strings.TrimPrefix(class, open), pcreNoInvalid+"]")
+	members := strings.TrimSuffix(strings.TrimPrefix(class, open), t.noInv+"]")
 	t.out.Reset()
 	t.out.WriteString(all[:start])
 	t.out.WriteString("(?:")
@@ -1001,7 +1143,7 @@ func (t *pcreTranslator) splitNegated(start int) {
 			if i < len(t.classNeg)-1 {
 				t.out.WriteString("(?=[" + body + "])")
 			} else {
-				t.out.WriteString("[" + body + pcreNoInvalid + "]")
+				t.out.WriteString("[" + body + t.noInv + "]")
 			}
 		}
 	} else {
@@ -1010,7 +1152,7 @@ func (t *pcreTranslator) splitNegated(start int) {
 			alts = append(alts, class)
 		}
 		for _, body := range t.classNeg {
-			alts = append(alts, "[^"+body+pcreNoInvalid+"]")
+			alts = append(alts, "[^"+body+t.noInv+"]")
 		}
 		t.out.WriteString(strings.Join(alts, "|"))
 	}
@@ -1047,6 +1189,14 @@ var pcrePosixUCP = map[string]string{
 	"word": pcreWordSet, "ascii": `\x00-\x7F`, "xdigit": `0-9A-Fa-f`,
 }
 
+// pcrePosixASCII are the POSIX classes without UCP: ASCII.
+var pcrePosixASCII = map[string]string{
+	"alnum": `A-Za-z0-9`, "alpha": `A-Za-z`, "blank": `\t\x20`, "cntrl": `\x00-\x1F\x7F`,
+	"digit": `0-9`, "lower": `a-z`, "space": `\t\n\x0B\f\r\x20`, "upper": `A-Z`,
+	"word": `A-Za-z0-9_`, "ascii": `\x00-\x7F`, "xdigit": `0-9A-Fa-f`,
+	"graph": `\x21-\x7E`, "print": `\x20-\x7E`, "punct": `\x21-\x2F\x3A-\x40\x5B-\x60\x7B-\x7E`,
+}
+
 // posixClass translates the POSIX class of n runes at t.i, inside a class.
 func (t *pcreTranslator) posixClass(n int) error {
 	body := string(t.src[t.i+2 : t.i+n-2])
@@ -1055,7 +1205,7 @@ func (t *pcreTranslator) posixClass(n int) error {
 	}
 	negated := strings.HasPrefix(body, "^")
 	name := strings.TrimPrefix(body, "^")
-	set, ok := pcrePosixUCP[name]
+	set, ok := t.sets.posix[name]
 	switch {
 	case !ok && (name == "graph" || name == "print" || name == "punct"):
 		return unsupported("[:"+name+":]", "PCRE2's UCP meaning of this POSIX class is not spelled out for regexp2")

@@ -27,7 +27,7 @@ func TestPCRERequiredLiteral(t *testing.T) {
 		{`x*`, ""},
 		{`(a)\1bc`, "bc"},
 	} {
-		tr, err := translatePCRE(c.pattern, false)
+		tr, err := translatePCRE(c.pattern, pcreMode{})
 		if err != nil {
 			t.Errorf("%s: %v", c.pattern, err)
 			continue

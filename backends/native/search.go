@@ -512,9 +512,10 @@ func (s *fileSearch) keepSpan(start int) bool {
 
 func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
 	text := trimCR(s.data, ls, le)
-	if s.m.opts.CRLF && len(text) < le-ls {
+	if s.m.opts.CRLF && !s.m.opts.PCRE2 && len(text) < le-ls {
 		// --crlf: '$' never matches between "\r" and "\n", so nothing
-		// starts past the '\r'.
+		// starts past the '\r'. (PCRE2's any-CRLF convention lets a
+		// match start there: see pcreMode.crlf.)
 		k := len(spans)
 		for k > 0 && spans[k-1][0] > len(text) {
 			k--

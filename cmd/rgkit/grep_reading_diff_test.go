@@ -151,6 +151,8 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{"-n", "-x", "$", "c/blank.txt"}, {"--crlf", "-c", `\s`, "c/cr.txt"}, {"--crlf", "-n", "^$", "c/cr.txt"},
 		{"--crlf", "-o", `\s+`, "c/cr.txt"}, {"--crlf", "-c", "[^a]", "c/cr.txt"}, {"--crlf", "-n", "-x", "last", "c/cr.txt"},
 		{"--crlf", "-n", "-o", "^.", "c/cr.txt"}, {"-c", `\s`, "c/cr.txt"}, {"--crlf", "-x", "foo$", "c/crlf.txt"}, {"--crlf", "-n", "-x", "", "c/blank.txt"}, {"--crlf", "-l", "foo", "c/crlf.txt"}, {"foo$", "c/crlf.txt"},
+		// a coloured line ends with rg's "\r\n", even one that had "\n" alone.
+		{"--crlf", "--color", "always", "x?", "c/blank.txt"}, {"--crlf", "--color", "always", "-n", "a|^", "c/cr.txt"}, {"--crlf", "--color", "always", "-v", "zzz", "c/cr.txt"},
 		// --no-unicode.
 		{"--no-unicode", "-o", `\w+`, "u/uni.txt"}, {"--no-unicode", "-i", "-c", "k", "u/uni.txt"}, {"-i", "-c", "k", "u/uni.txt"},
 		{"--no-unicode", "-w", "-o", "foo", "u/uni.txt"}, {"--no-unicode", "-w", "-o", "Stra", "u/uni.txt"}, {"-w", "-c", "Stra", "u/uni.txt"}, {"--no-pcre2-unicode", "-o", `\w+`, "u/uni.txt"},

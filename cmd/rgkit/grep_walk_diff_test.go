@@ -274,17 +274,29 @@ func TestGrepFileSelectionAgainstRg15(t *testing.T) {
 	}
 	env = append(env, "HOME="+home, "GIT_CONFIG_SYSTEM=/dev/null")
 	native := []string{bin, "grep", "--backend", "native"}
-	check := func(t *testing.T, env []string, c diffCase) {
+	// checkIn runs c in cwd, first through rg (after prepare, when set),
+	// then through rgkit (after prepare again).
+	checkIn := func(t *testing.T, cwd string, env []string, c diffCase, prepare func()) {
 		t.Helper()
-		wantOut, wantErr, wantCode, err := runCaseErr(dir, env, []string{rg}, c)
+		if prepare != nil {
+			prepare()
+		}
+		wantOut, wantErr, wantCode, err := runCaseErr(cwd, env, []string{rg}, c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, errOut, code := runCase(t, dir, env, native, c)
+		if prepare != nil {
+			prepare()
+		}
+		out, errOut, code := runCase(t, cwd, env, native, c)
 		if normalize(out, c) != normalize(wantOut, c) || errOut != wantErr || code != wantCode {
 			t.Errorf("differs from rg 15\n%s\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d",
 				firstDiff(normalize(out, c), normalize(wantOut, c)), errOut, wantErr, code, wantCode)
 		}
+	}
+	check := func(t *testing.T, env []string, c diffCase) {
+		t.Helper()
+		checkIn(t, dir, env, c, nil)
 	}
 	for _, c := range walkCases() {
 		t.Run(c.name(), func(t *testing.T) {
@@ -315,6 +327,67 @@ func TestGrepFileSelectionAgainstRg15(t *testing.T) {
 			}
 		})
 	}
+	t.Run("--sort accessed orders by the access times from before the search", func(t *testing.T) {
+		t.Parallel()
+		// Reading a file moves its access time (relatime does when it is
+		// not after the modification time, as here): rg takes its keys
+		// first. The times are set again before each run.
+		tree := t.TempDir()
+		names := []string{"a", "b", "sub/c", "sub/d"}
+		atimes := []int{3, 1, 4, 2} // hours after the epoch day below
+		if err := os.Mkdir(filepath.Join(tree, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		reset := func() {
+			base := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+			for i, name := range names {
+				path := filepath.Join(tree, name)
+				if err := os.WriteFile(path, []byte("test\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(path, base.Add(time.Duration(atimes[i])*time.Hour), base.Add(24*time.Hour)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for _, args := range [][]string{{"--sort", "accessed", "test"}, {"--sortr", "accessed", "test"}, {"--sort", "accessed", "-c", "test", "sub", "a"}} {
+			checkIn(t, tree, env, diffCase{args: args}, reset)
+		}
+	})
+	t.Run("a worktree's info/exclude comes from the common git directory", func(t *testing.T) {
+		t.Parallel()
+		// A worktree's .git is a file naming its git directory (a relative
+		// name is taken from the working directory); that directory's
+		// commondir names the repository's. A submodule's has no commondir:
+		// rg then reads no exclude file.
+		tree := t.TempDir()
+		for path, body := range map[string]string{
+			"repo/.git/info/exclude":             "ignored\n",
+			"repo/.git/worktrees/wt/commondir":   "../..\n",
+			"wt/.git":                            "gitdir: repo/.git/worktrees/wt\n",
+			"wt/ignored":                         "test\n",
+			"wt/kept":                            "test\n",
+			"repo/.git/modules/sub/info/exclude": "kept\n",
+			"sub/.git":                           "gitdir: " + filepath.Join(tree, "repo/.git/modules/sub") + "\n",
+			"sub/ignored":                        "test\n",
+			"sub/kept":                           "test\n",
+			"abs/.git":                           "gitdir: " + filepath.Join(tree, "repo/.git/worktrees/abs") + "\n",
+			"repo/.git/worktrees/abs/commondir":  filepath.Join(tree, "repo/.git") + "\n",
+			"abs/ignored":                        "test\n",
+			"abs/kept":                           "test\n",
+		} {
+			full := filepath.Join(tree, path)
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, args := range [][]string{{"--sort", "path", "--files", "wt", "sub", "abs"}, {"--sort", "path", "test"}, {"--sort", "path", "--no-ignore-exclude", "--files"}} {
+			checkIn(t, tree, env, diffCase{args: args}, nil)
+		}
+	})
 	t.Run("an absolute path inside the working directory is matched from it", func(t *testing.T) {
 		t.Parallel()
 		for _, args := range [][]string{

@@ -80,14 +80,16 @@ var flags = []flag{
 	sw("no-unicode", 0, func(o *Options) { o.NoUnicode = true }),
 	sw("unicode", 0, func(o *Options) { o.NoUnicode = false }),
 	sw("null-data", 0, func(o *Options) { o.NullData = true }),
-	sw("pcre2", 'P', func(o *Options) { o.PCRE2 = true }),
-	sw("no-pcre2", 0, func(o *Options) { o.PCRE2 = false }),
+	// -P, --no-pcre2 and the deprecated --[no-]auto-hybrid-regex choose
+	// the engine as --engine does: the last one wins.
+	sw("pcre2", 'P', func(o *Options) { o.PCRE2, o.Engine = true, "pcre2" }),
+	sw("no-pcre2", 0, func(o *Options) { o.PCRE2, o.Engine = false, "default" }),
 	sw("stop-on-nonmatch", 0, func(o *Options) { o.StopOnNonmatch, o.Multiline = true, false }),
 	sw("text", 'a', func(o *Options) { o.Text = true; o.Binary = false }),
 	sw("no-text", 0, func(o *Options) { o.Text = false }),
 	num("threads", 'j', func(o *Options, n int) { o.Threads = n }),
-	sw("auto-hybrid-regex", 0, func(o *Options) {}),
-	sw("no-auto-hybrid-regex", 0, func(o *Options) {}),
+	sw("auto-hybrid-regex", 0, func(o *Options) { o.PCRE2, o.Engine = false, "auto" }),
+	sw("no-auto-hybrid-regex", 0, func(o *Options) { o.PCRE2, o.Engine = false, "default" }),
 	// Deprecated aliases of --unicode / --no-unicode in rg 15.
 	sw("pcre2-unicode", 0, func(o *Options) { o.NoUnicode = false }),
 	sw("no-pcre2-unicode", 0, func(o *Options) { o.NoUnicode = true }),

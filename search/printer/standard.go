@@ -281,7 +281,10 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans []search.Sp
 		spans = shiftSpans(spans, n)
 	}
 	term := l.Term
-	if len(term) == 0 {
+	if len(term) == 0 || p.cfg.Color && p.cfg.Styles.Match != "" && l.Kind == search.KindMatch && len(spans) > 0 {
+		// rg colours a line's matches with the terminator cut off, then
+		// ends the line with its own: "\r\n" under --crlf, even for a
+		// line that ended in "\n" alone.
 		term = p.term()
 	}
 	// rg measures the line with its terminator (an -o match has none).
