@@ -69,7 +69,10 @@ func (r *rgRun) printsSpans() bool {
 		r.legacy != nil || r.js != nil
 }
 
-func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
+// newRgRun prepares the printing of o's results; multi says more than one
+// file may be printed (file names by default), multiLine that the search
+// runs over whole texts (rg -U with a pattern that may match '\n').
+func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi, multiLine bool) *rgRun {
 	r := &rgRun{o: o, w: w}
 	color := false
 	switch o.Color {
@@ -103,7 +106,7 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 		Heading: heading && !o.Vimgrep, WithFilename: withFilename, LineNumber: lineNumber,
 		Column: o.Column || (o.Vimgrep && !o.NoColumn), ByteOffset: o.ByteOffset, OnlyMatching: o.OnlyMatching,
 		Vimgrep: o.Vimgrep, Null: o.Null, Trim: o.Trim,
-		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview, Stats: o.Stats,
+		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview, Multiline: multiLine, Stats: o.Stats,
 		ContextSeparator: sep, Context: before > 0 || after > 0,
 		FieldMatchSeparator: o.FieldMatchSeparator, FieldContextSeparator: o.FieldContextSeparator,
 		Color: color,
@@ -120,6 +123,11 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	if color {
 		p := o.Palette()
 		r.cfg.Styles = printer.Styles{Path: p.Path.Escape(), Line: p.Line.Escape(), Column: p.Column.Escape(), Match: p.Match.Escape()}
+		if p.Match.IsZero() {
+			// rg prints matches plainly then (other elements still get
+			// their reset sequences).
+			r.cfg.Styles.Match = ""
+		}
 	}
 	if color && o.HyperlinkFormatActive() {
 		// rg prints hyperlinks only where it prints colour.
