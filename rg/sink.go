@@ -48,6 +48,9 @@ type rgRun struct {
 	// no spans are printed.
 	crlf    *native.Matcher
 	reports *fileReports // files that failed (rg -z, --pre)
+	// multiLine says the search runs over whole texts (rg -U with a
+	// pattern that may match '\n'): match lines are printed as rg's blocks.
+	multiLine bool
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -73,7 +76,7 @@ func (r *rgRun) printsSpans() bool {
 // file may be printed (file names by default), multiLine that the search
 // runs over whole texts (rg -U with a pattern that may match '\n').
 func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi, multiLine bool) *rgRun {
-	r := &rgRun{o: o, w: w}
+	r := &rgRun{o: o, w: w, multiLine: multiLine}
 	color := false
 	switch o.Color {
 	case "always", "ansi":
@@ -223,6 +226,8 @@ type rgSink struct {
 	buf       bytes.Buffer // the file's output when sorting
 	lines     int64
 	matches   int64
+	// block is the run of match lines held under rg -U (see multiline.go).
+	block []printer.RgLine
 	// stopAt is the end of the line of the -m'th match: rg stops reading
 	// the file there (its after-context is printed but not counted as
 	// searched). 0 until the limit is reached.
@@ -319,6 +324,17 @@ func (s *rgSink) Line(l search.Line) error {
 	if s.binaryFrom(rl.Offset, l.Text) {
 		return nil
 	}
+	if r.holdsBlocks() {
+		if l.Kind == search.KindMatch {
+			if r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 {
+				s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
+			}
+			return s.holdLine(rl)
+		}
+		if err := s.flushBlock(); err != nil {
+			return err
+		}
+	}
 	if r.crlf != nil && len(rl.Term) == 2 && l.Kind == search.KindMatch && len(l.Submatches) > 0 && l.MoreSubmatches == 0 {
 		// rg matches a CRLF line with its '\r' (the engine's spans stop
 		// before it): a match may end after it, an empty one sit there.
@@ -395,6 +411,9 @@ func (s *rgSink) End(sum search.FileSummary) error {
 	if r.legacy != nil {
 		r.matched = r.matched || sum.MatchedLines > 0 || r.o.Mode == rgcli.ModeFilesWithMatches
 		return r.legacy.End(sum)
+	}
+	if err := s.flushBlock(); err != nil {
+		return err
 	}
 	if s.loc != nil {
 		s.loc.close()

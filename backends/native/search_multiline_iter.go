@@ -210,3 +210,17 @@ func (it *mlIter) nextPCRE() (int, int, bool) {
 	}
 	return 0, 0, false
 }
+
+// EachMultilineMatch calls fn with each match of text in order, searched
+// as one text the way rg -U searches a file (a match may span lines), until
+// fn returns false. A Matcher that does not search multiline (see
+// Multiline) finds the same matches line by line.
+func (m *Matcher) EachMultilineMatch(text []byte, fn func(start, end int) bool) {
+	it := newMLIter(m, text)
+	for {
+		s, e, ok := it.next()
+		if !ok || !fn(s, e) {
+			return
+		}
+	}
+}

@@ -14,6 +14,9 @@ type RgLine struct {
 	// -r); ReplacedSpans are the replacements' ranges within it.
 	Replaced      []byte
 	ReplacedSpans []search.Span
+	// ColumnShift is added to the columns printed: rg -U counts them from
+	// the start of a block of lines, not of each line.
+	ColumnShift int
 }
 
 // Styles are the ANSI sequences rg starts each colored element with; an

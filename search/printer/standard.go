@@ -172,7 +172,11 @@ func (p *Standard) Line(l RgLine) error {
 	if (p.cfg.OnlyMatching || p.cfg.Vimgrep) && len(spans) > 0 {
 		return p.perMatch(b, l, text, spans)
 	}
-	b = p.appendPrefix(b, l, firstColumn(spans), l.Offset)
+	col := firstColumn(spans)
+	if col > 0 {
+		col += l.ColumnShift
+	}
+	b = p.appendPrefix(b, l, col, l.Offset)
 	b = p.appendBody(b, l, text, spans, spans)
 	return p.flush(b)
 }
@@ -180,7 +184,7 @@ func (p *Standard) Line(l RgLine) error {
 // perMatch prints one output line per match (-o or --vimgrep).
 func (p *Standard) perMatch(b []byte, l RgLine, text []byte, spans []search.Span) error {
 	for _, s := range spans {
-		b = p.appendPrefix(b, l, s.Start+1, l.Offset+int64(s.Start))
+		b = p.appendPrefix(b, l, s.Start+1+l.ColumnShift, l.Offset+int64(s.Start))
 		if p.cfg.OnlyMatching {
 			only := l
 			only.Term = nil // rg ends each -o match with its own terminator (appendBody's), whatever the line's
