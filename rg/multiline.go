@@ -13,9 +13,8 @@ import (
 // from the block's start. The engines report lines one at a time, so the
 // sink holds a run of consecutive match lines, finds the matches again over
 // their joined text, and cuts it into rg's blocks: a match joins the block
-// when it starts on a line the block touches, or on the next line right
-// after a match that took the line's '\n'. A run is held whole, as rg holds
-// a block.
+// when it starts on a line the block touches or on the line right after
+// it. A run is held whole, as rg holds a block.
 
 // holdsBlocks reports whether match lines are held as blocks: the search
 // runs multiline and the output shows where the matches are.
@@ -69,14 +68,14 @@ func (s *rgSink) flushBlock() error {
 	done := 0 // lines printed
 	for k := 0; k < len(matches); {
 		first := lineOf(matches[k].Start)
-		be, reach := lineOf(max(matches[k].Start, matches[k].End-1))+1, matches[k].End
+		be := lineOf(max(matches[k].Start, matches[k].End-1)) + 1
 		j := k + 1
 		for ; j < len(matches); j++ {
 			f := lineOf(matches[j].Start)
-			if f >= be && !(f == be && reach >= starts[f]) {
+			if f > be {
 				break
 			}
-			be, reach = max(be, lineOf(max(matches[j].Start, matches[j].End-1))+1), max(reach, matches[j].End)
+			be = max(be, lineOf(max(matches[j].Start, matches[j].End-1))+1)
 		}
 		for ; done < first; done++ {
 			if err := s.printLine(lines[done]); err != nil { // not found again: as the engine gave it
@@ -112,7 +111,7 @@ func (s *rgSink) printBlock(lines []printer.RgLine, text []byte, matches []searc
 	lastTerm := lines[len(lines)-1].Term
 	whole := first
 	whole.Text, whole.Term = text[:len(text)-len(lastTerm)], lastTerm
-	whole.Submatches, whole.MoreSubmatches = matches, 0
+	whole.Submatches, whole.MoreSubmatches, whole.BlockLines = matches, 0, len(lines)
 	if r.js != nil {
 		return s.printLine(whole) // one message, -r's replacements in it
 	}
@@ -187,7 +186,7 @@ func (s *rgSink) printBlock(lines []printer.RgLine, text []byte, matches []searc
 			// in the block.
 			for k, c := range sub {
 				l := line(i, []search.Span{c})
-				l.ColumnShift = starts[k] - c.Start
+				l.BlockColumn = starts[k] + 1
 				l.Offset = first.Offset + int64(starts[k]-c.Start)
 				if err := s.std.Line(l); err != nil {
 					return err
@@ -196,8 +195,8 @@ func (s *rgSink) printBlock(lines []printer.RgLine, text []byte, matches []searc
 			continue
 		}
 		l := line(i, sub)
-		if len(sub) > 0 && len(spans) > 0 {
-			l.ColumnShift = spans[0].Start - sub[0].Start // the block's first match's column
+		if len(spans) > 0 {
+			l.BlockColumn = spans[0].Start + 1 // the block's first match's, on each line
 		}
 		if err := s.std.Line(l); err != nil {
 			return err

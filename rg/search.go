@@ -385,9 +385,7 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 	default:
 		q.Pattern = "(?:" + strings.Join(ps, ")|(?:") + ")"
 	}
-	if o.Multiline && !o.MultilineDotall {
-		q.Pattern = "(?-s:" + q.Pattern + ")"
-	}
+	q.Pattern = withoutDotall(o, q.Pattern)
 	q.Case = map[rgcli.Case]search.CaseMode{rgcli.CaseSensitive: search.CaseSensitive, rgcli.CaseInsensitive: search.CaseInsensitive, rgcli.CaseSmart: search.CaseSmart}[o.Case]
 	q.Word, q.Multiline = o.Word, o.Multiline
 	if o.PCRE2 && o.Case == rgcli.CaseSmart {
@@ -498,6 +496,15 @@ func pcreQueryPattern(o *rgcli.Options, patterns []string) string {
 		p = "(?m:^)(?:" + p + ")(?m:$)"
 	}
 	return p
+}
+
+// withoutDotall keeps '.' off '\n' under -U without --multiline-dotall
+// (the library's multiline mode has it on).
+func withoutDotall(o *rgcli.Options, pattern string) string {
+	if o.Multiline && !o.MultilineDotall {
+		return "(?-s:" + pattern + ")"
+	}
+	return pattern
 }
 
 // pcreCaseless applies -i and rg -P's smart-case rule (-S): no character

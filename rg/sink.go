@@ -157,7 +157,7 @@ type expander func(dst []byte, tmpl string, text []byte, start, end int) []byte
 // expanding -r's $1 / ${name} against each match.
 func replacerFor(o *rgcli.Options) expander {
 	if o.PCRE2 {
-		x, err := native.NewPCRE2Expander(native.MatchOptions{Pattern: pcreQueryPattern(o, o.Patterns),
+		x, err := native.NewPCRE2Expander(native.MatchOptions{Pattern: withoutDotall(o, pcreQueryPattern(o, o.Patterns)),
 			CaseInsensitive: pcreCaseless(o), Word: o.Word, Multiline: o.Multiline})
 		if err != nil {
 			return nil
@@ -197,6 +197,9 @@ func goReplacer(o *rgcli.Options) *regexp.Regexp {
 	insensitive := o.Case == rgcli.CaseInsensitive || (o.Case == rgcli.CaseSmart && strings.ToLower(p) == p)
 	if insensitive {
 		p = "(?i)" + p
+	}
+	if o.Multiline && o.MultilineDotall {
+		p = "(?s)" + p
 	}
 	re, err := regexp.Compile(`\A(?:` + p + `)\z`)
 	if err != nil {

@@ -21,6 +21,13 @@ func printingTree(t *testing.T) string {
 			"and exhibited clearly, with a label attached.\n",
 		"long":  "    0123456789abcdefghijklmnopqrstuvwxyz abc\n",
 		"short": "foo\nbar\nbaz\nquux\n",
+		// For rg -U: matches across lines, and matches ending with a line's '\n'.
+		"hw":       "hello\nworld\n",
+		"crlf":     "test\r\n\n",
+		"repeat":   "foo\nfoo\nbar\nfoo\n",
+		"spaced":   " b b b b b b b b\nc\n",
+		"assign":   "zero=one\n\na=one\n\nif true; then\n\ta=(\n\t\ta\n\t\tb\n\t)\nfi\n\na=two\n",
+		"comments": "# Compile x (compile).\n# Use -h to x.\npipc () {  # [-h] [-U]\n    emulate -L zsh\n}\n",
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -34,7 +41,8 @@ func printingTree(t *testing.T) string {
 // rg 15's bytes, with both regex engines: a --max-columns-preview line
 // says how many matches it cut off when rg finds each match; an empty
 // --field-*-separator prints no separator; --colors match:none prints
-// matches without escapes; the last of --passthru and -A/-B/-C wins.
+// matches without escapes; the last of --passthru and -A/-B/-C wins; under
+// -U a block of lines is printed as one unit.
 func TestPrintingFlagsAgainstRg15(t *testing.T) {
 	rg := rg15(t)
 	bin := rgkitBin(t)
@@ -68,6 +76,20 @@ func TestPrintingFlagsAgainstRg15(t *testing.T) {
 		// --colors=...:none.
 		{"-A1", "-H", "--no-heading", "-N", "--colors=match:none", "--color=always", "bar", "short"},
 		{"-n", "--colors=line:none", "--colors=match:none", "--color=always", "ba", "short"},
+		// -U: a block of lines is one unit (one JSON message, -r across
+		// lines, one --vimgrep line per match, columns from the block's start).
+		{"-n", "-U", "--vimgrep", `Watson|Sherlock\p{Any}+?Holmes`, "prose"},
+		{"-n", "-U", "--column", `Watson|Sherlock\p{Any}+?Holmes`, "prose"},
+		{"-n", "-U", "-o", "-b", "--column", `Sherlock\p{Any}+?Holmes`, "prose"},
+		{"-n", "-U", "-C1", "--color=always", `Sherlock\p{Any}+?Holmes|clew`, "prose"},
+		{"-U", "--json", `Sherlock\p{Any}+?Holmes`, "prose"},
+		{"-U", "-r?", "-n", `\n`, "hw"},
+		{"-U", "--json", `\n`, "crlf"}, {"-U", "-n", "--column", `\n`, "crlf"},
+		{"-U", "--json", `foo\n`, "repeat"}, {"-U", "-n", "-r", "X", `foo\n`, "repeat"},
+		{"-U", "-rx", `(^|[^a-z])((([a-z]+)?)\s)?b(\s([a-z]+)?)($|[^a-z])`, "spaced"},
+		{"-n", "-U", "-o", "-r", "${value}", `^(?P<indent>\s*)a=(?P<value>(?ms:[(].*?[)])|.*?)$`, "assign"},
+		{"-N", "-U", "-r", "$usage", `^(?P<predoc>\n?(# .*\n)*)(alias (?P<aname>pipc)="[^"]+"|(?P<fname>pipc) \(\) \{)(  #(?P<usage> .+))?`, "comments"},
+		{"-N", "-U", "--multiline-dotall", "-r", "[$usage]", `(?P<fname>pipc) \(\) \{(  #(?P<usage> .+))?`, "comments"},
 		// --passthru against context flags, in either order.
 		{"--passthru", "-C1", "bar", "short"}, {"-C1", "--passthru", "bar", "short"},
 		{"--passthru", "-B1", "bar", "short"}, {"-B1", "--passthru", "bar", "short"},

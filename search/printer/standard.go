@@ -173,8 +173,8 @@ func (p *Standard) Line(l RgLine) error {
 		return p.perMatch(b, l, text, spans)
 	}
 	col := firstColumn(spans)
-	if col > 0 {
-		col += l.ColumnShift
+	if l.BlockColumn > 0 {
+		col = l.BlockColumn
 	}
 	b = p.appendPrefix(b, l, col, l.Offset)
 	b = p.appendBody(b, l, text, spans, spans)
@@ -184,7 +184,11 @@ func (p *Standard) Line(l RgLine) error {
 // perMatch prints one output line per match (-o or --vimgrep).
 func (p *Standard) perMatch(b []byte, l RgLine, text []byte, spans []search.Span) error {
 	for _, s := range spans {
-		b = p.appendPrefix(b, l, s.Start+1+l.ColumnShift, l.Offset+int64(s.Start))
+		col := s.Start + 1
+		if l.BlockColumn > 0 {
+			col = l.BlockColumn
+		}
+		b = p.appendPrefix(b, l, col, l.Offset+int64(s.Start))
 		if p.cfg.OnlyMatching {
 			only := l
 			only.Term = nil // rg ends each -o match with its own terminator (appendBody's), whatever the line's
