@@ -230,7 +230,7 @@ type rgSink struct {
 	lines     int64
 	matches   int64
 	// block is the run of match lines held under rg -U (see multiline.go).
-	block []printer.RgLine
+	block heldBlock
 	// stopAt is the end of the line of the -m'th match: rg stops reading
 	// the file there (its after-context is printed but not counted as
 	// searched). 0 until the limit is reached.

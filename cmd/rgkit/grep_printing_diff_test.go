@@ -85,6 +85,7 @@ func TestPrintingFlagsAgainstRg15(t *testing.T) {
 		{"-U", "--json", `Sherlock\p{Any}+?Holmes`, "prose"},
 		{"-U", "-r?", "-n", `\n`, "hw"},
 		{"-U", "--json", `\n`, "crlf"}, {"-U", "-n", "--column", `\n`, "crlf"},
+		{"-U", "-n", "-o", `\r?\n`, "crlf"}, {"-U", "-n", "--vimgrep", `\r?\n`, "crlf"}, {"-U", "--color=always", `t\r?\n`, "crlf"},
 		{"-U", "--json", `foo\n`, "repeat"}, {"-U", "-n", "-r", "X", `foo\n`, "repeat"},
 		{"-U", "-rx", `(^|[^a-z])((([a-z]+)?)\s)?b(\s([a-z]+)?)($|[^a-z])`, "spaced"},
 		{"-n", "-U", "-o", "-r", "${value}", `^(?P<indent>\s*)a=(?P<value>(?ms:[(].*?[)])|.*?)$`, "assign"},
