@@ -60,15 +60,15 @@ func (s *rgSink) flushBlock() error {
 		return nil
 	}
 	text := b.text
-	var matches []search.Span
-	s.run.spans.matcher().EachMultilineMatch(text, func(a, z int) bool {
-		if a == len(text) && a > 0 && text[a-1] == '\n' {
-			return false // an empty match past the run's last line is on the next one
+	it := s.run.spans.matcher().MultilineMatches(text)
+	next := func() (search.Span, bool) {
+		a, z, ok := it.Next()
+		if !ok || (a == len(text) && a > 0 && text[a-1] == '\n') {
+			return search.Span{}, false // (an empty match past the run's last line is on the next one)
 		}
-		matches = append(matches, search.Span{Start: a, End: z})
-		return true
-	})
-	err := s.printBlock(b.first, b.lines, text, b.lastTerm, matches)
+		return search.Span{Start: a, End: z}, true
+	}
+	err := s.printBlock(b.first, b.lines, text, b.lastTerm, next)
 	b.text, b.lines = b.text[:0], 0
 	if cap(b.text) > 1<<20 {
 		b.text = nil // a large block's memory goes with it
@@ -77,24 +77,55 @@ func (s *rgSink) flushBlock() error {
 }
 
 // printBlock prints one block: its lines (text, with their terminators)
-// and its matches, both counted from the block's first byte.
-func (s *rgSink) printBlock(first printer.RgLine, lines int, text []byte, lastTerm int, matches []search.Span) error {
+// and its matches, in order from next, both counted from the block's first
+// byte. The lines go out as the matches are found, except for JSON and -r,
+// which need all of the block's matches at once (as rg does).
+func (s *rgSink) printBlock(first printer.RgLine, lines int, text []byte, lastTerm int, next func() (search.Span, bool)) error {
 	r := s.run
-	whole := first
-	whole.Text, whole.Term = text[:len(text)-lastTerm], text[len(text)-lastTerm:]
-	if lastTerm == 0 {
-		whole.Term = nil
-	}
-	whole.Submatches, whole.MoreSubmatches, whole.BlockLines = matches, 0, lines
-	if r.js != nil {
-		return s.printLine(whole) // one message, -r's replacements in it
-	}
-	body, spans := text, matches
-	if r.replacer != nil {
+	body := text
+	if r.js != nil || r.replacer != nil {
+		var matches []search.Span
+		for m, ok := next(); ok; m, ok = next() {
+			matches = append(matches, m)
+		}
+		if r.js != nil {
+			whole := first
+			whole.Text, whole.Term = text[:len(text)-lastTerm], text[len(text)-lastTerm:]
+			if lastTerm == 0 {
+				whole.Term = nil
+			}
+			whole.Submatches, whole.MoreSubmatches, whole.BlockLines = matches, 0, lines
+			return s.printLine(whole) // one message, -r's replacements in it
+		}
 		// rg replaces in the block and prints the lines of the result.
+		var spans []search.Span
 		body, spans = replaceSpans(r.replacer, *r.o.Replace, search.Line{Text: text, Submatches: matches})
+		next = func() (search.Span, bool) {
+			if len(spans) == 0 {
+				return search.Span{}, false
+			}
+			m := spans[0]
+			spans = spans[1:]
+			return m, true
+		}
 	}
-	lo := 0 // the first match that may touch the current line
+	// pending are the matches found that may touch the current line or a
+	// later one; more says next may have others.
+	var pending []search.Span
+	more, blockColumn := true, 0
+	pull := func(limit int) {
+		for more && (len(pending) == 0 || pending[len(pending)-1].Start < limit) {
+			m, ok := next()
+			if !ok {
+				more = false
+				return
+			}
+			if blockColumn == 0 {
+				blockColumn = m.Start + 1 // the block's first match's, on each line
+			}
+			pending = append(pending, m)
+		}
+	}
 	for at, n := 0, 0; at < len(body); n++ {
 		end := len(body)
 		if i := bytes.IndexByte(body[at:], '\n'); i >= 0 {
@@ -115,12 +146,15 @@ func (s *rgSink) printBlock(first printer.RgLine, lines int, text []byte, lastTe
 		}
 		l.Offset = first.Offset + int64(at)
 		l.MoreSubmatches, l.Replaced, l.ReplacedSpans = 0, nil, nil
-		for lo < len(spans) && spans[lo].End <= at && spans[lo].Start < at {
-			lo++ // ended before this line
+		pull(end)
+		drop := 0
+		for drop < len(pending) && pending[drop].End <= at && pending[drop].Start < at {
+			drop++ // ended before this line
 		}
+		pending = pending[drop:]
 		var sub []search.Span
 		var starts []int
-		for _, m := range spans[lo:] {
+		for _, m := range pending {
 			if m.Start >= end {
 				break
 			}
@@ -156,10 +190,7 @@ func (s *rgSink) printBlock(first printer.RgLine, lines int, text []byte, lastTe
 				}
 			}
 		default:
-			l.Submatches = sub
-			if len(spans) > 0 {
-				l.BlockColumn = spans[0].Start + 1 // the block's first match's, on each line
-			}
+			l.Submatches, l.BlockColumn = sub, blockColumn
 			err = s.std.Line(l)
 		}
 		if err != nil {
