@@ -2,6 +2,8 @@ package rg
 
 import (
 	"bytes"
+	"os"
+	"strings"
 
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/printer"
@@ -60,13 +62,24 @@ func (s *rgSink) flushBlock() error {
 		return nil
 	}
 	text := b.text
-	it := s.run.spans.matcher().MultilineMatches(text)
+	before, after := s.aroundBlock(b.first.Offset, len(text))
+	hay := text
+	if before != nil || after != nil {
+		hay = append(append(append(make([]byte, 0, len(before)+len(text)+len(after)), before...), text...), after...)
+	}
+	it := s.run.spans.matcher().MultilineMatches(hay)
 	next := func() (search.Span, bool) {
-		a, z, ok := it.Next()
-		if !ok || (a == len(text) && a > 0 && text[a-1] == '\n') {
-			return search.Span{}, false // (an empty match past the run's last line is on the next one)
+		for {
+			a, z, ok := it.Next()
+			a, z = a-len(before), z-len(before)
+			if !ok || a > len(text) || (a == len(text) && a > 0 && text[a-1] == '\n') {
+				return search.Span{}, false // (an empty match past the run's last line is on the next one)
+			}
+			if a < 0 {
+				continue // a match of the text before the block
+			}
+			return search.Span{Start: a, End: min(z, len(text))}, true
 		}
-		return search.Span{Start: a, End: z}, true
 	}
 	err := s.printBlock(b.first, b.lines, text, b.lastTerm, next)
 	b.text, b.lines = b.text[:0], 0
@@ -74,6 +87,36 @@ func (s *rgSink) flushBlock() error {
 		b.text = nil // a large block's memory goes with it
 	}
 	return err
+}
+
+// aroundLen is how much of the file on each side of a block a -P pattern
+// with look-around sees when its matches are found again (rg's see the
+// whole file).
+const aroundLen = 4 << 10
+
+// aroundBlock reads the file's bytes just before and after a block that
+// starts at offset, for a -P pattern with look-around; nil when there is
+// none to read (no look-around, stdin, a transformed file).
+func (s *rgSink) aroundBlock(offset int64, size int) (before, after []byte) {
+	o := s.run.o
+	pat := strings.Join(o.Patterns, "\n")
+	lookAround := strings.Contains(pat, "(?<") || strings.Contains(pat, "(?=") || strings.Contains(pat, "(?!")
+	if !o.PCRE2 || !lookAround || s.t.stream != nil || readsTransformed(o, s.abs) {
+		return nil, nil
+	}
+	f, err := os.Open(s.abs)
+	if err != nil {
+		return nil, nil
+	}
+	defer f.Close()
+	start := max(offset-aroundLen, 0)
+	before = make([]byte, offset-start)
+	if n, _ := f.ReadAt(before, start); n < len(before) {
+		before = nil
+	}
+	after = make([]byte, aroundLen)
+	n, _ := f.ReadAt(after, offset+int64(size))
+	return before, after[:n]
 }
 
 // printBlock prints one block: its lines (text, with their terminators)

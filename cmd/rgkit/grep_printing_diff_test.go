@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -96,8 +97,21 @@ func TestPrintingFlagsAgainstRg15(t *testing.T) {
 		{"--passthru", "-B1", "bar", "short"}, {"-B1", "--passthru", "bar", "short"},
 		{"--passthru", "-A1", "bar", "short"}, {"-A1", "--passthru", "-n", "bar", "short"},
 	}
-	for _, args := range cases {
-		for _, engine := range [][]string{nil, {"--pcre2"}} {
+	// -P's look-around sees past a -U block.
+	pcreCases := [][]string{
+		{"-n", "-U", "-rquux", `(?<=foo\n)bar`, "short"}, {"-U", "--json", `(?<=foo\n)bar`, "short"},
+		{"-n", "-U", "-o", `ba.(?=\nq)`, "short"},
+	}
+	engines := func(args []string) [][]string {
+		for _, p := range pcreCases {
+			if slices.Equal(p, args) {
+				return [][]string{{"--pcre2"}}
+			}
+		}
+		return [][]string{nil, {"--pcre2"}}
+	}
+	for _, args := range append(cases, pcreCases...) {
+		for _, engine := range engines(args) {
 			// --sort keeps the lines' order part of the comparison.
 			c := diffCase{args: append(append([]string{"--sort", "path"}, engine...), args...)}
 			t.Run(c.name(), func(t *testing.T) {
