@@ -144,7 +144,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	out := &countingWriter{w: s.out}
 	bw := bufio.NewWriterSize(out, 64<<10)
 	tty := isTerminal(s.out)
-	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file))
+	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file), searchesMultiline(q))
 	run.spans = &spanFinder{q: q}
 	run.mapped = len(o.Paths) > 0 && len(o.Paths) <= 10 && len(targets) == len(o.Paths)
 	for _, t := range targets {
@@ -395,9 +395,7 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 	default:
 		q.Pattern = "(?:" + strings.Join(ps, ")|(?:") + ")"
 	}
-	if o.Multiline && !o.MultilineDotall {
-		q.Pattern = "(?-s:" + q.Pattern + ")"
-	}
+	q.Pattern = withoutDotall(o, q.Pattern)
 	q.Case = map[rgcli.Case]search.CaseMode{rgcli.CaseSensitive: search.CaseSensitive, rgcli.CaseInsensitive: search.CaseInsensitive, rgcli.CaseSmart: search.CaseSmart}[o.Case]
 	q.Word, q.Multiline = o.Word, o.Multiline
 	if o.PCRE2 && o.Case == rgcli.CaseSmart {
@@ -510,6 +508,15 @@ func pcreQueryPattern(o *rgcli.Options, patterns []string) string {
 	return p
 }
 
+// withoutDotall keeps '.' off '\n' under -U without --multiline-dotall
+// (the library's multiline mode has it on).
+func withoutDotall(o *rgcli.Options, pattern string) string {
+	if o.Multiline && !o.MultilineDotall {
+		return "(?-s:" + pattern + ")"
+	}
+	return pattern
+}
+
 // pcreCaseless applies -i and rg -P's smart-case rule (-S): no character
 // that is not escaped is upper case.
 func pcreCaseless(o *rgcli.Options) bool {
@@ -551,4 +558,21 @@ func autoEngine(o *rgcli.Options, patterns []string, q search.Query) (search.Que
 	}
 	*o = po
 	return pq, nil
+}
+
+// searchesMultiline reports whether q's search runs over whole texts (rg
+// -U with a pattern that may match '\n'), which changes how rg counts the
+// matches a --max-columns-preview line cuts off.
+func searchesMultiline(q search.Query) bool {
+	if !q.Multiline {
+		return false
+	}
+	cq := q
+	cq.Root = "/"
+	nq, err := search.Normalize(cq)
+	if err != nil {
+		return true
+	}
+	m, err := native.Compile(native.MatchOptionsFor(nq))
+	return err != nil || m.Multiline()
 }

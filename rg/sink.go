@@ -50,6 +50,9 @@ type rgRun struct {
 	// no spans are printed.
 	crlf    *native.Matcher
 	reports *fileReports // files that failed (rg -z, --pre)
+	// multiLine says the search runs over whole texts (rg -U with a
+	// pattern that may match '\n'): match lines are printed as rg's blocks.
+	multiLine bool
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -71,8 +74,11 @@ func (r *rgRun) printsSpans() bool {
 		r.legacy != nil || r.js != nil
 }
 
-func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
-	r := &rgRun{o: o, w: w}
+// newRgRun prepares the printing of o's results; multi says more than one
+// file may be printed (file names by default), multiLine that the search
+// runs over whole texts (rg -U with a pattern that may match '\n').
+func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi, multiLine bool) *rgRun {
+	r := &rgRun{o: o, w: w, multiLine: multiLine}
 	color := false
 	switch o.Color {
 	case "always", "ansi":
@@ -105,7 +111,7 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 		Heading: heading && !o.Vimgrep, WithFilename: withFilename, LineNumber: lineNumber,
 		Column: o.Column || (o.Vimgrep && !o.NoColumn), ByteOffset: o.ByteOffset, OnlyMatching: o.OnlyMatching,
 		Vimgrep: o.Vimgrep, Null: o.Null, Trim: o.Trim,
-		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview, Stats: o.Stats,
+		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview, Multiline: multiLine, Stats: o.Stats,
 		ContextSeparator: sep, Context: before > 0 || after > 0,
 		FieldMatchSeparator: o.FieldMatchSeparator, FieldContextSeparator: o.FieldContextSeparator,
 		Color: color,
@@ -122,6 +128,11 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi bool) *rgRun {
 	if color {
 		p := o.Palette()
 		r.cfg.Styles = printer.Styles{Path: p.Path.Escape(), Line: p.Line.Escape(), Column: p.Column.Escape(), Match: p.Match.Escape()}
+		if p.Match.IsZero() {
+			// rg prints matches plainly then (other elements still get
+			// their reset sequences).
+			r.cfg.Styles.Match = ""
+		}
 	}
 	if color && o.HyperlinkFormatActive() {
 		// rg prints hyperlinks only where it prints colour.
@@ -148,7 +159,7 @@ type expander func(dst []byte, tmpl string, text []byte, start, end int) []byte
 // expanding -r's $1 / ${name} against each match.
 func replacerFor(o *rgcli.Options) expander {
 	if o.PCRE2 {
-		x, err := native.NewPCRE2Expander(native.MatchOptions{Pattern: pcreQueryPattern(o, o.Patterns),
+		x, err := native.NewPCRE2Expander(native.MatchOptions{Pattern: withoutDotall(o, pcreQueryPattern(o, o.Patterns)),
 			CaseInsensitive: pcreCaseless(o), Word: o.Word, Multiline: o.Multiline, CRLF: o.CRLF, NoUnicode: o.NoUnicode})
 		if err != nil {
 			return nil
@@ -189,6 +200,9 @@ func goReplacer(o *rgcli.Options) *regexp.Regexp {
 	if insensitive {
 		p = "(?i)" + p
 	}
+	if o.Multiline && o.MultilineDotall {
+		p = "(?s)" + p
+	}
 	re, err := regexp.Compile(`\A(?:` + p + `)\z`)
 	if err != nil {
 		return nil
@@ -217,6 +231,8 @@ type rgSink struct {
 	buf       bytes.Buffer // the file's output when sorting
 	lines     int64
 	matches   int64
+	// block is the run of match lines held under rg -U (see multiline.go).
+	block heldBlock
 	// stopAt is the end of the line of the -m'th match: rg stops reading
 	// the file there (its after-context is printed but not counted as
 	// searched). 0 until the limit is reached.
@@ -313,6 +329,17 @@ func (s *rgSink) Line(l search.Line) error {
 	if s.binaryFrom(rl.Offset, l.Text) {
 		return nil
 	}
+	if r.holdsBlocks() {
+		if l.Kind == search.KindMatch {
+			if r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 {
+				s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
+			}
+			return s.holdLine(rl)
+		}
+		if err := s.flushBlock(); err != nil {
+			return err
+		}
+	}
 	if r.crlf != nil && len(rl.Term) == 2 && l.Kind == search.KindMatch && len(l.Submatches) > 0 && l.MoreSubmatches == 0 {
 		// rg matches a CRLF line with its '\r' (the engine's spans stop
 		// before it): a match may end after it, an empty one sit there.
@@ -389,6 +416,9 @@ func (s *rgSink) End(sum search.FileSummary) error {
 	if r.legacy != nil {
 		r.matched = r.matched || sum.MatchedLines > 0 || r.o.Mode == rgcli.ModeFilesWithMatches
 		return r.legacy.End(sum)
+	}
+	if err := s.flushBlock(); err != nil {
+		return err
 	}
 	if s.loc != nil {
 		s.loc.close()

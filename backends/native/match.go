@@ -191,6 +191,11 @@ func compilePCREMatcher(o MatchOptions) (*Matcher, error) {
 	return m, nil
 }
 
+// Multiline reports whether the Matcher searches the whole text rather
+// than line by line: under -U, unless (outside -P) no part of the pattern
+// can match '\n', as in rg, which then searches line by line.
+func (m *Matcher) Multiline() bool { return m.multi }
+
 // Options returns the options the Matcher was compiled with.
 func (m *Matcher) Options() MatchOptions { return m.opts }
 

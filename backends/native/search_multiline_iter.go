@@ -210,3 +210,29 @@ func (it *mlIter) nextPCRE() (int, int, bool) {
 	}
 	return 0, 0, false
 }
+
+// EachMultilineMatch calls fn with each match of text in order, searched
+// as one text the way rg -U searches a file (a match may span lines), until
+// fn returns false. A Matcher that does not search multiline (see
+// Multiline) finds the same matches line by line.
+func (m *Matcher) EachMultilineMatch(text []byte, fn func(start, end int) bool) {
+	it := m.MultilineMatches(text)
+	for {
+		s, e, ok := it.Next()
+		if !ok || !fn(s, e) {
+			return
+		}
+	}
+}
+
+// MultilineMatches is a pull iterator over text's matches, searched as
+// EachMultilineMatch does: one match held at a time.
+type MultilineMatches struct{ it mlIter }
+
+// MultilineMatches returns an iterator over text's matches.
+func (m *Matcher) MultilineMatches(text []byte) *MultilineMatches {
+	return &MultilineMatches{it: newMLIter(m, text)}
+}
+
+// Next returns the next match, or ok false at the end.
+func (i *MultilineMatches) Next() (start, end int, ok bool) { return i.it.next() }

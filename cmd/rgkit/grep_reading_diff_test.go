@@ -195,12 +195,20 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 	for _, c := range all {
 		t.Run(c.name(), func(t *testing.T) {
 			t.Parallel()
-			rgOut, rgErr, rgCode := runCase(t, dir, env, []string{rg}, c)
-			out, errOut, code := runCase(t, dir, env, []string{bin, "grep", "--backend", "native"}, c)
-			if normalize(out, c) != normalize(rgOut, c) || errOut != rgErr || code != rgCode {
-				t.Errorf("differs from rg 15\n%s\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d",
-					firstDiff(normalize(out, c), normalize(rgOut, c)), errOut, rgErr, code, rgCode)
-			}
+			nativeLikeRg15(t, rg, bin, dir, env, c)
 		})
+	}
+}
+
+// nativeLikeRg15 runs c through rg 15 and through `rgkit grep --backend
+// native` and fails t unless stdout (normalized), stderr and the exit
+// status agree.
+func nativeLikeRg15(t *testing.T, rg, bin, dir string, env []string, c diffCase) {
+	t.Helper()
+	rgOut, rgErr, rgCode := runCase(t, dir, env, []string{rg}, c)
+	out, errOut, code := runCase(t, dir, env, []string{bin, "grep", "--backend", "native"}, c)
+	if normalize(out, c) != normalize(rgOut, c) || errOut != rgErr || code != rgCode {
+		t.Errorf("differs from rg 15\n%s\nrgkit stderr %q\nrg    stderr %q\nexit %d, rg %d",
+			firstDiff(normalize(out, c), normalize(rgOut, c)), errOut, rgErr, code, rgCode)
 	}
 }

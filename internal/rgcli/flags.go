@@ -168,9 +168,11 @@ var flags = []flag{
 	}),
 
 	// Output.
-	num("after-context", 'A', func(o *Options, n int) { o.After = ptr(n) }),
-	num("before-context", 'B', func(o *Options, n int) { o.Before = ptr(n) }),
-	num("context", 'C', func(o *Options, n int) { o.Context = ptr(n) }),
+	// The last of --passthru and -A/-B/-C wins: passthru drops the context
+	// given before it, and a context flag after it ends passthru.
+	num("after-context", 'A', func(o *Options, n int) { o.After, o.Passthru = ptr(n), false }),
+	num("before-context", 'B', func(o *Options, n int) { o.Before, o.Passthru = ptr(n), false }),
+	num("context", 'C', func(o *Options, n int) { o.Context, o.Passthru = ptr(n), false }),
 	sw("block-buffered", 0, func(o *Options) { o.BlockBuffered, o.LineBuffered = true, false }),
 	sw("no-block-buffered", 0, func(o *Options) { o.BlockBuffered = false }),
 	sw("line-buffered", 0, func(o *Options) { o.LineBuffered, o.BlockBuffered = true, false }),
@@ -198,8 +200,8 @@ var flags = []flag{
 		return nil
 	}),
 	sw("no-context-separator", 0, func(o *Options) { o.NoContextSeparator = true }),
-	val("field-context-separator", 0, func(o *Options, v, _ string) error { o.FieldContextSeparator = Unescape(v); return nil }),
-	val("field-match-separator", 0, func(o *Options, v, _ string) error { o.FieldMatchSeparator = Unescape(v); return nil }),
+	val("field-context-separator", 0, func(o *Options, v, _ string) error { sep := Unescape(v); o.FieldContextSeparator = &sep; return nil }),
+	val("field-match-separator", 0, func(o *Options, v, _ string) error { sep := Unescape(v); o.FieldMatchSeparator = &sep; return nil }),
 	sw("heading", 0, func(o *Options) { o.Heading = ptr(true) }),
 	sw("no-heading", 0, func(o *Options) { o.Heading = ptr(false) }),
 	{long: "help", short: 'h', set: special(HelpShort, HelpLong)},
@@ -228,7 +230,7 @@ var flags = []flag{
 		o.PathSeparator = v
 		return nil
 	}),
-	sw("passthru", 0, func(o *Options) { o.Passthru = true }),
+	sw("passthru", 0, func(o *Options) { o.Passthru, o.After, o.Before, o.Context = true, nil, nil, nil }),
 	sw("pretty", 'p', func(o *Options) { o.Pretty = true; o.Color = "always"; o.Heading = ptr(true); o.LineNumber = ptr(true) }),
 	sw("quiet", 'q', func(o *Options) { o.Quiet = true }),
 	val("replace", 'r', func(o *Options, v, _ string) error { o.Replace = ptr(v); return nil }),

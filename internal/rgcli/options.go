@@ -152,8 +152,8 @@ type Options struct {
 	Colors                               []string
 	ContextSeparator                     *string // nil: "--"; NoContextSeparator drops it
 	NoContextSeparator                   bool
-	FieldContextSeparator                string
-	FieldMatchSeparator                  string
+	FieldContextSeparator                *string // nil: rg's default
+	FieldMatchSeparator                  *string
 	IncludeZero, MaxColumnsPreview, Null bool
 	MaxColumns                           int
 	OnlyMatching, Passthru, Pretty       bool

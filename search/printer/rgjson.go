@@ -81,7 +81,7 @@ func (p *RgJSON) Line(l RgLine) error {
 	if !l.IsMatch() {
 		kind = "context"
 	} else {
-		p.file.MatchedLines++
+		p.file.MatchedLines += int64(max(l.BlockLines, 1))
 		p.file.Matches += int64(len(l.Submatches))
 	}
 	b := append(p.buf[:0], `{"type":"`...)
@@ -122,7 +122,7 @@ func (p *RgJSON) Line(l RgLine) error {
 // --quiet prints only the summary, counting every match).
 func (p *RgJSON) Tally(l RgLine) {
 	if l.IsMatch() {
-		p.file.MatchedLines++
+		p.file.MatchedLines += int64(max(l.BlockLines, 1))
 		p.file.Matches += int64(len(l.Submatches))
 	}
 }

@@ -14,6 +14,13 @@ type RgLine struct {
 	// -r); ReplacedSpans are the replacements' ranges within it.
 	Replaced      []byte
 	ReplacedSpans []search.Span
+	// BlockColumn, when > 0, is the column printed for the line (or its
+	// -o match): rg -U counts it from the start of a block of lines, and
+	// prints it on each of the block's lines.
+	BlockColumn int
+	// BlockLines is how many lines the text holds when it is a whole -U
+	// block (JSON's one message for it counts them all as matched).
+	BlockLines int
 }
 
 // Styles are the ANSI sequences rg starts each colored element with; an

@@ -25,6 +25,10 @@ type StandardConfig struct {
 	// MaxColumnsPreview prints their first MaxColumns bytes instead.
 	MaxColumns        int
 	MaxColumnsPreview bool
+	// Multiline says the lines come from a search of whole texts (rg -U
+	// with a pattern that may match '\n'), where a preview counts the
+	// matches it cut off differently.
+	Multiline bool
 	// Stats is rg --stats, under which rg finds every match of a line.
 	Stats bool
 	// Hyperlink, when set, is the URL of a line of a file (rg
@@ -40,8 +44,9 @@ type StandardConfig struct {
 	// Context says -A/-B/-C (or --passthru) is in effect.
 	Context bool
 	// FieldMatchSeparator and FieldContextSeparator go between the fields
-	// of a match and a context line (":" and "-" when empty).
-	FieldMatchSeparator, FieldContextSeparator string
+	// of a match and a context line (":" and "-" when nil; rg takes an
+	// empty one as no separator at all).
+	FieldMatchSeparator, FieldContextSeparator *string
 	Color                                      bool
 	Styles                                     Styles
 	// Terminator ends the lines the printer makes up itself (a path, a
@@ -77,6 +82,8 @@ type Standard struct {
 	cfg StandardConfig
 	buf []byte
 
+	matchSep, contextSep string // the field separators in effect
+
 	filesPrinted int    // files with output so far (heading's blank line)
 	curPath      string // the file being printed
 	linkPath     string // its absolute path, for hyperlinks ("" for none)
@@ -88,13 +95,14 @@ type Standard struct {
 
 // NewStandard returns a printer writing to w.
 func NewStandard(w io.Writer, cfg StandardConfig) *Standard {
-	if cfg.FieldMatchSeparator == "" {
-		cfg.FieldMatchSeparator = ":"
+	p := &Standard{w: w, cfg: cfg, matchSep: ":", contextSep: "-"}
+	if cfg.FieldMatchSeparator != nil {
+		p.matchSep = *cfg.FieldMatchSeparator
 	}
-	if cfg.FieldContextSeparator == "" {
-		cfg.FieldContextSeparator = "-"
+	if cfg.FieldContextSeparator != nil {
+		p.contextSep = *cfg.FieldContextSeparator
 	}
-	return &Standard{w: w, cfg: cfg}
+	return p
 }
 
 // Written is the number of bytes printed so far (rg --stats' "bytes printed").
@@ -164,21 +172,39 @@ func (p *Standard) Line(l RgLine) error {
 	if (p.cfg.OnlyMatching || p.cfg.Vimgrep) && len(spans) > 0 {
 		return p.perMatch(b, l, text, spans)
 	}
-	b = p.appendPrefix(b, l, firstColumn(spans), l.Offset)
-	b = p.appendBody(b, l, text, spans)
+	col := firstColumn(spans)
+	if l.BlockColumn > 0 {
+		col = l.BlockColumn
+	}
+	b = p.appendPrefix(b, l, col, l.Offset)
+	b = p.appendBody(b, l, text, spans, spans)
 	return p.flush(b)
 }
 
 // perMatch prints one output line per match (-o or --vimgrep).
 func (p *Standard) perMatch(b []byte, l RgLine, text []byte, spans []search.Span) error {
 	for _, s := range spans {
-		b = p.appendPrefix(b, l, s.Start+1, l.Offset+int64(s.Start))
+		col := s.Start + 1
+		if l.BlockColumn > 0 {
+			col = l.BlockColumn
+		}
+		b = p.appendPrefix(b, l, col, l.Offset+int64(s.Start))
 		if p.cfg.OnlyMatching {
 			only := l
 			only.Term = nil // rg ends each -o match with its own terminator (appendBody's), whatever the line's
-			b = p.appendBody(b, only, text[s.Start:s.End], []search.Span{{Start: 0, End: s.End - s.Start}})
+			m := []search.Span{{Start: 0, End: s.End - s.Start}}
+			counted := m
+			if p.rawCount() {
+				counted = spans
+			}
+			b = p.appendBody(b, only, text[s.Start:s.End], m, counted)
 		} else {
-			b = p.appendBody(b, l, text, spans)
+			// rg colours only this match.
+			counted := []search.Span{s}
+			if p.rawCount() {
+				counted = spans
+			}
+			b = p.appendBody(b, l, text, []search.Span{s}, counted)
 		}
 	}
 	return p.flush(b)
@@ -195,10 +221,10 @@ func firstColumn(spans []search.Span) int {
 // followed by the field separator; with hyperlinks, all of it but the last
 // separator is the link (rg's prelude).
 func (p *Standard) appendPrefix(b []byte, l RgLine, col int, off int64) []byte {
-	sep := p.cfg.FieldMatchSeparator
+	sep := p.matchSep
 	match := l.Kind == search.KindMatch
 	if !match {
-		sep = p.cfg.FieldContextSeparator
+		sep = p.contextSep
 	}
 	link := ""
 	if p.cfg.HyperlinkLines || !p.cfg.Heading || p.cfg.Vimgrep {
@@ -273,12 +299,16 @@ func (p *Standard) appendStyled(b []byte, style, s string) []byte {
 }
 
 // appendBody writes the line text (trimmed, omitted or previewed per the
-// options), colored matches, and the terminator.
-func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans []search.Span) []byte {
+// options), colored matches, and the terminator. A preview says how many
+// of the counted spans start past its end.
+func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans, counted []search.Span) []byte {
 	if p.cfg.Trim {
 		n := len(text) - len(bytes.TrimLeft(text, " \t\n\v\f\r"))
 		text = text[n:]
 		spans = shiftSpans(spans, n)
+		if !p.rawCount() {
+			counted = shiftSpans(counted, n)
+		}
 	}
 	term := l.Term
 	if len(term) == 0 || p.cfg.Color && p.cfg.Styles.Match != "" && l.Kind == search.KindMatch && len(spans) > 0 {
@@ -301,20 +331,45 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans []search.Sp
 			}
 			return append(b, '\n')
 		}
-		text = text[:previewEnd(text, p.cfg.MaxColumns)]
-		b = p.appendColored(b, text, spans)
-		b = append(b, " [... omitted end of long line]"...)
+		end := previewEnd(text, p.cfg.MaxColumns)
+		b = p.appendColored(b, text[:end], spans)
+		if !p.matchGranular(l) || len(counted) == 0 {
+			b = append(b, " [... omitted end of long line]"...)
+			return append(b, '\n')
+		}
+		more := 0
+		for _, s := range counted {
+			if s.Start >= end && s.Start < len(text) {
+				more++
+			}
+		}
+		b = append(b, " [... "...)
+		b = strconv.AppendInt(b, int64(more), 10)
+		if more == 1 {
+			b = append(b, " more match]"...)
+		} else {
+			b = append(b, " more matches]"...)
+		}
 		return append(b, '\n')
 	}
 	b = p.appendColored(b, text, spans)
 	return append(b, term...)
 }
 
+// rawCount reports whether a preview counts the matches left after it as
+// rg does for a line of a line-by-line search printed without colour: all
+// of the line's matches, where they are in the line as read, against the
+// printed text's length (which -o and --trim shorten). Otherwise it counts
+// the matches shown in the text as printed.
+func (p *Standard) rawCount() bool {
+	return !p.cfg.Multiline && !(p.cfg.Color && p.cfg.Styles.Match != "")
+}
+
 // matchGranular reports output for which rg finds each match of a line:
 // coloured matches, columns, --vimgrep, -r or --stats. An omitted long line
 // then says how many matches it had.
 func (p *Standard) matchGranular(l RgLine) bool {
-	return p.cfg.Color && p.cfg.Styles.Match != "" || p.cfg.Column || p.cfg.Vimgrep || l.Replaced != nil || p.cfg.Stats
+	return p.cfg.Color && p.cfg.Styles.Match != "" || p.cfg.Column || p.cfg.Vimgrep || p.cfg.OnlyMatching || l.Replaced != nil || p.cfg.Stats
 }
 
 // appendColored writes text with the spans in the match style.
@@ -397,7 +452,7 @@ func (p *Standard) Count(path string, n int64) error {
 		if p.cfg.Null {
 			b = append(b, 0)
 		} else {
-			b = append(b, p.cfg.FieldMatchSeparator...)
+			b = append(b, ':') // rg's summary printer ignores --field-match-separator
 		}
 	}
 	b = strconv.AppendInt(b, n, 10)
