@@ -146,9 +146,14 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	tty := isTerminal(s.out)
 	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file))
 	run.spans = &spanFinder{q: q}
+	// rg maps the files with --mmap, never with --no-mmap, and by default
+	// when it is given at most ten paths, all of them files.
 	run.mapped = len(o.Paths) > 0 && len(o.Paths) <= 10 && len(targets) == len(o.Paths)
 	for _, t := range targets {
 		run.mapped = run.mapped && t.file && t.stream == nil
+	}
+	if o.Mmap != nil {
+		run.mapped = *o.Mmap
 	}
 	run.errs = fileErrors{w: s.errOut, silent: o.NoMessages, single: o.Sort != rgcli.SortNone || o.SortReverse || o.Threads == 1}
 	if run.printsSpans() && o.Mode != rgcli.ModeFiles && !o.CRLF && !o.NullData {

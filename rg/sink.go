@@ -237,12 +237,12 @@ func (s *rgSink) Begin(rel string) error {
 		s.loc.close()
 	}
 	s.loc = nil
-	if r.std != nil && s.t.stream == nil && !readsTransformed(r.o, s.abs) {
+	if r.std != nil && s.t.stream == nil && !r.o.Text && !readsTransformed(r.o, s.abs) { // -a: a NUL is a byte
 		switch {
 		case s.t.file:
 			s.namedBinary(firstNUL(s.abs))
 		case r.o.Binary:
-			s.binaryOff = firstNUL(s.abs) // --binary: a walked file's NUL as a named one's
+			s.namedBinary(firstNUL(s.abs)) // --binary: a walked file's NUL as a named one's
 		}
 	}
 	s.std = r.std

@@ -328,18 +328,19 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 }
 
 // binaryOptions sets how o searches past NUL bytes in the file at path:
-// rg searches past them in a file it was given by name (reading each NUL
-// as a line break, unless it mapped the file), in every file with
-// --binary, and reads them as plain bytes with -a.
+// rg searches past them in a file it was given by name and in every file
+// with --binary (reading each NUL as a line break, unless it mapped the
+// file), reads them as plain bytes with -a, and otherwise stops at one
+// where it sees it (see SearchOptions.Mapped).
 func (r *FileSearcher) binaryOptions(o *SearchOptions, path string, mapped bool) {
 	explicit := slices.Contains(r.explicit, path)
 	switch {
 	case r.q.Binary == search.BinaryText:
 		o.Text = true
-	case explicit:
+	case explicit, r.q.Binary == search.BinarySearch:
 		o.BinaryConvert, o.KeepNUL = true, mapped
-	case r.q.Binary == search.BinarySearch:
-		o.BinaryConvert = true
+	default:
+		o.Mapped = mapped
 	}
 }
 
@@ -574,7 +575,7 @@ func NewFileSearcher(ctx context.Context, q search.Query, m *Matcher, sink searc
 		run.explicit = append(run.explicit, filepath.ToSlash(p))
 	}
 	run.opts = SearchOptionsFor(q)
-	run.mapped = AllFiles(q)
+	run.mapped = MapsFiles(q)
 	if q.Mode == search.ModeContent {
 		_, run.recount = search.FileMatchCap(q)
 	}
@@ -600,6 +601,18 @@ func SearchOptionsFor(q search.Query) SearchOptions {
 // many paths on its command line, all of them files, it uses mmap; with
 // more, or with a directory among them, it reads.
 const maxMappedPaths = 10
+
+// MapsFiles reports whether rg maps q's files into memory: always with
+// --mmap, never with --no-mmap, else when AllFiles says so.
+func MapsFiles(q search.Query) bool {
+	switch q.Mmap {
+	case search.MmapAlways:
+		return true
+	case search.MmapNever:
+		return false
+	}
+	return AllFiles(q)
+}
 
 // AllFiles reports whether q names between 1 and 10 paths and every one is
 // a file: then rg maps them into memory, and a NUL in them is searched as a

@@ -114,6 +114,9 @@ type Options struct {
 	Fixed, Invert, LineRegexp, Word  bool
 	Multiline, MultilineDotall, CRLF bool
 	NullData, Text, Binary, PCRE2    bool
+	// Mmap is --mmap (true) or --no-mmap (false), the last one given; nil
+	// when neither is.
+	Mmap *bool
 	NoUnicode, StopOnNonmatch        bool
 	MaxCount                         *int
 	Engine                           string
