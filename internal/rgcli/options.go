@@ -116,12 +116,12 @@ type Options struct {
 	NullData, Text, Binary, PCRE2    bool
 	// Mmap is --mmap (true) or --no-mmap (false), the last one given; nil
 	// when neither is.
-	Mmap *bool
-	NoUnicode, StopOnNonmatch        bool
-	MaxCount                         *int
-	Engine                           string
-	Threads                          int
-	Encoding                         string
+	Mmap                      *bool
+	NoUnicode, StopOnNonmatch bool
+	MaxCount                  *int
+	Engine                    string
+	Threads                   int
+	Encoding                  string
 	// SearchZip is -z: compressed files (by extension) are searched
 	// decompressed.
 	SearchZip bool
