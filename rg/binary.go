@@ -64,6 +64,21 @@ func (s *rgSink) binaryFrom(off int64, text []byte) bool {
 	return false
 }
 
+// noticeReadNUL is, at the end of a file rg searches past NULs, where it
+// read a NUL no printed line held: rg saw it when its buffer filled (a
+// stream's window, or a file's fill past s.readStop), so its note follows
+// the lines printed, unless -m stopped the reading before.
+func (s *rgSink) noticeReadNUL() {
+	r := s.run
+	if st := s.t.stream; st != nil && r.std != nil {
+		s.binaryOff = st.binaryOff
+	}
+	if s.readStop < 0 || (r.o.MaxCount != nil && s.lines >= int64(*r.o.MaxCount)) {
+		return
+	}
+	s.binaryOff, s.readStop = s.firstNUL, -1
+}
+
 // readStop replays rg's buffer fills over the file at path up to its NUL
 // at nul: the offset its printed lines end at (0: none print).
 func readStop(path string, nul int64) int64 {

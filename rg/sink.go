@@ -412,6 +412,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 	if s.stopAt > 0 && (r.js != nil || r.o.Stats) {
 		r.bytesCut += s.searchedBytesWhole() - s.searchedBytes()
 	}
+	s.noticeReadNUL()
 	var err error
 	switch {
 	case r.js != nil:
@@ -439,7 +440,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		err = s.std.Count(s.path, s.matches)
 	case s.binaryOff >= 0 && s.lines > 0:
 		err = s.std.Binary(s.path, s.binaryOff)
-	case sum.Binary && s.lines > 0 && !s.t.file:
+	case sum.Binary && s.lines > 0 && !s.t.file && !r.o.Binary:
 		err = s.std.BinaryStopped(s.path, sum.BinaryOffset)
 	}
 	if err != nil {
