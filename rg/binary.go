@@ -31,7 +31,7 @@ const maxReadStopPrefix = 64 << 20
 // s.binaryOff is set when no line prints, else s.lateNUL or s.readStop
 // says where lines stop.
 func (s *rgSink) namedBinary(nul int64) {
-	s.binaryOff, s.lateNUL, s.readStop = -1, false, -1
+	s.binaryOff, s.lateNUL, s.readStop, s.binaryDone = -1, false, -1, false
 	switch {
 	case nul < 0:
 	case s.run.mapped && nul >= namedBinaryPeek:

@@ -211,10 +211,13 @@ type rgSink struct {
 	lateNUL   bool  // a mapped named file's NUL comes after its first 64 KiB (see namedBinary)
 	readStop  int64 // a read named file's lines print up to here, -1 all (see namedBinary)
 	firstNUL  int64 // and its NUL, for the note
-	std       *printer.Standard
-	buf       bytes.Buffer // the file's output when sorting
-	lines     int64
-	matches   int64
+	// binaryDone: the line where rg noticed the NUL came (unprinted; only
+	// a match there counts): rg stops there, no later line counts.
+	binaryDone bool
+	std        *printer.Standard
+	buf        bytes.Buffer // the file's output when sorting
+	lines      int64
+	matches    int64
 	// stopAt is the end of the line of the -m'th match: rg stops reading
 	// the file there (its after-context is printed but not counted as
 	// searched). 0 until the limit is reached.
@@ -273,6 +276,9 @@ func (s *rgSink) Line(l search.Line) error {
 		r.matched = r.matched || l.Kind == search.KindMatch
 		return r.legacy.Line(l)
 	}
+	if s.binaryDone {
+		return nil
+	}
 	if l.Kind == search.KindMatch {
 		s.lines++
 		s.matches += int64(len(l.Submatches) + l.MoreSubmatches)
@@ -290,7 +296,11 @@ func (s *rgSink) Line(l search.Line) error {
 	if st := s.t.stream; st != nil && r.std != nil {
 		s.binaryOff = st.binaryOff // known once the window holding the NUL is read
 	}
-	if r.o.Mode == rgcli.ModeCountMatches || s.binaryOff >= 0 {
+	if r.o.Mode == rgcli.ModeCountMatches {
+		return nil
+	}
+	if s.binaryOff >= 0 {
+		s.binaryDone = true
 		return nil
 	}
 	rl := printer.RgLine{Line: l, Path: s.path}
@@ -309,6 +319,7 @@ func (s *rgSink) Line(l search.Line) error {
 		rl.Offset, rl.Term = s.loc.at(l.Number)
 	}
 	if s.binaryFrom(rl.Offset, l.Text) {
+		s.binaryDone = true
 		return nil
 	}
 	if r.crlf != nil && len(rl.Term) == 2 && l.Kind == search.KindMatch && len(l.Submatches) > 0 && l.MoreSubmatches == 0 {
