@@ -393,6 +393,21 @@ func (s *rgSink) searchedBytes() int64 {
 	return whole
 }
 
+// listPath lists the file as one the search was after (--files,
+// --files-without-match): with -q rg prints nothing, and without --stats
+// it stops at the first such file.
+func (s *rgSink) listPath() error {
+	r := s.run
+	r.matched = true
+	switch {
+	case !r.o.Quiet:
+		return s.std.PathLine(s.path)
+	case !r.o.Stats:
+		return errQuit
+	}
+	return nil
+}
+
 func (s *rgSink) End(sum search.FileSummary) error {
 	r := s.run
 	if r.legacy != nil {

@@ -84,8 +84,11 @@ func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Qu
 			if err := s.Begin(rel); err != nil {
 				return err
 			}
-			r.matched = true
-			if err := s.std.PathLine(s.path); err != nil {
+			if r.o.Quiet {
+				r.matched = true
+				return errQuit // rg -q --files lists nothing: it stops at the first file
+			}
+			if err := s.listPath(); err != nil {
 				return err
 			}
 			if err := s.finishFile(); err != nil {
@@ -143,8 +146,7 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 			}
 		}
 		if len(matched) == 0 && !binary {
-			r.matched = true
-			if err := s.std.PathLine(s.path); err != nil {
+			if err := s.listPath(); err != nil {
 				return err
 			}
 		}

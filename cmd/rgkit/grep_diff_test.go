@@ -212,6 +212,15 @@ func diffCases() []diffCase {
 	add("--sort", "path", "--files", "-g", "*.go")
 	add("--sort", "path", "--files", "--hidden", "-t", "txt")
 	add("--sort", "path", "--files-without-match", "-i", "foo")
+	// -q with the listing modes: nothing printed, the exit status says
+	// whether a file was listed.
+	add("--files", "-q")
+	add("--files", "-q", "-g", "*.txt")
+	add("--files", "-q", "-g", "*.none")
+	add("--files-without-match", "-q", "foo")
+	add("--files-without-match", "-q", "foo", "a.txt")
+	add("--files-without-match", "-q", "--stats", "foo")
+	add("--files-without-match", "-q", "zzz", "a.txt")
 	add("--sort", "path", "-v", "-C1", "foo")
 	// -v and --passthru with every output mode, rg's -M measure, and
 	// --vimgrep, --json and --stats details.
