@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -107,7 +108,9 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		targets = append(targets, target{display: "<stdin>", file: true, stream: &streamSource{r: s.in}})
 	}
 	if len(o.Paths) == 0 {
-		if stdinReadable(s.in) {
+		// stdin is searched when it can be read, unless -f - took the
+		// patterns from it.
+		if stdinReadable(s.in) && !slices.Contains(o.PatternFiles, "-") {
 			addStdin()
 		} else {
 			cwd, err := os.Getwd()

@@ -276,6 +276,10 @@ func diffCases() []diffCase {
 		{"x\r\ny x\r\n", []string{"-o", "x."}},
 		{"no match\n", []string{"a"}},
 		{"héllo wörld\n", []string{"-o", "ö."}},
+		// -f - takes the patterns from stdin: the directory is searched.
+		{"foo\n", []string{"--sort", "path", "-f-"}},
+		{"hello\nbar\n", []string{"--sort", "path", "-n", "-f", "-"}},
+		{"foo\n", []string{"-f-", "a.txt"}},
 	} {
 		cs = append(cs, diffCase{args: s.args, stdin: s.stdin})
 	}
