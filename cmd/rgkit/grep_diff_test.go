@@ -193,6 +193,13 @@ func diffCases() []diffCase {
 	add("-g", "*.zzz", "foo", ".")
 	// Flags the library's engines refuse (a known difference on those engines).
 	add("-P", "foo", "a.txt")
+	// -U: \A, \z and (?-m)^/$ anchor at the file's ends, not each line's.
+	add("-U", `\Afoo`, "a.txt")
+	add("-U", "-n", `\Ahello`, "a.txt")
+	add("-U", `(?-m)^foo`, "a.txt")
+	add("-U", `(?-m)foo$`, "a.txt")
+	add("-U", "-n", `foo\n\z`, "a.txt")
+	add("-U", "--no-mmap", "-c", `(?-m:^)\w+`, "a.txt")
 	add("-P", "-n", "(?<=foo )bar", "words.txt")
 	add("-P", "-o", "-w", `(\w)\1`, "words.txt")
 	add("-P", "-r", "<$1>", `(o+)(?=\b)`, "words.txt")
