@@ -485,11 +485,12 @@ type lineRec struct {
 	located      bool
 	offset       int64
 	term         string
+	continued    bool // search.Line.Continued
 }
 
 func (fl *fileLines) add(l Line) {
 	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context, more: l.More,
-		located: l.Located, offset: int64(l.Offset), term: l.Term}
+		located: l.Located, offset: int64(l.Offset), term: l.Term, continued: l.Continued}
 	if !l.Context && len(l.Submatches) > 0 {
 		rec.column = l.Submatches[0][0] + 1
 	}
@@ -505,7 +506,7 @@ func (fl *fileLines) add(l Line) {
 
 func (fl *fileLines) addLine(l search.Line) {
 	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Kind == search.KindContext, cut: l.Cut, more: l.MoreSubmatches, column: l.Column,
-		located: l.Located, offset: l.Offset, term: l.Term}
+		located: l.Located, offset: l.Offset, term: l.Term, continued: l.Continued}
 	fl.text = append(fl.text, l.Text...)
 	fl.spans = append(fl.spans, l.Submatches...)
 	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
@@ -516,7 +517,7 @@ func (fl *fileLines) addLine(l search.Line) {
 func (fl *fileLines) line(path string, i int) search.Line {
 	rec := &fl.recs[i]
 	l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch, Cut: rec.cut, MoreSubmatches: rec.more, Column: rec.column,
-		Located: rec.located, Offset: rec.offset, Term: rec.term}
+		Located: rec.located, Offset: rec.offset, Term: rec.term, Continued: rec.continued}
 	if rec.context {
 		l.Kind = search.KindContext
 	} else if rec.span1 > rec.span0 {
@@ -536,7 +537,7 @@ func SearchLine(path string, l Line) search.Line {
 // is l.Text, which points into the data searched (the spans are copied).
 func ViewLine(path string, l Line) search.Line {
 	out := search.Line{Path: path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More,
-		Located: l.Located, Offset: int64(l.Offset), Term: l.Term}
+		Located: l.Located, Offset: int64(l.Offset), Term: l.Term, Continued: l.Continued}
 	if l.Context {
 		out.Kind = search.KindContext
 		return out

@@ -79,6 +79,9 @@ type Line struct {
 	Submatches [][2]int // byte ranges of the matches within Text; nil for context lines
 	Context    bool     // a context line rather than a match
 	More       int      // submatches found but not stored (see MaxSubmatches)
+	// Continued: multiline, the first submatch is the rest of a match
+	// that began on an earlier line.
+	Continued bool
 	// Located says Offset and Term describe the line in the file as read:
 	// its first byte's offset and the terminator after it ("\n", "\r\n"
 	// or "" at the end). Not set when the data searched is not the file's
@@ -221,6 +224,7 @@ type fileSearch struct {
 	binary bool // multiline: a reported range held a NUL, so the search stopped there
 	nulAt  int  // and where
 	count  int  // what rg -c counts: matching lines, or matches in multiline mode
+	cont   bool // multiline: the next emitted line's first span continues a match (Line.Continued)
 
 	// numPos/numLine: the line starting at numPos is line numLine; moved
 	// forward only, so counting newlines costs one pass over the data.
@@ -550,7 +554,9 @@ func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
 	s.afterLeft = s.o.After
 	more := s.more
 	s.more = 0
-	return s.emit(s.locate(Line{Number: n, Text: text, Submatches: spans, More: more}, ls, le))
+	cont := s.cont
+	s.cont = false
+	return s.emit(s.locate(Line{Number: n, Text: text, Submatches: spans, More: more, Continued: cont && len(spans) > 0}, ls, le))
 }
 
 // locate sets l's offset and terminator, the line being [ls, le) of the

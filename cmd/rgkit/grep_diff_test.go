@@ -194,6 +194,10 @@ func diffCases() []diffCase {
 	// Flags the library's engines refuse (a known difference on those engines).
 	add("-P", "foo", "a.txt")
 	// -U: \A, \z and (?-m)^/$ anchor at the file's ends, not each line's.
+	// --vimgrep prints a match on the line it starts on, colouring it alone.
+	add("-U", "--vimgrep", `foo\nfoo|bar`, "words.txt")
+	add("-U", "--vimgrep", "--color=always", `o\s+\w|o`, "words.txt")
+	add("--vimgrep", "--color=always", "o", "words.txt")
 	add("-U", `\Afoo`, "a.txt")
 	add("-U", "-n", `\Ahello`, "a.txt")
 	add("-U", `(?-m)^foo`, "a.txt")

@@ -171,6 +171,9 @@ func (p *Standard) Line(l RgLine) error {
 
 // perMatch prints one output line per match (-o or --vimgrep).
 func (p *Standard) perMatch(b []byte, l RgLine, text []byte, spans []search.Span) error {
+	if p.cfg.Vimgrep && !p.cfg.OnlyMatching && l.Continued {
+		spans = spans[1:] // that match was printed on the line it starts on
+	}
 	for _, s := range spans {
 		b = p.appendPrefix(b, l, s.Start+1, l.Offset+int64(s.Start))
 		if p.cfg.OnlyMatching {
@@ -178,7 +181,7 @@ func (p *Standard) perMatch(b []byte, l RgLine, text []byte, spans []search.Span
 			only.Term = nil // rg ends each -o match with its own terminator (appendBody's), whatever the line's
 			b = p.appendBody(b, only, text[s.Start:s.End], []search.Span{{Start: 0, End: s.End - s.Start}})
 		} else {
-			b = p.appendBody(b, l, text, spans)
+			b = p.appendBody(b, l, text, []search.Span{s}) // rg colours that match only
 		}
 	}
 	return p.flush(b)
