@@ -394,12 +394,13 @@ func (s *rgSink) searchedBytes() int64 {
 }
 
 // listPath lists the file as one the search was after (--files,
-// --files-without-match): with -q rg prints nothing, and without --stats
-// it stops at the first such file.
-func (s *rgSink) listPath() error {
+// --files-without-match), printing its path when show is set: with -q rg
+// prints nothing, and without --stats it stops at the first such file.
+func (s *rgSink) listPath(show bool) error {
 	r := s.run
 	r.matched = true
 	switch {
+	case !r.o.Quiet && !show:
 	case !r.o.Quiet:
 		return s.std.PathLine(s.path)
 	case !r.o.Stats:

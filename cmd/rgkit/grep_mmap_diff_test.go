@@ -40,7 +40,8 @@ func mmapTree(t *testing.T) string {
 
 // TestMmapBinaryRulesAgainstRg15 runs rg 15.2.0 and `rgkit grep --backend
 // native` with --mmap, --no-mmap and neither, on files named and walked,
-// with rg's default binary handling, --binary and -a, and compares
+// with rg's default binary handling, --binary and -a, in content and
+// --files-without-match mode, and compares
 // stdout, stderr and the exit status byte for byte.
 func TestMmapBinaryRulesAgainstRg15(t *testing.T) {
 	rg := rg15(t)
@@ -53,6 +54,7 @@ func TestMmapBinaryRulesAgainstRg15(t *testing.T) {
 			for _, shape := range [][]string{
 				{"-n", "needle"}, {"-n", "first"}, {"-n", "last"}, {"-c", "needle"},
 				{"-n", "-A2", "first"}, {"-n", "-B1", "after nul"}, {"-n", "-B1", "needle two"},
+				{"--files-without-match", "zzz"}, {"--files-without-match", "needle"}, {"--files-without-match", "-q", "zzz"},
 			} {
 				for _, where := range [][]string{{"d/late.txt"}, {"d/early.txt"}, {"d/late.txt", "d/early.txt"}, {"--sort", "path", "d"}} {
 					args := append(append(append(append([]string{}, mm...), bm...), shape...), where...)
