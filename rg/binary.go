@@ -31,7 +31,7 @@ const maxReadStopPrefix = 64 << 20
 // s.binaryOff is set when no line prints, else s.lateNUL or s.readStop
 // says where lines stop.
 func (s *rgSink) namedBinary(nul int64) {
-	s.binaryOff, s.lateNUL, s.readStop = -1, false, -1
+	s.binaryOff, s.lateNUL, s.readStop, s.binaryDone = -1, false, -1, false
 	switch {
 	case nul < 0:
 	case s.run.mapped && nul >= namedBinaryPeek:
@@ -62,6 +62,21 @@ func (s *rgSink) binaryFrom(off int64, text []byte) bool {
 		return true
 	}
 	return false
+}
+
+// noticeReadNUL is, at the end of a file rg searches past NULs, where it
+// read a NUL no printed line held: rg saw it when its buffer filled (a
+// stream's window, or a file's fill past s.readStop), so its note follows
+// the lines printed, unless -m stopped the reading before.
+func (s *rgSink) noticeReadNUL() {
+	r := s.run
+	if st := s.t.stream; st != nil && r.std != nil {
+		s.binaryOff = st.binaryOff
+	}
+	if s.readStop < 0 || (r.o.MaxCount != nil && s.lines >= int64(*r.o.MaxCount)) {
+		return
+	}
+	s.binaryOff, s.readStop = s.firstNUL, -1
 }
 
 // readStop replays rg's buffer fills over the file at path up to its NUL

@@ -158,6 +158,13 @@ func readsTransformed(o *rgcli.Options, abs string) bool {
 func readingQuery(q *search.Query, o *rgcli.Options) {
 	q.Encoding, q.SearchZip, q.CRLF, q.NoUnicode, q.NullData = o.Encoding, o.SearchZip, o.CRLF, o.NoUnicode, o.NullData
 	switch {
+	case o.Mmap == nil:
+	case *o.Mmap:
+		q.Mmap = search.MmapAlways
+	default:
+		q.Mmap = search.MmapNever
+	}
+	switch {
 	case o.Text:
 		q.Binary = search.BinaryText
 	case o.Binary:

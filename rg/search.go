@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -107,7 +108,9 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		targets = append(targets, target{display: "<stdin>", file: true, stream: &streamSource{r: s.in}})
 	}
 	if len(o.Paths) == 0 {
-		if stdinReadable(s.in) {
+		// stdin is searched when it can be read, unless -f - took the
+		// patterns from it.
+		if stdinReadable(s.in) && !slices.Contains(o.PatternFiles, "-") {
 			addStdin()
 		} else {
 			cwd, err := os.Getwd()
@@ -146,9 +149,14 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	tty := isTerminal(s.out)
 	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file), searchesMultiline(q))
 	run.spans = &spanFinder{q: q}
+	// rg maps the files with --mmap, never with --no-mmap, and by default
+	// when it is given at most ten paths, all of them files.
 	run.mapped = len(o.Paths) > 0 && len(o.Paths) <= 10 && len(targets) == len(o.Paths)
 	for _, t := range targets {
 		run.mapped = run.mapped && t.file && t.stream == nil
+	}
+	if o.Mmap != nil {
+		run.mapped = *o.Mmap
 	}
 	run.errs = fileErrors{w: s.errOut, silent: o.NoMessages, single: o.Sort != rgcli.SortNone || o.SortReverse || o.Threads == 1}
 	if run.printsSpans() && o.Mode != rgcli.ModeFiles && !o.CRLF && !o.NullData {

@@ -227,10 +227,13 @@ type rgSink struct {
 	lateNUL   bool  // a mapped named file's NUL comes after its first 64 KiB (see namedBinary)
 	readStop  int64 // a read named file's lines print up to here, -1 all (see namedBinary)
 	firstNUL  int64 // and its NUL, for the note
-	std       *printer.Standard
-	buf       bytes.Buffer // the file's output when sorting
-	lines     int64
-	matches   int64
+	// binaryDone: the line where rg noticed the NUL came (unprinted; only
+	// a match there counts): rg stops there, no later line counts.
+	binaryDone bool
+	std        *printer.Standard
+	buf        bytes.Buffer // the file's output when sorting
+	lines      int64
+	matches    int64
 	// block is the run of match lines held under rg -U (see multiline.go).
 	block heldBlock
 	// stopAt is the end of the line of the -m'th match: rg stops reading
@@ -255,12 +258,12 @@ func (s *rgSink) Begin(rel string) error {
 		s.loc.close()
 	}
 	s.loc = nil
-	if r.std != nil && s.t.stream == nil && !readsTransformed(r.o, s.abs) {
+	if r.std != nil && s.t.stream == nil && !r.o.Text && !readsTransformed(r.o, s.abs) { // -a: a NUL is a byte
 		switch {
 		case s.t.file:
 			s.namedBinary(firstNUL(s.abs))
 		case r.o.Binary:
-			s.binaryOff = firstNUL(s.abs) // --binary: a walked file's NUL as a named one's
+			s.namedBinary(firstNUL(s.abs)) // --binary: a walked file's NUL as a named one's
 		}
 	}
 	s.std = r.std
@@ -291,6 +294,9 @@ func (s *rgSink) Line(l search.Line) error {
 		r.matched = r.matched || l.Kind == search.KindMatch
 		return r.legacy.Line(l)
 	}
+	if s.binaryDone {
+		return nil
+	}
 	if l.Kind == search.KindMatch {
 		s.lines++
 		s.matches += int64(len(l.Submatches) + l.MoreSubmatches)
@@ -308,7 +314,11 @@ func (s *rgSink) Line(l search.Line) error {
 	if st := s.t.stream; st != nil && r.std != nil {
 		s.binaryOff = st.binaryOff // known once the window holding the NUL is read
 	}
-	if r.o.Mode == rgcli.ModeCountMatches || s.binaryOff >= 0 {
+	if r.o.Mode == rgcli.ModeCountMatches {
+		return nil
+	}
+	if s.binaryOff >= 0 {
+		s.binaryDone = true
 		return nil
 	}
 	rl := printer.RgLine{Line: l, Path: s.path}
@@ -327,6 +337,7 @@ func (s *rgSink) Line(l search.Line) error {
 		rl.Offset, rl.Term = s.loc.at(l.Number)
 	}
 	if s.binaryFrom(rl.Offset, l.Text) {
+		s.binaryDone = true
 		return nil
 	}
 	if r.holdsBlocks() {
@@ -411,6 +422,22 @@ func (s *rgSink) searchedBytes() int64 {
 	return whole
 }
 
+// listPath lists the file as one the search was after (--files,
+// --files-without-match), printing its path when show is set: with -q rg
+// prints nothing, and without --stats it stops at the first such file.
+func (s *rgSink) listPath(show bool) error {
+	r := s.run
+	r.matched = true
+	switch {
+	case !r.o.Quiet && !show:
+	case !r.o.Quiet:
+		return s.std.PathLine(s.path)
+	case !r.o.Stats:
+		return errQuit
+	}
+	return nil
+}
+
 func (s *rgSink) End(sum search.FileSummary) error {
 	r := s.run
 	if r.legacy != nil {
@@ -444,6 +471,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 	if s.stopAt > 0 && (r.js != nil || r.o.Stats) {
 		r.bytesCut += s.searchedBytesWhole() - s.searchedBytes()
 	}
+	s.noticeReadNUL()
 	var err error
 	switch {
 	case r.js != nil:
@@ -471,7 +499,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		err = s.std.Count(s.path, s.matches)
 	case s.binaryOff >= 0 && s.lines > 0:
 		err = s.std.Binary(s.path, s.binaryOff)
-	case sum.Binary && s.lines > 0 && !s.t.file:
+	case sum.Binary && s.lines > 0 && !s.t.file && !r.o.Binary:
 		err = s.std.BinaryStopped(s.path, sum.BinaryOffset)
 	}
 	if err != nil {

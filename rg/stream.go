@@ -560,8 +560,7 @@ func (r *rgRun) streamListing(ctx context.Context, q search.Query, st *streamSou
 	res.Stats.FilesSearched = 1
 	if r.o.Mode == rgcli.ModeFilesWithoutMatch {
 		if !anyMatch {
-			r.matched = true
-			if err := s.std.PathLine(s.path); err != nil {
+			if err := s.listPath(true); err != nil {
 				return res, err
 			}
 		}

@@ -84,8 +84,11 @@ func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Qu
 			if err := s.Begin(rel); err != nil {
 				return err
 			}
-			r.matched = true
-			if err := s.std.PathLine(s.path); err != nil {
+			if r.o.Quiet {
+				r.matched = true
+				return errQuit // rg -q --files lists nothing: it stops at the first file
+			}
+			if err := s.listPath(true); err != nil {
 				return err
 			}
 			if err := s.finishFile(); err != nil {
@@ -117,8 +120,8 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 		}
 		return nil
 	})})
-	binary := firstNUL(filepath.Join(t.root, filepath.FromSlash(rel))) >= 0
-	if binary && !t.file {
+	binary := r.quitsAtNUL(t, firstNUL(filepath.Join(t.root, filepath.FromSlash(rel))))
+	if binary {
 		// rg stops at a NUL in a file it found by walking: it counts
 		// neither its bytes nor its matches.
 		res.Stats.BytesSearched, res.Stats.MatchedLines, res.Stats.FilesMatched = 0, 0, 0
@@ -142,15 +145,16 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 				r.matches += int64(len(l.Submatches) + l.MoreSubmatches)
 			}
 		}
-		if len(matched) == 0 && !binary {
-			r.matched = true
-			if err := s.std.PathLine(s.path); err != nil {
+		if len(matched) == 0 {
+			// A binary file the walk found is never listed (rg stops at its
+			// NUL), yet it counts as a file without a match.
+			if err := s.listPath(!binary); err != nil {
 				return err
 			}
 		}
 		return s.finishFile()
 	}
-	if binary && !t.file {
+	if binary {
 		return s.finishFile()
 	}
 	if err := r.printAllLines(ctx, s, matched); err != nil {
@@ -342,4 +346,18 @@ func (a *allLines) finish() error {
 		return s.std.Binary(s.path, s.binaryOff)
 	}
 	return nil
+}
+
+// quitsAtNUL reports whether rg stops searching t's file, whose first NUL
+// is at nul (-1: none), as binary: a file the walk found, without -a or
+// --binary, when its read sees the NUL (a mapped read looks in the first
+// 64 KiB only, see namedBinary).
+func (r *rgRun) quitsAtNUL(t target, nul int64) bool {
+	switch {
+	case nul < 0 || t.file || r.o.Text || r.o.Binary:
+		return false
+	case r.mapped:
+		return nul < namedBinaryPeek
+	}
+	return true
 }

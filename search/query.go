@@ -71,6 +71,22 @@ const (
 	BinaryText
 )
 
+// MmapMode says whether files are read as rg reads them when it maps them
+// into memory (rg --mmap / --no-mmap). It changes which NUL bytes rg sees:
+// a mapped file is checked for one in its first 64 KiB, then only in the
+// lines it reports; a read file in every buffer fill.
+type MmapMode int
+
+const (
+	// MmapAuto is rg's default: files are mapped when Paths names at most
+	// ten paths and all of them are files.
+	MmapAuto MmapMode = iota
+	// MmapAlways is rg --mmap: every file is mapped (a stream never is).
+	MmapAlways
+	// MmapNever is rg --no-mmap: every file is read in buffer fills.
+	MmapNever
+)
+
 // Query is one search request. The zero value of every field is rg's default.
 type Query struct {
 	// Pattern is a regular expression in rg 15's dialect (the Rust regex
@@ -121,6 +137,8 @@ type Query struct {
 	NoUnicode bool
 	// Binary is what a NUL byte does (rg's default, --binary, -a).
 	Binary BinaryMode
+	// Mmap is whether files are read as mapped ones (rg --mmap/--no-mmap).
+	Mmap MmapMode
 	// NullData is rg --null-data: a NUL byte ends a line instead of '\n',
 	// which becomes an ordinary byte ('.' still does not match it, and '^'
 	// and '$' still match around it, as in rg). Normalize sets Binary to

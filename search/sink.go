@@ -48,6 +48,10 @@ type Line struct {
 	Located bool
 	Offset  int64
 	Term    string
+	// Continued says the first submatch is the rest of a multiline match
+	// that began on an earlier line (rg --vimgrep prints a match on the
+	// line where it starts only).
+	Continued bool
 }
 
 // FileSummary closes one file's results.

@@ -338,18 +338,19 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 }
 
 // binaryOptions sets how o searches past NUL bytes in the file at path:
-// rg searches past them in a file it was given by name (reading each NUL
-// as a line break, unless it mapped the file), in every file with
-// --binary, and reads them as plain bytes with -a.
+// rg searches past them in a file it was given by name and in every file
+// with --binary (reading each NUL as a line break, unless it mapped the
+// file), reads them as plain bytes with -a, and otherwise stops at one
+// where it sees it (see SearchOptions.Mapped).
 func (r *FileSearcher) binaryOptions(o *SearchOptions, path string, mapped bool) {
 	explicit := slices.Contains(r.explicit, path)
 	switch {
 	case r.q.Binary == search.BinaryText:
 		o.Text = true
-	case explicit:
+	case explicit, r.q.Binary == search.BinarySearch:
 		o.BinaryConvert, o.KeepNUL = true, mapped
-	case r.q.Binary == search.BinarySearch:
-		o.BinaryConvert = true
+	default:
+		o.Mapped = mapped
 	}
 }
 
@@ -494,11 +495,12 @@ type lineRec struct {
 	located      bool
 	offset       int64
 	term         string
+	continued    bool // search.Line.Continued
 }
 
 func (fl *fileLines) add(l Line) {
 	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context, more: l.More,
-		located: l.Located, offset: int64(l.Offset), term: l.Term}
+		located: l.Located, offset: int64(l.Offset), term: l.Term, continued: l.Continued}
 	if !l.Context && len(l.Submatches) > 0 {
 		rec.column = l.Submatches[0][0] + 1
 	}
@@ -514,7 +516,7 @@ func (fl *fileLines) add(l Line) {
 
 func (fl *fileLines) addLine(l search.Line) {
 	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Kind == search.KindContext, cut: l.Cut, more: l.MoreSubmatches, column: l.Column,
-		located: l.Located, offset: l.Offset, term: l.Term}
+		located: l.Located, offset: l.Offset, term: l.Term, continued: l.Continued}
 	fl.text = append(fl.text, l.Text...)
 	fl.spans = append(fl.spans, l.Submatches...)
 	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
@@ -525,7 +527,7 @@ func (fl *fileLines) addLine(l search.Line) {
 func (fl *fileLines) line(path string, i int) search.Line {
 	rec := &fl.recs[i]
 	l := search.Line{Path: path, Number: rec.number, Text: fl.text[rec.text0:rec.text1:rec.text1], Kind: search.KindMatch, Cut: rec.cut, MoreSubmatches: rec.more, Column: rec.column,
-		Located: rec.located, Offset: rec.offset, Term: rec.term}
+		Located: rec.located, Offset: rec.offset, Term: rec.term, Continued: rec.continued}
 	if rec.context {
 		l.Kind = search.KindContext
 	} else if rec.span1 > rec.span0 {
@@ -545,7 +547,7 @@ func SearchLine(path string, l Line) search.Line {
 // is l.Text, which points into the data searched (the spans are copied).
 func ViewLine(path string, l Line) search.Line {
 	out := search.Line{Path: path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More,
-		Located: l.Located, Offset: int64(l.Offset), Term: l.Term}
+		Located: l.Located, Offset: int64(l.Offset), Term: l.Term, Continued: l.Continued}
 	if l.Context {
 		out.Kind = search.KindContext
 		return out
@@ -584,7 +586,7 @@ func NewFileSearcher(ctx context.Context, q search.Query, m *Matcher, sink searc
 		run.explicit = append(run.explicit, filepath.ToSlash(p))
 	}
 	run.opts = SearchOptionsFor(q)
-	run.mapped = AllFiles(q)
+	run.mapped = MapsFiles(q)
 	if q.Mode == search.ModeContent {
 		_, run.recount = search.FileMatchCap(q)
 	}
@@ -610,6 +612,18 @@ func SearchOptionsFor(q search.Query) SearchOptions {
 // many paths on its command line, all of them files, it uses mmap; with
 // more, or with a directory among them, it reads.
 const maxMappedPaths = 10
+
+// MapsFiles reports whether rg maps q's files into memory: always with
+// --mmap, never with --no-mmap, else when AllFiles says so.
+func MapsFiles(q search.Query) bool {
+	switch q.Mmap {
+	case search.MmapAlways:
+		return true
+	case search.MmapNever:
+		return false
+	}
+	return AllFiles(q)
+}
 
 // AllFiles reports whether q names between 1 and 10 paths and every one is
 // a file: then rg maps them into memory, and a NUL in them is searched as a

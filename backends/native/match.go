@@ -82,8 +82,9 @@ type Matcher struct {
 	// pattern: a line's submatches are its occurrences, found with
 	// bytes.Index instead of the regexp.
 	lit []byte
-	// multi: rg -U with a pattern that can match '\n'. rg searches line by
-	// line when the pattern cannot, even with -U, and so do we.
+	// multi: rg -U with a pattern that can match '\n' or anchors at the
+	// text's start or end. Any other pattern finds the same lines in line
+	// mode, which is faster.
 	multi bool
 	// emptyOK means the pattern can match the empty string, so every line
 	// is a candidate and the prefilter cannot be trusted to skip lines.
@@ -126,7 +127,11 @@ func Compile(o MatchOptions) (*Matcher, error) {
 	if err := rewriteForRg(tree, o.Multiline); err != nil {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error()}
 	}
-	m := &Matcher{opts: o, multi: o.Multiline && canMatchNewline(tree)}
+	// An anchor at the text's start or end (\A, \z, (?-m)^ and $) is one
+	// place in the file under -U, not one per line: it needs the whole
+	// file too.
+	anchored := hasOp(tree, syntax.OpBeginText) || hasOp(tree, syntax.OpEndText)
+	m := &Matcher{opts: o, multi: o.Multiline && (canMatchNewline(tree) || anchored)}
 	full := tree
 	switch {
 	case o.Word && o.NoUnicode:

@@ -43,7 +43,7 @@ type FileOut struct {
 // what it keeps), with its spans in a reused buffer.
 func (o *FileOut) view(l Line) search.Line {
 	out := search.Line{Path: o.path, Number: l.Number, Text: l.Text, Kind: search.KindMatch, MoreSubmatches: l.More,
-		Located: l.Located, Offset: int64(l.Offset), Term: l.Term}
+		Located: l.Located, Offset: int64(l.Offset), Term: l.Term, Continued: l.Continued}
 	if l.Context {
 		out.Kind = search.KindContext
 		return out

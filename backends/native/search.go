@@ -23,6 +23,12 @@ type SearchOptions struct {
 	// its command line), where it cannot rewrite the bytes. Lines keep the
 	// numbers their '\n's give them.
 	KeepNUL bool
+	// Mapped is rg's rule for a file it maps into memory and stops at a
+	// NUL in (without BinaryConvert): a NUL in the first 64 KiB means the
+	// file is not searched; a later one is seen only in a line about to be
+	// reported (a match or context line), and the search stops there
+	// without it.
+	Mapped bool
 	// Interrupt, when set, is polled every few MB of the file; its error
 	// ends the search (a deadline or a cancellation inside a large file).
 	Interrupt func() error
@@ -73,6 +79,9 @@ type Line struct {
 	Submatches [][2]int // byte ranges of the matches within Text; nil for context lines
 	Context    bool     // a context line rather than a match
 	More       int      // submatches found but not stored (see MaxSubmatches)
+	// Continued: multiline, the first submatch is the rest of a match
+	// that began on an earlier line.
+	Continued bool
 	// Located says Offset and Term describe the line in the file as read:
 	// its first byte's offset and the terminator after it ("\n", "\r\n"
 	// or "" at the end). Not set when the data searched is not the file's
@@ -147,7 +156,7 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		data, binary = convertNUL(data)
 		end = len(data)
 		located = located && !binary
-	} else if m.multi {
+	} else if m.multi || o.Mapped {
 		end, binary = multilineBinaryCut(data)
 		if binary {
 			nulAt = bytes.IndexByte(data, 0)
@@ -183,6 +192,9 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		}
 	} else {
 		err = s.runLines()
+		if errors.Is(err, errBinaryStop) {
+			err = nil
+		}
 	}
 	if s.binary && !binary {
 		nulAt = s.nulAt
@@ -212,6 +224,7 @@ type fileSearch struct {
 	binary bool // multiline: a reported range held a NUL, so the search stopped there
 	nulAt  int  // and where
 	count  int  // what rg -c counts: matching lines, or matches in multiline mode
+	cont   bool // multiline: the next emitted line's first span continues a match (Line.Continued)
 
 	// numPos/numLine: the line starting at numPos is line numLine; moved
 	// forward only, so counting newlines costs one pass over the data.
@@ -231,11 +244,12 @@ type fileSearch struct {
 	ml       [][2]int  // multiline: the held matches (see mlBlocks)
 }
 
-// nulIn reports, in multiline mode, a NUL in [from, to) plus its line
-// terminator: rg checks each range it is about to report there (the rest of
-// the file was only checked in its first 64 KiB), and stops at one.
+// nulIn reports, in multiline mode or a mapped file, a NUL in [from, to)
+// plus its line terminator: rg checks each range it is about to report
+// there (the rest of the file was only checked in its first 64 KiB), and
+// stops at one.
 func (s *fileSearch) nulIn(from, to int) bool {
-	if !s.m.multi || s.o.BinaryConvert {
+	if (!s.m.multi && !s.o.Mapped) || s.o.BinaryConvert {
 		return false
 	}
 	if to < len(s.data) {
@@ -284,6 +298,14 @@ func (s *fileSearch) runLines() error {
 		}
 		if !ok {
 			break
+		}
+		if !s.o.CountOnly && !s.o.FilesOnly {
+			if err := s.contextBefore(ls, s.lineNumber(ls)); err != nil {
+				return err
+			}
+		}
+		if s.nulIn(ls, le) {
+			return errBinaryStop
 		}
 		s.count++
 		if s.o.FilesOnly {
@@ -533,7 +555,9 @@ func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
 	s.afterLeft = s.o.After
 	more := s.more
 	s.more = 0
-	return s.emit(s.locate(Line{Number: n, Text: text, Submatches: spans, More: more}, ls, le))
+	cont := s.cont
+	s.cont = false
+	return s.emit(s.locate(Line{Number: n, Text: text, Submatches: spans, More: more, Continued: cont && len(spans) > 0}, ls, le))
 }
 
 // locate sets l's offset and terminator, the line being [ls, le) of the

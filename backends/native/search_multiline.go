@@ -233,6 +233,9 @@ func (b *mlBlocks) emitUpTo(upto int) error {
 		for _, mt := range s.ml {
 			a, z := max(mt[0], ls), min(mt[1], le)
 			if (a < z || (mt[0] >= ls && mt[0] <= le)) && s.keepSpan(a-ls) {
+				if len(s.spans) == 0 {
+					s.cont = mt[0] < ls
+				}
 				s.spans = append(s.spans, [2]int{a - ls, max(a, z) - ls})
 			}
 		}

@@ -193,6 +193,17 @@ func diffCases() []diffCase {
 	add("-g", "*.zzz", "foo", ".")
 	// Flags the library's engines refuse (a known difference on those engines).
 	add("-P", "foo", "a.txt")
+	// -U: \A, \z and (?-m)^/$ anchor at the file's ends, not each line's.
+	// --vimgrep prints a match on the line it starts on, colouring it alone.
+	add("-U", "--vimgrep", `foo\nfoo|bar`, "words.txt")
+	add("-U", "--vimgrep", "--color=always", `o\s+\w|o`, "words.txt")
+	add("--vimgrep", "--color=always", "o", "words.txt")
+	add("-U", `\Afoo`, "a.txt")
+	add("-U", "-n", `\Ahello`, "a.txt")
+	add("-U", `(?-m)^foo`, "a.txt")
+	add("-U", `(?-m)foo$`, "a.txt")
+	add("-U", "-n", `foo\n\z`, "a.txt")
+	add("-U", "--no-mmap", "-c", `(?-m:^)\w+`, "a.txt")
 	add("-P", "-n", "(?<=foo )bar", "words.txt")
 	add("-P", "-o", "-w", `(\w)\1`, "words.txt")
 	add("-P", "-r", "<$1>", `(o+)(?=\b)`, "words.txt")
@@ -213,6 +224,15 @@ func diffCases() []diffCase {
 	add("--sort", "path", "--files", "-g", "*.go")
 	add("--sort", "path", "--files", "--hidden", "-t", "txt")
 	add("--sort", "path", "--files-without-match", "-i", "foo")
+	// -q with the listing modes: nothing printed, the exit status says
+	// whether a file was listed.
+	add("--files", "-q")
+	add("--files", "-q", "-g", "*.txt")
+	add("--files", "-q", "-g", "*.none")
+	add("--files-without-match", "-q", "foo")
+	add("--files-without-match", "-q", "foo", "a.txt")
+	add("--files-without-match", "-q", "--stats", "foo")
+	add("--files-without-match", "-q", "zzz", "a.txt")
 	add("--sort", "path", "-v", "-C1", "foo")
 	// -v and --passthru with every output mode, rg's -M measure, and
 	// --vimgrep, --json and --stats details.
@@ -268,6 +288,10 @@ func diffCases() []diffCase {
 		{"x\r\ny x\r\n", []string{"-o", "x."}},
 		{"no match\n", []string{"a"}},
 		{"héllo wörld\n", []string{"-o", "ö."}},
+		// -f - takes the patterns from stdin: the directory is searched.
+		{"foo\n", []string{"--sort", "path", "-f-"}},
+		{"hello\nbar\n", []string{"--sort", "path", "-n", "-f", "-"}},
+		{"foo\n", []string{"-f-", "a.txt"}},
 	} {
 		cs = append(cs, diffCase{args: s.args, stdin: s.stdin})
 	}

@@ -114,11 +114,14 @@ type Options struct {
 	Fixed, Invert, LineRegexp, Word  bool
 	Multiline, MultilineDotall, CRLF bool
 	NullData, Text, Binary, PCRE2    bool
-	NoUnicode, StopOnNonmatch        bool
-	MaxCount                         *int
-	Engine                           string
-	Threads                          int
-	Encoding                         string
+	// Mmap is --mmap (true) or --no-mmap (false), the last one given; nil
+	// when neither is.
+	Mmap                      *bool
+	NoUnicode, StopOnNonmatch bool
+	MaxCount                  *int
+	Engine                    string
+	Threads                   int
+	Encoding                  string
 	// SearchZip is -z: compressed files (by extension) are searched
 	// decompressed.
 	SearchZip bool

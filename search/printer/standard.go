@@ -183,6 +183,9 @@ func (p *Standard) Line(l RgLine) error {
 
 // perMatch prints one output line per match (-o or --vimgrep).
 func (p *Standard) perMatch(b []byte, l RgLine, text []byte, spans []search.Span) error {
+	if p.cfg.Vimgrep && !p.cfg.OnlyMatching && l.Continued {
+		spans = spans[1:] // that match was printed on the line it starts on
+	}
 	for _, s := range spans {
 		col := s.Start + 1
 		if l.BlockColumn > 0 {
