@@ -179,17 +179,7 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(ref, append([]string{"--no-config"}, args...)...)
-			var rgOut, rgErr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &rgOut, &rgErr
-			rgCode := 0
-			if err := cmd.Run(); err != nil {
-				ee, ok := err.(*exec.ExitError)
-				if !ok {
-					t.Fatal(err)
-				}
-				rgCode = ee.ExitCode()
-			}
+			rgOut, rgErr, rgCode := testtool.Run(t, exec.Command(ref, append([]string{"--no-config"}, args...)...))
 			var out, errOut bytes.Buffer
 			code := rg.Main(context.Background(), append([]string{"--no-config"}, args...), nil, &out, &errOut)
 			if args[0] == "--pcre2-version" {
@@ -199,9 +189,9 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 				}
 				return
 			}
-			got, want := elapsedJSON.ReplaceAllString(out.String(), "T"), elapsedJSON.ReplaceAllString(rgOut.String(), "T")
-			if got != want || errOut.String() != rgErr.String() || code != rgCode {
-				t.Errorf("differs from rg 15.2.0\nstdout %q\nrg     %q\nstderr %q\nrg     %q\nexit %d, rg %d", got, want, errOut.String(), rgErr.String(), code, rgCode)
+			got, want := elapsedJSON.ReplaceAllString(out.String(), "T"), elapsedJSON.ReplaceAllString(rgOut, "T")
+			if got != want || errOut.String() != rgErr || code != rgCode {
+				t.Errorf("differs from rg 15.2.0\nstdout %q\nrg     %q\nstderr %q\nrg     %q\nexit %d, rg %d", got, want, errOut.String(), rgErr, code, rgCode)
 			}
 		})
 	}
@@ -248,21 +238,11 @@ func TestPCRE2MatchLimit(t *testing.T) {
 		{"-P", `^(\w+\s?)*$`, filepath.Join(dir, "runaway.txt"), filepath.Join(dir, "fine.txt")},
 		{"--sort", "path", "-P", `^(\w+\s?)*$`, dir},
 	} {
-		cmd := exec.Command(ref, append([]string{"--no-config"}, args...)...)
-		var rgOut, rgErr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &rgOut, &rgErr
-		rgCode := 0
-		if err := cmd.Run(); err != nil {
-			ee, ok := err.(*exec.ExitError)
-			if !ok {
-				t.Fatal(err)
-			}
-			rgCode = ee.ExitCode()
-		}
+		rgOut, rgErr, rgCode := testtool.Run(t, exec.Command(ref, append([]string{"--no-config"}, args...)...))
 		var out, errOut bytes.Buffer
 		code := rg.Main(context.Background(), append([]string{"--no-config"}, args...), nil, &out, &errOut)
-		if out.String() != rgOut.String() || errOut.String() != rgErr.String() || code != rgCode {
-			t.Errorf("%v: stdout %q stderr %q exit %d\nrg: stdout %q stderr %q exit %d", args, out.String(), errOut.String(), code, rgOut.String(), rgErr.String(), rgCode)
+		if out.String() != rgOut || errOut.String() != rgErr || code != rgCode {
+			t.Errorf("%v: stdout %q stderr %q exit %d\nrg: stdout %q stderr %q exit %d", args, out.String(), errOut.String(), code, rgOut, rgErr, rgCode)
 		}
 	}
 }
