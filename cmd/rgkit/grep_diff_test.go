@@ -377,24 +377,17 @@ func normalize(s string, c diffCase) string {
 	return s
 }
 
-// rg15 returns the rg 15.x to compare with: the first rg on PATH.
+// rg15 returns the rg 15.x to compare with.
 func rg15(t *testing.T) string {
 	t.Helper()
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		testtool.Missing(t, "rg not on PATH (put rg 15.2.0 first, e.g. PATH=/opt/rgref/15:$PATH)")
-	}
-	out, err := exec.Command(rg, "--version").Output()
-	if err != nil || !strings.HasPrefix(string(out), "ripgrep 15.") {
-		testtool.Missing(t, fmt.Sprintf("rg on PATH (%s) is not ripgrep 15.x: %q", rg, firstLine(string(out))))
-	}
+	// The reference: RGKIT_REFERENCE_RG, else an rg 15 first on PATH, so
+	// that these tests also run with an older rg first on PATH.
+	rg := testtool.ReferenceRg(t)
 	if _, err := exec.LookPath("script"); err != nil {
 		testtool.Missing(t, "script (util-linux) not on PATH: needed for the terminal cases")
 	}
 	return rg
 }
-
-func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
 
 // TestGrepDifferentialAgainstRg15 compares every case on every engine path,
 // each (engine, case) a parallel subtest; rg runs once per case. By default
@@ -413,7 +406,8 @@ func TestGrepDifferentialAgainstRg15(t *testing.T) {
 	env = append(env, "TERM=xterm")
 	engines := []engineRun{
 		{"native", []string{bin, "grep", "--backend", "native"}},
-		{"ripgrep", []string{bin, "grep", "--backend", "ripgrep"}},
+		// The passthrough to the reference rg, whatever rg is first on PATH.
+		{"ripgrep", []string{"env", "RGKIT_RG_PATH=" + rg, bin, "grep", "--backend", "ripgrep"}},
 	}
 	if os.Getenv("RGKIT_DIFF_GREP") == "1" {
 		// The system grep engine (walker + GNU grep), printed by rgkit.
