@@ -71,15 +71,7 @@ func diffTree(t *testing.T) string {
 		"nonl.txt":        "last line foo without newline",
 		"empty.txt":       "",
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtool.WriteTree(t, dir, files)
 	if err := os.WriteFile(filepath.Join(dir, "patterns.txt"), []byte("hello\nFoo\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

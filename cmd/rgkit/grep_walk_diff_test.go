@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // The file-selection differential test: rg 15.2.0's flags that decide
@@ -75,15 +77,7 @@ func walkTree(t *testing.T) (dir, home string) {
 		"anchored.ignore":       "repo/sub/e.go\n/repo/c.css\n",
 		"repo/rootanchored.txt": "foo anchored in the global file\n",
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtool.WriteTree(t, dir, files)
 	global := filepath.Join(home, ".config", "git", "ignore")
 	if err := os.MkdirAll(filepath.Dir(global), 0o755); err != nil {
 		t.Fatal(err)
