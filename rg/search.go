@@ -158,6 +158,9 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	if o.Mmap != nil {
 		run.mapped = *o.Mmap
 	}
+	if run.mapped {
+		run.begun = map[string]bool{}
+	}
 	run.errs = fileErrors{w: s.errOut, silent: o.NoMessages, single: o.Sort != rgcli.SortNone || o.SortReverse || o.Threads == 1}
 	if run.printsSpans() && o.Mode != rgcli.ModeFiles && !o.CRLF && !o.NullData {
 		// (--crlf makes the engine's own spans rg's; --null-data's lines
@@ -241,6 +244,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	if run.errs.count > 0 {
 		status = 2
 	}
+	run.cutUnbegunMapped(targets)
 	if err := run.finish(time.Since(start)); err != nil && !errors.Is(err, syscall.EPIPE) {
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2

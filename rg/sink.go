@@ -41,11 +41,12 @@ type rgRun struct {
 	lines     int64  // matched lines (--stats)
 	files     int64  // files with a match (--stats)
 	sorted    []sortedFile
-	atimes    *accessTimes // --sort accessed: the keys from before the search read the files
-	errs      fileErrors   // files that could not be read
-	spans     *spanFinder  // finds the matches of a line past those the library stored
-	mapped    bool         // rg maps the named files (at most ten, all files): see namedBinary
-	bytesCut  int64        // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
+	atimes    *accessTimes    // --sort accessed: the keys from before the search read the files
+	errs      fileErrors      // files that could not be read
+	spans     *spanFinder     // finds the matches of a line past those the library stored
+	mapped    bool            // rg maps the named files (at most ten, all files): see namedBinary
+	bytesCut  int64           // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
+	begun     map[string]bool // the named files that had a line to print, when mapped (see cutUnbegunMapped)
 	// crlf finds a CRLF line's spans with its '\r', as rg does; nil when
 	// no spans are printed.
 	crlf    *native.Matcher
@@ -240,6 +241,12 @@ type rgSink struct {
 	// the file there (its after-context is printed but not counted as
 	// searched). 0 until the limit is reached.
 	stopAt int64
+	// binaryStop is where rg's printer stopped the file on noticing its
+	// NUL (the end of the match line there, or of the last match before a
+	// context line there), -1 when it did not.
+	binaryStop   int64
+	lastMatchEnd int64 // the end of the file's last match line printed
+	sunkNUL      int64 // under --json, the first NUL on a line of a mapped file, -1 none
 }
 
 func (s *rgSink) Begin(rel string) error {
@@ -253,6 +260,10 @@ func (s *rgSink) Begin(rel string) error {
 	}
 	s.abs = filepath.Join(s.t.root, filepath.FromSlash(rel))
 	s.lines, s.matches = 0, 0
+	s.binaryStop, s.lastMatchEnd, s.sunkNUL = -1, 0, -1
+	if r.begun != nil {
+		r.begun[s.abs] = true
+	}
 	s.namedBinary(-1)
 	if s.loc != nil {
 		s.loc.close()
@@ -317,28 +328,34 @@ func (s *rgSink) Line(l search.Line) error {
 	if r.o.Mode == rgcli.ModeCountMatches {
 		return nil
 	}
-	if s.binaryOff >= 0 {
-		s.binaryDone = true
-		return nil
-	}
 	rl := printer.RgLine{Line: l, Path: s.path}
-	if st := s.t.stream; st != nil && !st.located {
-		// A stream's window knows where its lines start in the stream (an
-		// engine's offsets would count from the window).
-		rl.Offset, rl.Term = st.loc.at(l.Number)
-	} else if l.Located {
-		// The engine read the file and knows where the line is: no
-		// second pass over it.
-		rl.Offset, rl.Term = l.Offset, terminator(l.Term)
-	} else {
-		if s.loc == nil {
-			s.loc = openLocator(s.abs)
-		}
-		rl.Offset, rl.Term = s.loc.at(l.Number)
-	}
-	if s.binaryFrom(rl.Offset, l.Text) {
+	rl.Offset, rl.Term = s.locate(l)
+	fill := max(s.readStop, 0) // where rg's buffer holding the NUL starts, if read
+	if s.binaryOff >= 0 || s.binaryFrom(rl.Offset, l.Text) {
+		// rg's printer stops the search at the line where it noticed the
+		// NUL: its statistics count the file up to that line's end, or,
+		// on a context line, up to where that search step began.
 		s.binaryDone = true
+		if r.js == nil {
+			s.binaryStop = max(s.lastMatchEnd, fill)
+			if l.Kind == search.KindMatch {
+				s.binaryStop = s.binaryLineEnd(l, rl)
+			}
+		}
+		if s.std != nil {
+			return s.std.ContextBreak(l.Number)
+		}
 		return nil
+	}
+	if l.Kind == search.KindMatch {
+		s.lastMatchEnd = rl.Offset + int64(len(l.Text)+len(rl.Term))
+	}
+	if r.js != nil && r.mapped && s.t.file && s.sunkNUL < 0 {
+		// rg's JSON printer goes on past a NUL, but its slice searcher
+		// notes the first one on a line it hands over.
+		if i := bytes.IndexByte(l.Text, 0); i >= 0 {
+			s.sunkNUL = rl.Offset + int64(i)
+		}
 	}
 	if r.holdsBlocks() {
 		if l.Kind == search.KindMatch {
@@ -413,13 +430,107 @@ func (s *rgSink) searchedBytesWhole() int64 {
 }
 
 // searchedBytes is what rg counts as searched in the file: all of it, or
-// up to where -m stopped it.
+// up to where -m or the line where rg noticed a NUL stopped it; a file rg
+// maps counts no further than its NUL (rg's slice searcher reports the
+// binary offset when it comes before where the search ended).
 func (s *rgSink) searchedBytes() int64 {
-	whole := s.searchedBytesWhole()
-	if s.stopAt > 0 && s.stopAt < whole {
-		return s.stopAt
+	n := s.searchedBytesWhole()
+	if s.stopAt > 0 && s.stopAt < n {
+		n = s.stopAt
 	}
-	return whole
+	if s.binaryStop >= 0 && s.binaryStop < n {
+		n = s.binaryStop
+	}
+	if s.t.file && s.t.stream == nil {
+		n = s.run.mappedUpTo(s.abs, n)
+		for _, nul := range []int64{s.binaryOff, s.sunkNUL} {
+			if s.run.mapped && nul >= 0 && nul < n {
+				n = nul // a NUL past the first 64 KiB, on a line rg handed to its printer
+			}
+		}
+	}
+	return n
+}
+
+// mappedUpTo is n, or less when rg maps the named file at abs and finds a
+// NUL in its first 64 KiB: rg's slice searcher then counts the file as
+// searched up to that NUL, whatever it printed.
+func (r *rgRun) mappedUpTo(abs string, n int64) int64 {
+	if !r.mapped || r.o.Text || readsTransformed(r.o, abs) {
+		return n
+	}
+	if nul := firstNUL(abs); nul >= 0 && nul < namedBinaryPeek && nul < n {
+		return nul
+	}
+	return n
+}
+
+// cutUnbegunMapped counts, for the statistics, the named files the engine
+// searched without a line to print (no Begin, no End) at what rg counts
+// for them: a mapped file with an early NUL up to that NUL.
+func (r *rgRun) cutUnbegunMapped(targets []target) {
+	if !r.mapped || !printsStats(r.o) {
+		return
+	}
+	for _, t := range targets {
+		if !t.file || t.stream != nil || len(t.paths) != 1 {
+			continue
+		}
+		abs := filepath.Join(t.root, filepath.FromSlash(t.paths[0]))
+		if r.begun[abs] {
+			continue
+		}
+		if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() {
+			r.bytesCut += fi.Size() - r.mappedUpTo(abs, fi.Size())
+		}
+	}
+}
+
+// binaryLineEnd is the end of match line l, with rl its place as located,
+// where rg's printer stopped the search on noticing the file's NUL. A file
+// rg reads (not maps) had its NULs turned into line ends by then, so the
+// engine numbered its lines that way and l is found by that count.
+func (s *rgSink) binaryLineEnd(l search.Line, rl printer.RgLine) int64 {
+	if l.Located || s.run.mapped || s.t.stream != nil {
+		return rl.Offset + int64(len(l.Text)+len(rl.Term))
+	}
+	f, err := os.Open(s.abs)
+	if err != nil {
+		return rl.Offset + int64(len(l.Text)+len(rl.Term))
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	var off int64
+	for line := 1; ; off++ {
+		c, err := br.ReadByte()
+		if err != nil {
+			return off
+		}
+		if c == '\n' || c == 0 {
+			if line == l.Number {
+				return off + 1
+			}
+			line++
+		}
+	}
+}
+
+// locate is where line l starts in its file or stream, and its terminator.
+func (s *rgSink) locate(l search.Line) (int64, []byte) {
+	switch st := s.t.stream; {
+	case st != nil && !st.located:
+		// A stream's window knows where its lines start in the stream (an
+		// engine's offsets would count from the window).
+		return st.loc.at(l.Number)
+	case l.Located:
+		// The engine read the file and knows where the line is: no
+		// second pass over it.
+		return l.Offset, terminator(l.Term)
+	}
+	if s.loc == nil {
+		s.loc = openLocator(s.abs)
+	}
+	return s.loc.at(l.Number)
 }
 
 // listPath lists the file as one the search was after (--files,
@@ -468,7 +579,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		r.lines += s.lines
 		r.matches += s.matches
 	}
-	if s.stopAt > 0 && (r.js != nil || r.o.Stats) {
+	if r.js != nil || r.o.Stats {
 		r.bytesCut += s.searchedBytesWhole() - s.searchedBytes()
 	}
 	s.noticeReadNUL()

@@ -216,6 +216,17 @@ func diffCases() []diffCase {
 	add("--sort", "path", "--files", "-g", "*.go")
 	add("--sort", "path", "--files", "--hidden", "-t", "txt")
 	add("--sort", "path", "--files-without-match", "-i", "foo")
+	// A glob with a slash is matched against the path as rg walks it from
+	// the working directory, not from the root named on the command line;
+	// offsets, statistics and JSON under a named root are the file's own.
+	add("--sort", "path", "-g", "src/**", "-n", "foo", "src")
+	add("--sort", "path", "-g", "lib/*.py", "-n", "foo", "src")
+	add("--sort", "path", "-g", "/src/*.go", "-c", "foo", "src")
+	add("--sort", "path", "-g", "!src/lib/**", "-l", "foo", "src", "docs")
+	add("--sort", "path", "--files", "-g", "src/lib/*", "src")
+	add("--sort", "path", "-b", "-o", "foo", "src", "ctx.txt")
+	add("--sort", "path", "--stats", "foo", "src", "bin.dat")
+	add("--sort", "path", "--json", "-b", "foo", "src")
 	// -q with the listing modes: nothing printed, the exit status says
 	// whether a file was listed.
 	add("--files", "-q")
@@ -307,6 +318,21 @@ func diffCases() []diffCase {
 type engineRun struct {
 	name string
 	argv []string // program and leading arguments
+	git  bool     // run in the git work tree copy of the fixture
+}
+
+// commitAll makes dir a git work tree with every file committed, as a
+// repository the git grep engine can search is.
+func commitAll(t *testing.T, dir string) {
+	t.Helper()
+	git := testtool.Need(t, "git")
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "fixture"}} {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
 }
 
 // runCase runs c through argv in dir and returns stdout, stderr, status.
@@ -397,18 +423,21 @@ func TestGrepDifferentialAgainstRg15(t *testing.T) {
 	}
 	env = append(env, "TERM=xterm")
 	engines := []engineRun{
-		{"native", []string{bin, "grep", "--backend", "native"}},
+		{name: "native", argv: []string{bin, "grep", "--backend", "native"}},
 		// The passthrough to the reference rg, whatever rg is first on PATH.
-		{"ripgrep", []string{"env", "RGKIT_RG_PATH=" + rg, bin, "grep", "--backend", "ripgrep"}},
-	}
-	if os.Getenv("RGKIT_DIFF_GREP") == "1" {
+		{name: "ripgrep", argv: []string{"env", "RGKIT_RG_PATH=" + rg, bin, "grep", "--backend", "ripgrep"}},
 		// The system grep engine (walker + GNU grep), printed by rgkit.
-		engines = append(engines, engineRun{"grep", []string{bin, "grep", "--backend", "grep"}})
+		{name: "grep", argv: []string{bin, "grep", "--backend", "grep"}},
+		// The git grep engine, in a copy of the tree that is a git work
+		// tree with everything committed (rg answers there too).
+		{name: "gitgrep", argv: []string{bin, "grep", "--backend", "gitgrep"}, git: true},
 	}
+	gitDir := diffTree(t)
+	commitAll(t, gitDir)
 	if rg14 := os.Getenv("RGKIT_DIFF_RG14"); rg14 != "" {
 		// The library's ripgrep engine (an rg that is not 15.x, so no
 		// passthrough) printed by rgkit.
-		engines = append(engines, engineRun{"ripgrep-engine", []string{"env", "RGKIT_RG_PATH=" + rg14, bin, "grep", "--backend", "ripgrep"}})
+		engines = append(engines, engineRun{name: "ripgrep-engine", argv: []string{"env", "RGKIT_RG_PATH=" + rg14, bin, "grep", "--backend", "ripgrep"}})
 	}
 	cases := diffCases()
 	if len(cases) < 150 {
@@ -428,22 +457,29 @@ func TestGrepDifferentialAgainstRg15(t *testing.T) {
 			out, errOut string
 			code        int
 		}
-		rgRun := sync.OnceValues(func() (answer, error) {
-			out, errOut, code, err := runCaseErr(dir, env, []string{rg}, c)
-			return answer{out, errOut, code}, err
-		})
+		rgIn := func(dir string) func() (answer, error) {
+			return sync.OnceValues(func() (answer, error) {
+				out, errOut, code, err := runCaseErr(dir, env, []string{rg}, c)
+				return answer{out, errOut, code}, err
+			})
+		}
+		rgRuns := map[bool]func() (answer, error){false: rgIn(dir), true: rgIn(gitDir)}
 		for _, e := range engines {
 			t.Run(e.name+"/"+c.name(), func(t *testing.T) {
 				t.Parallel()
 				if !inDiffSample(e.name, i, c) {
 					t.Skipf("sampled out (inDiffSample; %s=1 runs every case)", testtool.FullEnv)
 				}
-				rgRes, err := rgRun()
+				rgRes, err := rgRuns[e.git]()
 				if err != nil {
 					t.Fatalf("rg: %v", err)
 				}
 				rgOut, rgErr, rgCode := rgRes.out, rgRes.errOut, rgRes.code
-				out, errOut, code := runCase(t, dir, env, e.argv, c)
+				runDir := dir
+				if e.git {
+					runDir = gitDir
+				}
+				out, errOut, code := runCase(t, runDir, env, e.argv, c)
 				mu.Lock()
 				ran[e.name]++
 				mu.Unlock()
@@ -536,19 +572,10 @@ var preNative = knownDiff{stderr: "rg: --pre: only the native engine runs a prep
 // name; docs/cli.md lists them with the same reasons.
 var knownDiffs = map[string]map[string]knownDiff{
 	"native": refusals,
-	"grep": func() map[string]knownDiff {
-		m := maps.Clone(refusals)
-		multi := knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep searches line by line (multiline)\n", code: 2, why: "grep searches line by line"}
-		m[`-U -n foo\nfoo words.txt`] = multi
-		m["-U --multiline-dotall -c bar.baz words.txt"] = multi
-		pcre := knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep's regex dialects are not PCRE2's\n", code: 2, why: "grep declines -P"}
-		for _, c := range []string{"-P foo a.txt", "-P -n (?<=foo )bar words.txt", `-P -o -w (\w)\1 words.txt`, `-P -r <$1> (o+)(?=\b) words.txt`} {
-			m[c] = pcre
-		}
-		for name, why := range readingDeclines {
-			m[name] = knownDiff{stderr: "rg: no engine could run this query: grep: backend cannot honour this query exactly: grep reads files as they are (" + why + ")\n", code: 2, why: "grep reads the bytes as they are"}
-		}
-		m["--pre cat foo a.txt"] = preNative
+	"grep": toolDeclines("grep", "grep searches line by line", "grep's regex dialects are not PCRE2's", "grep reads files as they are"),
+	"gitgrep": func() map[string]knownDiff {
+		m := toolDeclines("gitgrep", "git grep matches line by line", "git grep's prefilter reads rg's default regex syntax, not PCRE2's", "git grep reads files as they are")
+		m["--sort path -L foo"] = declined("gitgrep", "git grep never follows symbolic links")
 		return m
 	}(),
 	"ripgrep-engine": func() map[string]knownDiff {
@@ -563,6 +590,32 @@ var knownDiffs = map[string]map[string]knownDiff{
 		m["--pre cat foo a.txt"] = preNative
 		return m
 	}(),
+}
+
+// declined is an external engine's refusal of a query it cannot answer as
+// rg would; with --backend naming it there is no other engine to fall to.
+func declined(engine, why string) knownDiff {
+	return knownDiff{stderr: "rg: no engine could run this query: " + engine + ": backend cannot honour this query exactly: " + why + "\n", code: 2, why: why}
+}
+
+// toolDeclines are a line-by-line external engine's known differences: the
+// native refusals, and its declines of -U (every case that sets it), -P
+// (every case that sets it), the reading flags and --pre.
+func toolDeclines(engine, lineByLine, notPCRE, asTheyAre string) map[string]knownDiff {
+	m := maps.Clone(refusals)
+	for _, c := range diffCases() {
+		switch {
+		case slices.Contains(c.args, "-U"):
+			m[c.name()] = declined(engine, lineByLine+" (multiline)")
+		case slices.Contains(c.args, "-P"):
+			m[c.name()] = declined(engine, notPCRE)
+		}
+	}
+	for name, why := range readingDeclines {
+		m[name] = declined(engine, asTheyAre+" ("+why+")")
+	}
+	m["--pre cat foo a.txt"] = preNative
+	return m
 }
 
 // firstDiff shows the first line where got and want part.

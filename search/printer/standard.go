@@ -409,6 +409,19 @@ func shiftSpans(spans []search.Span, n int) []search.Span {
 	return out
 }
 
+// ContextBreak prints the context separator that rg prints before line
+// number n of the file being printed when lines were skipped since the
+// last one printed, as rg does before a line it then does not print (the
+// line where it notices a NUL and stops).
+func (p *Standard) ContextBreak(n int) error {
+	if !p.fileStarted || !p.cfg.Context || p.cfg.ContextSeparator == nil || n <= p.lastLine+1 {
+		return nil
+	}
+	b := append(p.buf[:0], p.cfg.ContextSeparator...)
+	b = append(b, p.sepTerm()...)
+	return p.flush(b)
+}
+
 // Binary prints rg's note for a file named on the command line that holds
 // a NUL byte and matched: its lines are not printed, this is.
 func (p *Standard) Binary(path string, offset int64) error {
