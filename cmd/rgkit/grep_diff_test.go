@@ -572,7 +572,7 @@ var preNative = knownDiff{stderr: "rg: --pre: only the native engine runs a prep
 // name; docs/cli.md lists them with the same reasons.
 var knownDiffs = map[string]map[string]knownDiff{
 	"native": refusals,
-	"grep": toolDeclines("grep", "grep searches line by line", "grep's regex dialects are not PCRE2's", "grep reads files as they are"),
+	"grep":   toolDeclines("grep", "grep searches line by line", "grep's regex dialects are not PCRE2's", "grep reads files as they are"),
 	"gitgrep": func() map[string]knownDiff {
 		m := toolDeclines("gitgrep", "git grep matches line by line", "git grep's prefilter reads rg's default regex syntax, not PCRE2's", "git grep reads files as they are")
 		m["--sort path -L foo"] = declined("gitgrep", "git grep never follows symbolic links")
