@@ -23,6 +23,19 @@ import (
 // it searches (grep-searcher's buffer capacity).
 const namedBinaryPeek = 64 << 10
 
+// peekNUL is the offset of the first NUL in the first namedBinaryPeek
+// bytes of the file at path, -1 none (or unreadable).
+func peekNUL(path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	buf := make([]byte, namedBinaryPeek)
+	n, _ := io.ReadFull(f, buf)
+	return int64(bytes.IndexByte(buf[:n], 0))
+}
+
 // maxReadStopPrefix bounds the bytes read to replay rg's buffer fills up
 // to a late NUL; past it no line of the file is printed, only the note.
 const maxReadStopPrefix = 64 << 20

@@ -246,7 +246,12 @@ type rgSink struct {
 	// context line there), -1 when it did not.
 	binaryStop   int64
 	lastMatchEnd int64 // the end of the file's last match line printed
-	sunkNUL      int64 // under --json, the first NUL on a line of a mapped file, -1 none
+	// sliced: rg maps this named file and looks for a NUL in it, and the
+	// statistics are printed. sliceNUL is then the NUL rg's slice searcher
+	// notes: one in the first 64 KiB, or under --json the first on a line
+	// handed to the printer; -1 none.
+	sliced   bool
+	sliceNUL int64
 }
 
 func (s *rgSink) Begin(rel string) error {
@@ -260,7 +265,11 @@ func (s *rgSink) Begin(rel string) error {
 	}
 	s.abs = filepath.Join(s.t.root, filepath.FromSlash(rel))
 	s.lines, s.matches = 0, 0
-	s.binaryStop, s.lastMatchEnd, s.sunkNUL = -1, 0, -1
+	s.binaryStop, s.lastMatchEnd, s.sliceNUL = -1, 0, -1
+	s.sliced = s.t.file && s.t.stream == nil && printsStats(r.o) && r.mapsLookingForNUL(s.abs)
+	if s.sliced {
+		s.sliceNUL = peekNUL(s.abs)
+	}
 	if r.begun != nil {
 		r.begun[s.abs] = true
 	}
@@ -350,11 +359,11 @@ func (s *rgSink) Line(l search.Line) error {
 	if l.Kind == search.KindMatch {
 		s.lastMatchEnd = rl.Offset + int64(len(l.Text)+len(rl.Term))
 	}
-	if r.js != nil && r.mapped && s.t.file && s.sunkNUL < 0 {
+	if r.js != nil && s.sliced && s.sliceNUL < 0 {
 		// rg's JSON printer goes on past a NUL, but its slice searcher
 		// notes the first one on a line it hands over.
 		if i := bytes.IndexByte(l.Text, 0); i >= 0 {
-			s.sunkNUL = rl.Offset + int64(i)
+			s.sliceNUL = rl.Offset + int64(i)
 		}
 	}
 	if r.holdsBlocks() {
@@ -441,28 +450,29 @@ func (s *rgSink) searchedBytes() int64 {
 	if s.binaryStop >= 0 && s.binaryStop < n {
 		n = s.binaryStop
 	}
-	if s.t.file && s.t.stream == nil {
-		n = s.run.mappedUpTo(s.abs, n)
-		for _, nul := range []int64{s.binaryOff, s.sunkNUL} {
-			if s.run.mapped && nul >= 0 && nul < n {
-				n = nul // a NUL past the first 64 KiB, on a line rg handed to its printer
+	if s.sliced {
+		// rg's slice searcher counts a file no further than the NUL it
+		// noted, whatever it printed.
+		for _, nul := range []int64{s.sliceNUL, s.binaryOff} {
+			if nul >= 0 && nul < n {
+				n = nul
 			}
 		}
 	}
 	return n
 }
 
-// mappedUpTo is n, or less when rg maps the named file at abs and finds a
-// NUL in its first 64 KiB: rg's slice searcher then counts the file as
-// searched up to that NUL, whatever it printed.
-func (r *rgRun) mappedUpTo(abs string, n int64) int64 {
-	if !r.mapped || r.o.Text || readsTransformed(r.o, abs) {
-		return n
-	}
-	if nul := firstNUL(abs); nul >= 0 && nul < namedBinaryPeek && nul < n {
-		return nul
-	}
-	return n
+// countsLess reports whether rg may count less of the file as searched
+// than the whole (see searchedBytes), so that the size need not be taken
+// for every file.
+func (s *rgSink) countsLess() bool {
+	return s.stopAt > 0 || s.binaryStop >= 0 || s.sliced
+}
+
+// mapsLookingForNUL reports whether rg maps the named file at abs and
+// looks for a NUL in it (not with -a, nor in what -z or -E decode).
+func (r *rgRun) mapsLookingForNUL(abs string) bool {
+	return r.mapped && !r.o.Text && !readsTransformed(r.o, abs)
 }
 
 // cutUnbegunMapped counts, for the statistics, the named files the engine
@@ -481,7 +491,12 @@ func (r *rgRun) cutUnbegunMapped(targets []target) {
 			continue
 		}
 		if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() {
-			r.bytesCut += fi.Size() - r.mappedUpTo(abs, fi.Size())
+			if !r.mapsLookingForNUL(abs) {
+				continue
+			}
+			if nul := peekNUL(abs); nul >= 0 {
+				r.bytesCut += fi.Size() - nul
+			}
 		}
 	}
 }
@@ -579,7 +594,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		r.lines += s.lines
 		r.matches += s.matches
 	}
-	if r.js != nil || r.o.Stats {
+	if (r.js != nil || r.o.Stats) && s.countsLess() {
 		r.bytesCut += s.searchedBytesWhole() - s.searchedBytes()
 	}
 	s.noticeReadNUL()

@@ -160,9 +160,8 @@ func (p *Standard) Line(l RgLine) error {
 		}
 		p.fileStarted = true
 		p.filesPrinted++
-	} else if p.cfg.Context && p.cfg.ContextSeparator != nil && l.Number > p.lastLine+1 {
-		b = append(b, p.cfg.ContextSeparator...)
-		b = append(b, p.sepTerm()...)
+	} else {
+		b = p.appendBreak(b, l.Number)
 	}
 	p.lastLine = l.Number
 	p.anyPrinted = true
@@ -414,12 +413,23 @@ func shiftSpans(spans []search.Span, n int) []search.Span {
 // last one printed, as rg does before a line it then does not print (the
 // line where it notices a NUL and stops).
 func (p *Standard) ContextBreak(n int) error {
-	if !p.fileStarted || !p.cfg.Context || p.cfg.ContextSeparator == nil || n <= p.lastLine+1 {
+	if !p.fileStarted {
 		return nil
 	}
-	b := append(p.buf[:0], p.cfg.ContextSeparator...)
-	b = append(b, p.sepTerm()...)
-	return p.flush(b)
+	if b := p.appendBreak(p.buf[:0], n); len(b) > 0 {
+		return p.flush(b)
+	}
+	return nil
+}
+
+// appendBreak appends the context separator when line n of the started
+// file does not follow the last line printed.
+func (p *Standard) appendBreak(b []byte, n int) []byte {
+	if p.cfg.Context && p.cfg.ContextSeparator != nil && n > p.lastLine+1 {
+		b = append(b, p.cfg.ContextSeparator...)
+		b = append(b, p.sepTerm()...)
+	}
+	return b
 }
 
 // Binary prints rg's note for a file named on the command line that holds
