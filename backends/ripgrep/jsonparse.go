@@ -39,11 +39,13 @@ type rgDecoder struct {
 	off  int64 // stream offset of buf[0]
 	rerr error // the reader's error once it has returned one
 
-	caps  rgCaps
-	rec   rgRecord
-	key   rgStr // the current object key (kept up to maxKey bytes)
-	drop  rgStr // strings that are validated and dropped
-	depth int
+	caps rgCaps
+	rec  rgRecord
+	// general turns fastRecord off: tests compare the two paths.
+	general bool
+	key     rgStr // the current object key (kept up to maxKey bytes)
+	drop    rgStr // strings that are validated and dropped
+	depth   int
 }
 
 // rgCaps bounds what one record may hold.
@@ -195,8 +197,11 @@ func (d *rgDecoder) next() (bool, error) {
 		d.i++
 	}
 	d.rec.reset()
-	if err := d.record(); err != nil {
-		return false, err
+	if d.general || !d.fastRecord() {
+		d.rec.reset()
+		if err := d.record(); err != nil {
+			return false, err
+		}
 	}
 	for {
 		for d.i < d.n {
