@@ -213,3 +213,45 @@ func BenchmarkEngineGoTree(b *testing.B) {
 	b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "engine-cpu-s/op")
 	b.ReportMetric(rgCPU.Seconds()/float64(b.N), "rg-cpu-s/op")
 }
+
+// BenchmarkEnginePrintGoTree is rgkit bench's ripgrep row in a benchmark:
+// rg --json, the engine, the Chain streaming, the text printer flushed
+// per file into a pipe that another goroutine drains. It reports this
+// process's CPU and rg's per search, to compare with rg printing the same
+// lines itself (rgkit bench's rg row).
+func BenchmarkEnginePrintGoTree(b *testing.B) {
+	testtool.Need(b, "rg")
+	for _, task := range goTreeTasks {
+		b.Run(task.name, func(b *testing.B) {
+			q := task.q
+			q.Root, q.Sort = goTreeRoot(b), search.SortNone
+			chain := search.Chain{Engines: []search.Engine{New(nil)}, MaxOutputBytes: -1}
+			var rgCPU time.Duration
+			cpu := cpuTime()
+			for b.Loop() {
+				r, w, err := os.Pipe()
+				if err != nil {
+					b.Fatal(err)
+				}
+				drained := make(chan error, 1)
+				go func() { _, err := io.Copy(io.Discard, r); drained <- err }()
+				bw := bufio.NewWriter(w)
+				res, err := chain.Search(context.Background(), q, flushEach{printer.NewText(bw, printer.Options{}), bw})
+				if err == nil {
+					err = bw.Flush()
+				}
+				w.Close()
+				if derr := <-drained; err == nil {
+					err = derr
+				}
+				r.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+				rgCPU += res.Stats.ProcessCPU
+			}
+			b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "self-cpu-s/op")
+			b.ReportMetric(rgCPU.Seconds()/float64(b.N), "rg-cpu-s/op")
+		})
+	}
+}
