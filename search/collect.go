@@ -68,6 +68,7 @@ type collector struct {
 	stream   bool
 
 	open    map[string]*fileBuf // files begun and not yet handed on
+	last    *fileBuf            // the open file named last: an engine sends a file's lines together
 	arrived []*fileBuf          // every file, in arrival order
 	active  *fileBuf            // streaming: the file being passed on
 	next    int                 // streaming: index in arrived of the first file not handed on
@@ -178,11 +179,16 @@ func (c *collector) accept() bool {
 
 // begin opens path's buffer unless it is open; the lock is held.
 func (c *collector) begin(path string) *fileBuf {
+	if f := c.last; f != nil && f.path == path {
+		return f
+	}
 	if f := c.open[path]; f != nil {
+		c.last = f
 		return f
 	}
 	f := &fileBuf{path: path}
 	c.open[path] = f
+	c.last = f
 	if c.q.Sort == SortModified {
 		if fi, err := os.Stat(filepath.Join(c.q.Root, filepath.FromSlash(path))); err == nil {
 			f.mtime = fi.ModTime()
@@ -520,6 +526,9 @@ func (c *collector) close(f *fileBuf) error {
 	}
 	f.done = true
 	delete(c.open, f.path)
+	if c.last == f {
+		c.last = nil
+	}
 	sum := f.summary
 	if !f.ended || sum.Path == "" {
 		sum = FileSummary{Path: f.path, MatchedLines: f.kept}

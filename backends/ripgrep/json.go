@@ -1,6 +1,7 @@
 package ripgrep
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"slices"
@@ -142,7 +143,14 @@ type rgStats struct {
 	Matches           int64
 }
 
-// splitRgLines turns the lines of one match or context record into one Line
+// rgSplitter turns records into Lines, keeping the buffer their
+// Submatches are built in: a slice per line was most of the engine's
+// allocations.
+type rgSplitter struct {
+	spans []search.Span
+}
+
+// split turns the lines of one match or context record into one Line
 // per physical line, as the native engine reports them: text without its
 // "\n" (and without the '\r' of a "\r\n"), each submatch clipped to the
 // line it touches, invalid submatch offsets dropped. first is the record's
@@ -152,17 +160,18 @@ type rgStats struct {
 // When the text was not kept whole (a column cap, maxCols, applies: see
 // rgCapsFor) the record is one line, which is cut as search.CutLine cuts
 // it, with Cut counting every byte not shown. Line texts alias data: the
-// sink copies what it keeps. It returns the number of submatches dropped.
-func splitRgLines(path string, first int, data rgText, subs []rgSubmatch, more, maxCols int, kind search.LineKind, emit func(search.Line) error) (dropped int, err error) {
+// sink copies what it keeps, and so do their Submatches, which are s's
+// buffer. It returns the number of submatches dropped.
+func (s *rgSplitter) split(path string, first int, data rgText, subs []rgSubmatch, more, maxCols int, kind search.LineKind, emit func(search.Line) error) (dropped int, err error) {
 	// subs is the decoder's buffer, rewritten for each record: the valid
 	// ones are compacted in place.
 	valid := subs[:0]
-	for _, s := range subs {
-		if s.Start < 0 || s.End < s.Start || s.End > data.total {
+	for _, m := range subs {
+		if m.Start < 0 || m.End < m.Start || m.End > data.total {
 			dropped++
 			continue
 		}
-		valid = append(valid, s)
+		valid = append(valid, m)
 	}
 	if !slices.IsSortedFunc(valid, func(a, b rgSubmatch) int { return a.Start - b.Start }) {
 		slices.SortStableFunc(valid, func(a, b rgSubmatch) int { return a.Start - b.Start })
@@ -177,9 +186,11 @@ func splitRgLines(path string, first int, data rgText, subs []rgSubmatch, more, 
 	}
 	n := first
 	for ls := 0; ls < len(text) || ls == 0; n++ {
-		le := indexNL(text, ls)
+		le := bytes.IndexByte(text[ls:], '\n')
 		terminated := le >= 0
-		if !terminated {
+		if terminated {
+			le += ls
+		} else {
 			le = len(text)
 		}
 		line := text[ls:le]
@@ -188,17 +199,19 @@ func splitRgLines(path string, first int, data rgText, subs []rgSubmatch, more, 
 		}
 		l := search.Line{Path: path, Number: n, Text: line, Kind: kind}
 		if kind == search.KindMatch {
-			for _, s := range valid {
-				a, b := max(s.Start, ls), min(s.End, le)
-				if a < b || (s.Start >= ls && s.Start <= le) {
-					l.Submatches = append(l.Submatches, search.Span{
+			spans := s.spans[:0]
+			for _, m := range valid {
+				a, b := max(m.Start, ls), min(m.End, le)
+				if a < b || (m.Start >= ls && m.Start <= le) {
+					spans = append(spans, search.Span{
 						Start: min(a-ls, len(line)),
 						End:   min(max(a, b)-ls, len(line)),
 					})
 				}
 			}
-			if len(l.Submatches) > 0 {
-				l.Column = l.Submatches[0].Start + 1
+			if s.spans = spans; len(spans) > 0 {
+				l.Submatches = spans
+				l.Column = spans[0].Start + 1
 			}
 			if moreAt >= ls && (moreAt <= le || !terminated) {
 				l.MoreSubmatches, more = more, 0
@@ -218,16 +231,7 @@ func splitRgLines(path string, first int, data rgText, subs []rgSubmatch, more, 
 	return dropped, nil
 }
 
-func indexNL(b []byte, from int) int {
-	for i, c := range b[from:] {
-		if c == '\n' {
-			return from + i
-		}
-	}
-	return -1
-}
-
-// cutRgLine is splitRgLines for a one-line record whose text was kept only
+// cutRgLine is split for a one-line record whose text was kept only
 // up to the column cap.
 func cutRgLine(path string, number int, data rgText, subs []rgSubmatch, more, maxCols int, kind search.LineKind) search.Line {
 	content := data.total

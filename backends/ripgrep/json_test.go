@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,7 +100,7 @@ func TestSplitRgLines(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var got []string
 			data := rgText{kept: []byte(c.data), total: len(c.data)}
-			drop, err := splitRgLines("p", c.first, data, c.subs, 0, 0, search.KindMatch, func(l search.Line) error {
+			drop, err := (&rgSplitter{}).split("p", c.first, data, c.subs, 0, 0, search.KindMatch, func(l search.Line) error {
 				got = append(got, strings.TrimSpace(strings.Join([]string{
 					itoa(l.Number), "col=" + itoa(l.Column), spansString(l.Submatches), quote(l.Text)}, " ")))
 				return nil
@@ -120,7 +121,12 @@ func TestDecodeRecordLongerThanTheReadBuffer(t *testing.T) {
 		`{"type":"match","data":{"path":{"text":"./big"},"lines":{"text":"` + long + `\n"},"line_number":1,"submatches":[{"match":{"text":"foo"},"start":1048576,"end":1048579}]}}` + "\n" +
 		`{"type":"end","data":{"path":{"text":"./big"},"binary_offset":null,"stats":{"matched_lines":1}}}`
 	var lines []search.Line
-	run := &rgRun{q: search.Query{Root: "."}, sink: search.SinkFunc(func(l search.Line) error { lines = append(lines, l); return nil })}
+	run := &rgRun{q: search.Query{Root: "."}, sink: search.SinkFunc(func(l search.Line) error {
+		// A sink copies what it keeps: the engine reuses the buffers.
+		l.Text, l.Submatches = bytes.Clone(l.Text), slices.Clone(l.Submatches)
+		lines = append(lines, l)
+		return nil
+	})}
 	if err := decodeRgJSON(strings.NewReader(rec), rgCapsFor(run.q), run.record); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +160,12 @@ func FuzzDecodeRgJSON(f *testing.F) {
 	f.Add([]byte(`{"type":"match","data":{"lines":{"text":"a\nb\r\nc"},"line_number":-4,"submatches":[{"start":1,"end":6},{"start":9,"end":2}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var lines []search.Line
-		run := &rgRun{q: search.Query{Root: ".", Multiline: true}, sink: search.SinkFunc(func(l search.Line) error { lines = append(lines, l); return nil })}
+		run := &rgRun{q: search.Query{Root: ".", Multiline: true}, sink: search.SinkFunc(func(l search.Line) error {
+			// A sink copies what it keeps: the engine reuses the buffers.
+			l.Text, l.Submatches = bytes.Clone(l.Text), slices.Clone(l.Submatches)
+			lines = append(lines, l)
+			return nil
+		})}
 		_ = decodeRgJSON(bytes.NewReader(data), rgCaps{text: 8, subs: 2}, run.record)
 		for _, l := range lines {
 			prev := 0

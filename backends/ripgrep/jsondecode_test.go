@@ -141,37 +141,7 @@ func compareWithEncodingJSON(t *testing.T, data []byte) {
 // nulls, duplicated keys, odd case, whitespace).
 func randomRecord(r *rand.Rand) []byte {
 	var b bytes.Buffer
-	str := func() string {
-		var s []rune
-		for range r.IntN(12) {
-			switch r.IntN(8) {
-			case 0:
-				s = append(s, rune(r.IntN(0x20)))
-			case 1:
-				s = append(s, []rune("\"\\/\u00e9\u2028\U0001F600\uFFFD")[r.IntN(7)])
-			case 2:
-				s = append(s, rune(0x80+r.IntN(0x2000)))
-			default:
-				s = append(s, rune('a'+r.IntN(26)))
-			}
-		}
-		q, _ := json.Marshal(string(s))
-		if r.IntN(4) == 0 { // escape everything by hand, as \uXXXX (pairs for astral)
-			var e strings.Builder
-			e.WriteByte('"')
-			for _, c := range string(s) {
-				if c > 0xFFFF {
-					c -= 0x10000
-					fmt.Fprintf(&e, `\u%04x\u%04X`, 0xD800+(c>>10), 0xDC00+(c&0x3FF))
-				} else {
-					fmt.Fprintf(&e, `\u%04x`, c)
-				}
-			}
-			e.WriteByte('"')
-			return e.String()
-		}
-		return string(q)
-	}
+	str := func() string { return randomJSONString(r) }
 	data := func() string {
 		if r.IntN(3) == 0 {
 			raw := make([]byte, r.IntN(10))
@@ -232,22 +202,61 @@ func randomRecord(r *rand.Rand) []byte {
 	return b.Bytes()
 }
 
+// randomJSONString is a quoted JSON string with the awkward parts rg can
+// print: escapes, control characters, non-ASCII, and sometimes every
+// character as a \u escape (surrogate pairs for astral ones).
+func randomJSONString(r *rand.Rand) string {
+	var s []rune
+	for range r.IntN(12) {
+		switch r.IntN(8) {
+		case 0:
+			s = append(s, rune(r.IntN(0x20)))
+		case 1:
+			s = append(s, []rune("\"\\/\u00e9\u2028\U0001F600\uFFFD")[r.IntN(7)])
+		case 2:
+			s = append(s, rune(0x80+r.IntN(0x2000)))
+		default:
+			s = append(s, rune('a'+r.IntN(26)))
+		}
+	}
+	q, _ := json.Marshal(string(s))
+	if r.IntN(4) == 0 { // escape everything by hand, as \uXXXX (pairs for astral)
+		var e strings.Builder
+		e.WriteByte('"')
+		for _, c := range string(s) {
+			if c > 0xFFFF {
+				c -= 0x10000
+				fmt.Fprintf(&e, `\u%04x\u%04X`, 0xD800+(c>>10), 0xDC00+(c&0x3FF))
+			} else {
+				fmt.Fprintf(&e, `\u%04x`, c)
+			}
+		}
+		e.WriteByte('"')
+		return e.String()
+	}
+	return string(q)
+}
+
 // TestDecodeAgreesWithEncodingJSONOnRandomRecords decodes random rg-shaped
-// records both ways: 5,000 by default, 200,000 under RGKIT_TEST_FULL=1
-// (CI), 1,000 with -short.
+// records both ways (5,000; see randomCases).
 func TestDecodeAgreesWithEncodingJSONOnRandomRecords(t *testing.T) {
 	t.Parallel()
-	n := 5_000
-	switch {
-	case testtool.Full():
-		n = 200_000
-	case testing.Short():
-		n = 1_000
-	}
 	r := rand.New(rand.NewPCG(11, 13))
-	for range n {
+	for range randomCases(5_000) {
 		compareWithEncodingJSON(t, randomRecord(r))
 	}
+}
+
+// randomCases is how many random cases a test of n by default runs: 40
+// times more under RGKIT_TEST_FULL=1 (CI), a fifth with -short.
+func randomCases(n int) int {
+	switch {
+	case testtool.Full():
+		return n * 40
+	case testing.Short():
+		return n / 5
+	}
+	return n
 }
 
 // FuzzDecodeAgainstEncodingJSON: any input is decoded as encoding/json

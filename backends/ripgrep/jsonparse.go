@@ -16,13 +16,19 @@ import (
 // decoder its read buffer, the kept text and 16,384 spans.
 //
 // Why a decoder and not rg's plain output (--null --line-number --column
-// --byte-offset), decided by measurement on the Go tree for "func" (45 MB
+// --byte-offset), decided by measurement on the Go tree for "func" (42 MB
 // of JSON, 135k lines): rg 15 spends about the same CPU printing JSON as
-// printing plain lines (0.6 against 0.55 CPU-s), the plain form has no
-// spans (they would cost a second regex pass over every matching line in
-// process), and this decoder reads the stream at about 320 MB per CPU
-// second: 0.14 CPU-s, a quarter of what rg spends writing it
-// (BenchmarkDecodeGoTree, BenchmarkEngineGoTree).
+// printing plain lines (0.41 against 0.40 CPU-s, medians of 5 runs into a
+// file), the plain form has no spans (they would cost a second regex pass
+// over every matching line in process), and it is not exact where the
+// JSON is: rg ends a last line that has no terminator with one, so "foo\r"
+// at the end of a file prints as a CRLF line "foo\r\n" does, and a binary
+// file named on the command line prints "binary file matches" instead of
+// its lines. The records rg prints most (begin, match, context) take
+// fastRecord, a straight scan of rg's own layout, at about 1,100 MB per CPU
+// second: 0.04 CPU-s for "func", a tenth of what rg spends writing them
+// (BenchmarkDecodeGoTree); the general decoder below, which takes any
+// JSON, reads about 340.
 //
 // It reads through its own buffer (what bufio.Reader would do, with the
 // hot string loop running over the buffer's bytes in place) and allocates
@@ -39,11 +45,13 @@ type rgDecoder struct {
 	off  int64 // stream offset of buf[0]
 	rerr error // the reader's error once it has returned one
 
-	caps  rgCaps
-	rec   rgRecord
-	key   rgStr // the current object key (kept up to maxKey bytes)
-	drop  rgStr // strings that are validated and dropped
-	depth int
+	caps rgCaps
+	rec  rgRecord
+	// general turns fastRecord off: tests compare the two paths.
+	general bool
+	key     rgStr // the current object key (kept up to maxKey bytes)
+	drop    rgStr // strings that are validated and dropped
+	depth   int
 }
 
 // rgCaps bounds what one record may hold.
@@ -195,8 +203,11 @@ func (d *rgDecoder) next() (bool, error) {
 		d.i++
 	}
 	d.rec.reset()
-	if err := d.record(); err != nil {
-		return false, err
+	if d.general || !d.fastRecord() {
+		d.rec.reset()
+		if err := d.record(); err != nil {
+			return false, err
+		}
 	}
 	for {
 		for d.i < d.n {

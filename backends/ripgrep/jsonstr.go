@@ -8,7 +8,7 @@ import (
 
 // rgStr is a decoded string kept up to a limit: b holds the first bytes,
 // n counts them all, tail holds the last four (for the line terminator, or
-// the last base64 quantum).
+// the last base64 quantum), after zeros when there are fewer.
 type rgStr struct {
 	set  bool
 	b    []byte
@@ -16,7 +16,7 @@ type rgStr struct {
 	tail [4]byte
 }
 
-func (s *rgStr) reset() { s.set, s.b, s.n = false, s.b[:0], 0 }
+func (s *rgStr) reset() { s.set, s.b, s.n, s.tail = false, s.b[:0], 0, [4]byte{} }
 
 // write appends p to s within limit (< 0 = no limit) and counts it.
 func (s *rgStr) write(p []byte, limit int) {

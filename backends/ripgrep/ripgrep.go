@@ -445,6 +445,7 @@ type rgRun struct {
 	// use; see countFile).
 	counter      *native.FileSearcher
 	closeCounter func()
+	split        rgSplitter
 }
 
 // countFile counts the matching lines of the file at path with the native
@@ -522,7 +523,7 @@ func (run *rgRun) record(rec *rgRecord) error {
 		if rec.Type == typeContext {
 			kind = search.KindContext
 		}
-		_, err = splitRgLines(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, rec.Data.MoreSubmatches, run.q.MaxColumns, kind, func(l search.Line) error {
+		_, err = run.split.split(run.open, rec.Data.LineNumber, lines, rec.Data.Submatches, rec.Data.MoreSubmatches, run.q.MaxColumns, kind, func(l search.Line) error {
 			return run.sinkCall(run.sink.Line(l))
 		})
 		return err

@@ -83,8 +83,8 @@ var ErrUnavailable = errors.New("program unavailable")
 // passing Spec.MaxMemory (Result.MemoryCapped).
 var ErrMemoryCap = errors.New("memory cap passed")
 
-// errReaderDone closes the stdout pipe once the callback has returned, so the
-// copying goroutine of os/exec stops instead of blocking.
+// errReaderDone closes the fallback stdout pipe once the callback has
+// returned, so the copying goroutine of os/exec stops instead of blocking.
 var errReaderDone = errors.New("proc: stdout reader returned")
 
 // Run runs spec and streams its stdout to the stdout callback, which runs
@@ -145,14 +145,13 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 	}
 	cmd.WaitDelay = grace
 
-	pr, pw := io.Pipe()
-	out := &cappedWriter{w: pw, max: spec.MaxStdout, onCap: stop}
+	out := newStdoutHandoff()
 	cmd.Stdout = out
+	src := &stdoutReader{max: spec.MaxStdout, onCap: stop}
 	errBuf := &cappedBuffer{max: maxErr}
 	cmd.Stderr = errBuf
 
 	if err := cmd.Start(); err != nil {
-		pw.Close()
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, exec.ErrNotFound) {
 			return res, fmt.Errorf("%w: start %s: %w", unavailable, spec.Path, err)
 		}
@@ -178,13 +177,13 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 
 	cbDone := make(chan error, 1)
 	go func() {
-		er := &eofReader{r: pr}
-		err := stdout(er)
-		pr.CloseWithError(errReaderDone)
-		if !er.eof {
+		src.r = <-out.to
+		err := stdout(src)
+		if !src.eof {
 			// The reader stopped early: nobody wants the rest.
 			stop()
 		}
+		out.returned(src)
 		cbDone <- err
 	}()
 
@@ -198,11 +197,11 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 		killTimer.Stop()
 	}
 	timerMu.Unlock()
-	pw.Close()
+	out.finish()
 	cbErr := <-cbDone
 
 	res.Stderr = errBuf.bytes()
-	res.StdoutCapped = out.capped.Load()
+	res.StdoutCapped = src.capped
 	res.Killed = killed.Load()
 	if ps := cmd.ProcessState; ps != nil {
 		res.ExitCode = ps.ExitCode()
@@ -265,53 +264,6 @@ func FormatBytes(n int64) string {
 		}
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// eofReader records whether its reader reached io.EOF.
-type eofReader struct {
-	r   io.Reader
-	eof bool
-}
-
-func (e *eofReader) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err == io.EOF {
-		e.eof = true
-	}
-	return n, err
-}
-
-// cappedWriter passes at most max bytes to w, then drops the rest and calls
-// onCap once (which stops the process). Dropping rather than failing keeps
-// os/exec's copy loop from reporting a write error as the process's.
-type cappedWriter struct {
-	w      io.Writer
-	max    int64
-	n      int64
-	capped atomic.Bool
-	onCap  func()
-	failed bool
-}
-
-func (c *cappedWriter) Write(p []byte) (int, error) {
-	total := len(p)
-	if c.failed || c.capped.Load() {
-		return total, nil
-	}
-	if c.max > 0 && c.n+int64(len(p)) > c.max {
-		p = p[:c.max-c.n]
-		c.capped.Store(true)
-		defer c.onCap()
-	}
-	if len(p) > 0 {
-		n, err := c.w.Write(p)
-		c.n += int64(n)
-		if err != nil {
-			// The reader is gone; discard the rest (Run stops the process).
-			c.failed = true
-		}
-	}
-	return total, nil
 }
 
 // cappedBuffer keeps the first half and the last half of max bytes

@@ -271,3 +271,27 @@ func TestCappedBufferKeepsHeadAndTail(t *testing.T) {
 		t.Errorf("under the cap: %q", got)
 	}
 }
+
+// TestRunProcCallbackReadsThePipe: the callback reads the child's pipe
+// itself (os/exec hands it over through ReadFrom), not a copy of it.
+func TestRunProcCallbackReadsThePipe(t *testing.T) {
+	var direct bool
+	var lines []string
+	collect := collectLines(&lines)
+	_, err := Run(context.Background(), Spec{Path: proctest.FakeEngine(t, "print-env-args"), Env: fakeEnv}, func(r io.Reader) error {
+		if src, ok := r.(*stdoutReader); ok {
+			_, viaPipe := src.r.(*io.PipeReader)
+			direct = !viaPipe
+		}
+		return collect(r)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !direct {
+		t.Error("the callback reads a copy of the output, not the pipe")
+	}
+	if len(lines) == 0 {
+		t.Error("no output")
+	}
+}

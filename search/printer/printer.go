@@ -31,7 +31,7 @@ const (
 )
 
 // appendColored appends s, wrapped in color when on.
-func appendColored(b []byte, on bool, color, s string) []byte {
+func appendColored[T string | []byte](b []byte, on bool, color string, s T) []byte {
 	if !on {
 		return append(b, s...)
 	}

@@ -91,6 +91,7 @@ type Standard struct {
 	lastLine     int // last line number printed in this file
 	anyPrinted   bool
 	written      int64
+	num          [20]byte // a line number's digits, formatted without an allocation
 }
 
 // NewStandard returns a printer writing to w.
@@ -251,17 +252,17 @@ func (p *Standard) appendPrefix(b []byte, l RgLine, col int, off int64) []byte {
 		}
 	}
 	if p.cfg.LineNumber {
-		b = p.appendStyled(b, p.cfg.Styles.Line, strconv.Itoa(l.Number))
+		b = appendStyled(p, b, p.cfg.Styles.Line, strconv.AppendInt(p.num[:0], int64(l.Number), 10))
 		mark = len(b)
 		b = append(b, sep...)
 	}
 	if p.cfg.Column && col > 0 { // a line without matches (-v's) has no column
-		b = p.appendStyled(b, p.cfg.Styles.Column, strconv.Itoa(col))
+		b = appendStyled(p, b, p.cfg.Styles.Column, strconv.AppendInt(p.num[:0], int64(col), 10))
 		mark = len(b)
 		b = append(b, sep...)
 	}
 	if p.cfg.ByteOffset {
-		b = p.appendStyled(b, p.cfg.Styles.Column, strconv.FormatInt(off, 10)) // rg colours it as a column
+		b = appendStyled(p, b, p.cfg.Styles.Column, strconv.AppendInt(p.num[:0], off, 10)) // rg colours it as a column
 		mark = len(b)
 		b = append(b, sep...)
 	}
@@ -288,10 +289,12 @@ func (p *Standard) appendLinkedPath(b []byte, path string) []byte {
 }
 
 func (p *Standard) appendPath(b []byte, path string) []byte {
-	return p.appendStyled(b, p.cfg.Styles.Path, path)
+	return appendStyled(p, b, p.cfg.Styles.Path, path)
 }
 
-func (p *Standard) appendStyled(b []byte, style, s string) []byte {
+// appendStyled appends s in style when colour is on: a string, or digits
+// formatted into a buffer (no allocation per line).
+func appendStyled[T string | []byte](p *Standard, b []byte, style string, s T) []byte {
 	if !p.cfg.Color || style == "" {
 		return append(b, s...)
 	}

@@ -20,6 +20,7 @@ type Text struct {
 	lastPath string
 	lastLine int
 	printed  bool
+	num      [20]byte // a number's digits, formatted without an allocation
 }
 
 // NewText returns a Text printer writing to w.
@@ -43,13 +44,17 @@ func (p *Text) Line(l search.Line) error {
 		sep = '-'
 	}
 	if !p.opts.NoFilename {
-		b = appendColored(b, p.opts.Color, colorPath, p.opts.PathPrefix+l.Path)
+		if p.opts.PathPrefix == "" {
+			b = appendColored(b, p.opts.Color, colorPath, l.Path)
+		} else {
+			b = appendColored(b, p.opts.Color, colorPath, p.opts.PathPrefix+l.Path)
+		}
 		b = append(b, sep)
 	}
-	b = appendColored(b, p.opts.Color, colorLine, strconv.Itoa(l.Number))
+	b = appendColored(b, p.opts.Color, colorLine, strconv.AppendInt(p.num[:0], int64(l.Number), 10))
 	b = append(b, sep)
 	if p.opts.Column && l.Kind == search.KindMatch {
-		b = appendColored(b, p.opts.Color, colorLine, strconv.Itoa(l.Column))
+		b = appendColored(b, p.opts.Color, colorLine, strconv.AppendInt(p.num[:0], int64(l.Column), 10))
 		b = append(b, sep)
 	}
 	b = p.appendText(b, l)
