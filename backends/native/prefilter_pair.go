@@ -6,8 +6,32 @@ package native
 // register headers, an upper-case letter every 40-130 bytes) and pays a call
 // and a compare each time; two bytes together occur orders of magnitude less
 // often. This is the "packed pair" idea of ripgrep's memchr crate, written
-// here with AVX2 where the CPU has it (prefilter_pair_amd64.s); elsewhere
-// the finder keeps scanning for its rarest byte.
+// here with AVX2 where the CPU has it (prefilter_pair_amd64.s) and with NEON
+// on arm64 (prefilter_pair_arm64.s), and 8 positions per uint64 word in Go
+// (prefilter_pair_swar.go) for a case-folded literal on wasm; elsewhere the
+// finder keeps scanning for its rarest byte (see pairScanFor).
+
+// pairKind is one way of scanning for a pair. Every kind a machine can run
+// finds the same positions; the tests run them all.
+type pairKind uint8
+
+const (
+	// pairNone: no pair scan; the finder scans for its rarest byte.
+	pairNone pairKind = iota
+	// pairScalar checks one position at a time: the tail of the others, and
+	// the plainest statement of what they compute.
+	pairScalar
+	// pairSWAR checks 8 positions per step in uint64 words
+	// (prefilter_pair_swar.go), in portable Go.
+	pairSWAR
+	// pairVector checks 32 positions per step in vector registers: AVX2 on
+	// amd64, NEON on arm64 (indexPairVector).
+	pairVector
+)
+
+func (k pairKind) String() string {
+	return [...]string{"none", "scalar", "swar", "vector"}[k]
+}
 
 // pair is the two bytes a finder checks at each position, each with the bits
 // OR-ed in before comparing: 0x20 folds an ASCII letter's two cases together
@@ -16,15 +40,24 @@ type pair struct {
 	o1, o2 int
 	b1, b2 byte
 	m1, m2 byte
+	kind   pairKind
 }
 
 // newPair chooses the literal's rarest byte (at rare) and its next rarest at
-// another offset. ok is false when the literal is too short for a pair or
-// the machine has no vector scan.
+// another offset, scanned the way pairScanFor says. ok is false when the
+// literal is too short for a pair or the machine has no pair scan faster
+// than the rare byte's.
 func newPair(l lit, rare int) (pair, bool) {
-	if !hasPairScan || len(l.s) < 2 {
+	kind := pairScanFor(l.fold)
+	if kind == pairNone || len(l.s) < 2 {
 		return pair{}, false
 	}
+	return choosePair(l, rare, kind), true
+}
+
+// choosePair is newPair's pair for a literal of two bytes or more, scanned
+// by kind.
+func choosePair(l lit, rare int, kind pairKind) pair {
 	second, secondF := -1, 1<<30
 	for i := 0; i < len(l.s); i++ {
 		if i == rare {
@@ -34,11 +67,11 @@ func newPair(l lit, rare int) (pair, bool) {
 			second, secondF = i, f
 		}
 	}
-	p := pair{o1: rare, o2: second, b1: l.s[rare], b2: l.s[second]}
+	p := pair{o1: rare, o2: second, b1: l.s[rare], b2: l.s[second], kind: kind}
 	if l.fold {
 		p.m1, p.m2 = foldMask(p.b1), foldMask(p.b2)
 	}
-	return p, true
+	return p
 }
 
 // foldMask is the bit that makes both cases of an ASCII letter compare equal
@@ -61,8 +94,21 @@ func litByteFreq(l lit, i int) int {
 	return f
 }
 
+// index returns the first position i in [0, npos) where the pair occurs,
+// npos being the number of positions at which the whole literal fits (so
+// that i+max(o1,o2) < len(data) for each).
+func (p *pair) index(data []byte, npos int) int {
+	switch p.kind {
+	case pairVector:
+		return p.indexPairVector(data, npos)
+	case pairSWAR:
+		return p.indexPairSWAR(data, npos)
+	}
+	return p.indexPairScalar(data, 0, npos)
+}
+
 // indexPairScalar checks positions [from, npos) one by one: the tail the
-// vector loop leaves.
+// vector and word loops leave.
 func (p *pair) indexPairScalar(data []byte, from, npos int) int {
 	for i := from; i < npos; i++ {
 		if data[i+p.o1]|p.m1 == p.b1 && data[i+p.o2]|p.m2 == p.b2 {

@@ -1,7 +1,7 @@
 #include "textflag.h"
 
-// func indexPairAVX2(data []byte, npos, o1, o2 int, b1, b2, m1, m2 byte) int
-TEXT ·indexPairAVX2(SB), NOSPLIT, $0-64
+// func indexPairBlocks(data []byte, npos, o1, o2 int, b1, b2, m1, m2 byte) int
+TEXT ·indexPairBlocks(SB), NOSPLIT, $0-64
 	MOVQ    data_base+0(FP), SI
 	MOVQ    npos+24(FP), CX
 	MOVQ    o1+32(FP), R8

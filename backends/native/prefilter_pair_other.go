@@ -1,7 +1,8 @@
-//go:build !amd64
+//go:build !amd64 && !arm64 && !wasm
 
 package native
 
-const hasPairScan = false
-
-func (p *pair) index(data []byte, npos int) int { return p.indexPairScalar(data, 0, npos) }
+// pairScanFor: the rare byte's scan. bytes.IndexByte is assembly on these
+// machines and the SWAR pair scan has not been measured against it on any
+// of them (docs/performance.md).
+func pairScanFor(fold bool) pairKind { return pairNone }
