@@ -363,6 +363,9 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 		}
 		return 0, 0, false
 	}
+	if s.m.dfa != nil && !s.m.opts.CRLF {
+		return s.scanLines(pos)
+	}
 	// No literal to look for: decide line by line (the DFA, else the
 	// regexp on the line, where Go uses its backtracker, fast on short
 	// inputs, rather than the NFA simulation it needs for a whole buffer).
@@ -375,6 +378,50 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 			return pos, le, true
 		}
 		pos = le + 1
+	}
+	return 0, 0, false
+}
+
+// scanLines is nextMatchLine without a literal to look for: the DFA reads
+// the data a window at a time, going from line to line inside its table,
+// and the line around the first match it meets is located only then, so a
+// line that does not match costs its bytes and nothing per line. A line
+// the DFA cannot decide goes to lineMatches. (Not with --crlf, where the
+// matcher's view of a line ends before its "\r\n": see matchEnd.)
+func (s *fileSearch) scanLines(pos int) (int, int, bool) {
+	data := s.data
+	if s.dc == nil {
+		s.dc = s.m.dfa.get()
+	}
+	for pos < len(data) {
+		if s.interrupted(pos) {
+			return 0, 0, false
+		}
+		// A window ends after a '\n', so the next one starts a line, in
+		// the start state, and no rune is cut.
+		to := len(data)
+		if to-pos > releaseWindow {
+			to = min(lineEnd(data, pos+releaseWindow)+1, len(data))
+		}
+		at, st, res := s.dc.scan(data, pos, to, 0)
+		switch res {
+		case scanMatch:
+			ls := pos + bytes.LastIndexByte(data[pos:at], '\n') + 1
+			return ls, lineEnd(data, at), true
+		case scanUnsure:
+			ls := pos + bytes.LastIndexByte(data[pos:at], '\n') + 1
+			le := lineEnd(data, at)
+			if s.lineMatches(data[ls:le]) {
+				return ls, le, true
+			}
+			pos = le + 1
+			continue
+		}
+		if data[to-1] != '\n' && s.dc.matchesAtEnd(int(st)) {
+			// The last line, with no '\n' after it, matches at its end.
+			return pos + bytes.LastIndexByte(data[pos:to], '\n') + 1, to, true
+		}
+		pos = to
 	}
 	return 0, 0, false
 }

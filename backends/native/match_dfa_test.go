@@ -1,0 +1,129 @@
+package native
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// randomDFAPattern builds a small pattern in rg's dialect from pieces the
+// line DFA treats differently: classes that split the ASCII bytes, Unicode
+// classes, case folding, repetitions, alternations, line anchors and word
+// assertions (which keep non-ASCII lines away from the DFA).
+func randomDFAPattern(rng *rand.Rand) string {
+	atoms := []string{"a", "b", "=", "_", " ", "é", "k", `\w`, `\d`, `\s`, `[a-c]`, `[^a ]`, `.`, `\W`,
+		`\p{Greek}`, `(?i)k`, `(?i)é`, `[\x{80}-\x{10FFFF}]`, `\S`, `[[:upper:]]`}
+	quants := []string{"", "", "*", "+", "?", "{2}", "{1,3}"}
+	edges := []string{"", "", "", "^", `\b`, `\B`}
+	seq := func() string {
+		var b strings.Builder
+		b.WriteString(edges[rng.IntN(len(edges))])
+		for n := 1 + rng.IntN(4); n > 0; n-- {
+			b.WriteString(atoms[rng.IntN(len(atoms))])
+			b.WriteString(quants[rng.IntN(len(quants))])
+		}
+		if rng.IntN(5) == 0 {
+			b.WriteString("$")
+		}
+		return b.String()
+	}
+	p := seq()
+	if rng.IntN(4) == 0 {
+		p = "(?:" + p + ")|" + seq()
+	}
+	return p
+}
+
+// randomText joins pieces chosen for the DFA's edges: line ends (with and
+// without '\r'), multi-byte and invalid UTF-8, the Kelvin sign, U+FFFD.
+func randomText(rng *rand.Rand, n int) []byte {
+	pieces := []string{"a", "b", "=", "_", " ", "\t", "\n", "\n", "\r\n", "\r", "é", "\xff", "\xe2\x82", "ключ",
+		"Ω", "\u212a", "k", "K", "1", "9", "ab1 = 2", "\ufffd", "aé"}
+	var b bytes.Buffer
+	for j := rng.IntN(n); j > 0; j-- {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.Bytes()
+}
+
+// TestLineDFAFindsTheLinesTheRegexpFinds: on random patterns and texts, a
+// search through the line DFA (scanning the whole data, or line by line
+// behind the prefilter) reports exactly the lines and counts of a search
+// with the regexp alone, also when the DFA's cache holds only a few states
+// and keeps filling up and resetting.
+func TestLineDFAFindsTheLinesTheRegexpFinds(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 29))
+	modes := []MatchOptions{{}, {CaseInsensitive: true}, {Word: true}, {NoUnicode: true}, {CRLF: true}}
+	tried := 0
+	for tried < 400 {
+		opts := modes[rng.IntN(len(modes))]
+		opts.Pattern = randomDFAPattern(rng)
+		fast, err := Compile(opts)
+		if err != nil {
+			continue
+		}
+		tried++
+		tiny, _ := Compile(opts)
+		if tiny.dfa != nil {
+			tiny.dfa.maxStates = 2
+		}
+		plain, _ := Compile(opts)
+		plain.pre, plain.split, plain.exact, plain.dfa = nil, nil, false, nil
+		for range 10 {
+			data := randomText(rng, 40)
+			for _, so := range []SearchOptions{{}, {CountOnly: true}, {Before: 1, After: 1}} {
+				want := render(t, plain, data, so)
+				if got := render(t, fast, data, so); got != want {
+					t.Fatalf("%+v %+v on %q:\nDFA    %s\nregexp %s", opts, so, data, got, want)
+				}
+				if got := render(t, tiny, data, so); got != want {
+					t.Fatalf("%+v %+v on %q, 2 states:\nDFA    %s\nregexp %s", opts, so, data, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestLineDFAScansAcrossWindows: the whole-data scan reads a large file a
+// window at a time; lines across a window's edge, multi-byte runes at it
+// and a last line without '\n' are found as a line-by-line search finds
+// them.
+func TestLineDFAScansAcrossWindows(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	for b.Len() < 3*releaseWindow {
+		b.WriteString("plain text with no digits here ")
+		if b.Len()%7 == 0 {
+			b.WriteString("ключ")
+		}
+		if b.Len()%11 == 0 {
+			b.WriteString("\n")
+		}
+	}
+	for i, at := range []int{releaseWindow - 3, releaseWindow + 40, 2*releaseWindow + 1} {
+		copy(b.Bytes()[at:], fmt.Sprintf("x%d = 42 ", i))
+	}
+	b.WriteString("\nlast ключ1 = 2")
+	data := b.Bytes()
+	for _, pat := range []string{`\w+\d\s*=\s*\d`, `[a-z]\d\s`, `ключ\d`, `\d$`, `^\w+\s+text\s`} {
+		t.Run(pat, func(t *testing.T) {
+			fast, err := Compile(MatchOptions{Pattern: pat})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, _ := Compile(MatchOptions{Pattern: pat})
+			plain.pre, plain.split, plain.exact, plain.dfa = nil, nil, false, nil
+			so := SearchOptions{}
+			got, want := render(t, fast, data, so), render(t, plain, data, so)
+			if got != want {
+				t.Fatalf("DFA and regexp disagree:\nDFA    %.300s\nregexp %.300s", got, want)
+			}
+			if !strings.Contains(want, ";") {
+				t.Fatalf("no line matches %s: the test searches for nothing", pat)
+			}
+		})
+	}
+}
