@@ -355,6 +355,67 @@ func (c *dfaCache) matchAnchored(in []byte, reverse bool) (matched, ok bool) {
 	return c.matchesAtEnd(int(base)), true
 }
 
+// matchAnchoredAt is matchAnchored on data from at, reading forwards from
+// data[at] or, in reverse, backwards from data[at-1], at most limit bytes
+// (a rune that crosses the limit is read whole): the input ends where
+// the data does, and a run that reaches the limit first is undecided. A
+// non-ASCII rune read backwards is the one utf8.DecodeLastRune finds,
+// which is the one a forward decoding finds there.
+func (c *dfaCache) matchAnchoredAt(data []byte, at int, reverse bool, limit int) (matched, ok bool) {
+	if len(c.states) == 0 && !c.start() {
+		return false, false
+	}
+	cls := &c.d.classes
+	base := int32(0)
+	if !reverse {
+		end := min(len(data), at+limit)
+		i := at
+		for ; i < end; i++ {
+			v := c.trans[int(base)+int(cls[data[i]])]
+			if v < 0 {
+				if v, i = c.special(base, data, i, v); v < 0 {
+					return v == dfaMatched, v != dfaBail
+				}
+			}
+			base = v
+		}
+		if i < len(data) {
+			return false, false // the limit, not the end of the data
+		}
+		return c.matchesAtEnd(int(base)), true
+	}
+	lo := max(0, at-limit)
+	k := at - 1
+	for ; k >= lo; k-- {
+		b := data[k]
+		v := c.trans[int(base)+int(cls[b])]
+		if v < 0 {
+			if b >= utf8.RuneSelf && v == dfaRune {
+				var w int
+				v, w = c.runeStepBack(base, data[:k+1])
+				k -= w - 1
+			} else {
+				v, _ = c.special(base, data, k, v)
+			}
+			if v < 0 {
+				return v == dfaMatched, v != dfaBail
+			}
+		}
+		base = v
+	}
+	if k >= 0 {
+		return false, false // the limit, not the start of the data
+	}
+	return c.matchesAtEnd(int(base)), true
+}
+
+// runeStepBack steps the state at base on the last rune of in (read
+// backwards), returning the transition and the rune's length.
+func (c *dfaCache) runeStepBack(base int32, in []byte) (int32, int) {
+	r, w := utf8.DecodeLastRune(in)
+	return c.runeTo(base, r, w), w
+}
+
 // special handles a negative transition v of the state at base on in[i]:
 // computes an unknown one (dfaBail when the cache is full), steps a
 // non-ASCII rune (returning the offset of its last byte), and returns the
@@ -380,17 +441,24 @@ func (c *dfaCache) special(base int32, in []byte, i int, v int32) (int32, int) {
 // returning the transition and the offset of the rune's last byte.
 func (c *dfaCache) runeStep(base int32, in []byte, i int) (int32, int) {
 	r, w := utf8.DecodeRune(in[i:])
+	return c.runeTo(base, r, w), i + w - 1
+}
+
+// runeTo is the transition of the state at base on the rune r, w bytes
+// long (see step), cached per state and rune; dfaBail when the cache is
+// full.
+func (c *dfaCache) runeTo(base int32, r rune, w int) int32 {
 	st := int(base) / c.d.stride
 	key := uint64(st)<<32 | uint64(r)
 	if v, ok := c.runeTrans[key]; ok {
-		return v, i + w - 1
+		return v
 	}
 	v := c.step(st, r, w)
 	if v == dfaUnknown {
-		return dfaBail, i
+		return dfaBail
 	}
 	c.runeTrans[key] = v
-	return v, i + w - 1
+	return v
 }
 
 // matchesAtEnd reports whether the state at base matches at the end of

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // randomDFAPattern builds a small pattern in rg's dialect from pieces the
@@ -125,5 +127,57 @@ func TestLineDFAScansAcrossWindows(t *testing.T) {
 				t.Fatalf("no line matches %s: the test searches for nothing", pat)
 			}
 		})
+	}
+}
+
+// TestAnchoredDFAReadsAroundAnOccurrence: the split check's DFAs read the
+// data itself around an occurrence of the literal, forwards after it and
+// backwards before it, without being told where its line ends. They must
+// decide what `\A(?:piece)` decides on the rest of the line (read
+// backwards: its runes reversed), across '\n', multi-byte and invalid
+// UTF-8, and leave undecided only what lies past their read limit.
+func TestAnchoredDFAReadsAroundAnOccurrence(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(31, 37))
+	for _, piece := range []string{`\s*\d`, `\w+\d\s*`, `(?i)ab+`, `[a-z]{2,}`, `x*`, `.`, `[^a]+`, `é+1`, `\p{Cyrillic}+\d`, `.+=`} {
+		// As buildSplit gets its pieces: in rg's dialect, with '\n' taken
+		// out of every class.
+		re := lineModeTree(t, piece)
+		dfa, err := anchoredDFA(re)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := regexp.MustCompile(`\A(?:` + re.String() + `)`)
+		c := dfa.get()
+		for range 1500 {
+			data := randomText(rng, 12)
+			at := rng.IntN(len(data) + 1)
+			if at < len(data) && !utf8.RuneStart(data[at]) {
+				continue // an occurrence of a literal starts a rune
+			}
+			ls := bytes.LastIndexByte(data[:at], '\n') + 1
+			le := at + bytes.IndexByte(data[at:], '\n')
+			if le < at {
+				le = len(data)
+			}
+			for _, limit := range []int{3, 1000} {
+				for _, reverse := range []bool{false, true} {
+					read := data[at:le]
+					if reverse {
+						read = reverseRunes(data[ls:at], new([]byte))
+					}
+					got, decided := c.matchAnchoredAt(data, at, reverse, limit)
+					if !decided {
+						if limit == 1000 {
+							t.Fatalf("%s on %q from %d (reverse %v): undecided", piece, data, at, reverse)
+						}
+						continue
+					}
+					if w := want.Match(read); got != w {
+						t.Fatalf("%s on %q from %d (reverse %v, limit %d): DFA %v, regexp %v", piece, data, at, reverse, limit, got, w)
+					}
+				}
+			}
+		}
 	}
 }

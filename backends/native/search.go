@@ -346,12 +346,27 @@ func (s *fileSearch) countTrailing(pos int) {
 func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 	data := s.data
 	if s.m.pre != nil {
+		start := pos // a line start at or before pos
 		for pos < len(data) {
 			c := sc.find(pos)
 			if c < 0 {
 				return 0, 0, false
 			}
-			ls := pos + bytes.LastIndexByte(data[pos:c], '\n') + 1
+			if s.m.split != nil {
+				// Around the literal, before the line is located: most
+				// occurrences are rejected in a byte or two.
+				if s.interrupted(c) {
+					return 0, 0, false
+				}
+				if ok, decided := s.m.split.quickMatch(data, c, &s.split); decided {
+					if ok {
+						return start + bytes.LastIndexByte(data[start:c], '\n') + 1, lineEnd(data, c), true
+					}
+					pos = c + 1
+					continue
+				}
+			}
+			ls := start + bytes.LastIndexByte(data[start:c], '\n') + 1
 			le := lineEnd(data, c)
 			if s.interrupted(ls) {
 				return 0, 0, false
@@ -359,7 +374,7 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 			if s.m.exact || s.candidateMatches(ls, le, c) {
 				return ls, le, true
 			}
-			pos = le + 1
+			pos, start = le+1, le+1
 		}
 		return 0, 0, false
 	}
