@@ -284,22 +284,80 @@ func (c *dfaCache) scan(data []byte, from, to int, base int32) (at int, state in
 		}
 		v := t[int(base)+int(cls[data[i]])]
 		if v < 0 {
-			if data[i] == '\n' && v == dfaUnknown {
-				v = c.lineEnd(base)
-			} else {
-				v, i = c.special(base, data, i, v)
-			}
-			switch v {
-			case dfaMatched:
-				return i, base, scanMatch
-			case dfaBail, dfaUnknown:
-				return i, base, scanUnsure
+			if v, i = c.scanStep(base, data, i, v); v < 0 {
+				return i, base, scanEnd(v)
 			}
 			t = c.trans
 		}
 		base = v
 		i++
 	}
+}
+
+// scanStep is scan's handling of the special transition v of the state at
+// base on data[i] (see special; '\n' leads to lineEnd).
+func (c *dfaCache) scanStep(base int32, data []byte, i int, v int32) (int32, int) {
+	if data[i] == '\n' && v == dfaUnknown {
+		return c.lineEnd(base), i
+	}
+	return c.special(base, data, i, v)
+}
+
+// scanEnd is the outcome of a scan stopped by the transition v < 0.
+func scanEnd(v int32) int {
+	if v == dfaMatched {
+		return scanMatch
+	}
+	return scanUnsure
+}
+
+// scanHalves is scan over data[from:to] from the start state (from is a
+// line start), read as two halves at once: [from, mid) and [mid, to), mid
+// being a line start too. A table walk waits for each lookup before the
+// next, so one stream of bytes leaves the processor idle most of the time;
+// two independent ones fill it. A stop in the second half is reported
+// only after the first half is read to its end without one.
+func (c *dfaCache) scanHalves(data []byte, from, mid, to int) (at int, state int32, res int) {
+	if len(c.states) == 0 && !c.start() {
+		return from, 0, scanUnsure
+	}
+	cls := &c.d.classes
+	t := c.trans
+	data = data[:to]
+	first, second := data[:mid], data
+	i, j := from, mid
+	a, b := int32(0), int32(0)
+	for i < len(first) && j < len(second) {
+		va := t[int(a)+int(cls[first[i]])]
+		vb := t[int(b)+int(cls[second[j]])]
+		if va|vb < 0 {
+			if va < 0 {
+				if va, i = c.scanStep(a, first, i, va); va < 0 {
+					return i, a, scanEnd(va)
+				}
+			}
+			if vb < 0 {
+				if vb, j = c.scanStep(b, second, j, vb); vb < 0 {
+					if at, st, res := c.scan(first, i+1, mid, va); res != scanNone {
+						return at, st, res
+					}
+					return j, b, scanEnd(vb)
+				}
+			}
+			t = c.trans
+		}
+		a, b = va, vb
+		i++
+		j++
+	}
+	if i < mid {
+		// The second half is read, to the end of the data or a line's.
+		if at, st, res := c.scan(first, i, mid, a); res != scanNone {
+			return at, st, res
+		}
+		return to, b, scanNone
+	}
+	return c.scan(data, j, to, b)
 }
 
 // lineEnd is the transition of the state at base on '\n': a match when the

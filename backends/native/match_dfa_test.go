@@ -181,3 +181,35 @@ func TestAnchoredDFAReadsAroundAnOccurrence(t *testing.T) {
 		}
 	}
 }
+
+// TestScanHalvesStopsWhereScanStops: reading the data as two halves at
+// once stops where reading it in one stream stops (the first match, or
+// byte the DFA cannot read, in the first half before any in the second),
+// and ends in the same state, on random patterns and texts split at every
+// line start.
+func TestScanHalvesStopsWhereScanStops(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(41, 43))
+	for tried := 0; tried < 300; {
+		m, err := Compile(MatchOptions{Pattern: randomDFAPattern(rng), CaseInsensitive: rng.IntN(4) == 0})
+		if err != nil || m.dfa == nil {
+			continue
+		}
+		tried++
+		c := m.dfa.get()
+		for range 5 {
+			data := randomText(rng, 30)
+			for mid := 1; mid < len(data); mid++ {
+				if data[mid-1] != '\n' {
+					continue
+				}
+				at, st, res := c.scan(data, 0, len(data), 0)
+				hat, hst, hres := c.scanHalves(data, 0, mid, len(data))
+				if at != hat || res != hres || (res == scanNone && st != hst) {
+					t.Fatalf("%s on %q split at %d: halves stop at %d (outcome %d, state %d), one stream at %d (outcome %d, state %d)",
+						m.opts.Pattern, data, mid, hat, hres, hst, at, res, st)
+				}
+			}
+		}
+	}
+}

@@ -418,7 +418,7 @@ func (s *fileSearch) scanLines(pos int) (int, int, bool) {
 		if to-pos > releaseWindow {
 			to = min(lineEnd(data, pos+releaseWindow)+1, len(data))
 		}
-		at, st, res := s.dc.scan(data, pos, to, 0)
+		at, st, res := s.scanWindow(pos, to)
 		switch res {
 		case scanMatch:
 			ls := pos + bytes.LastIndexByte(data[pos:at], '\n') + 1
@@ -439,6 +439,17 @@ func (s *fileSearch) scanLines(pos int) (int, int, bool) {
 		pos = to
 	}
 	return 0, 0, false
+}
+
+// scanWindow runs the DFA's scan over data[pos:to] from the start state,
+// as two halves at once when it holds enough lines (see scanHalves).
+func (s *fileSearch) scanWindow(pos, to int) (int, int32, int) {
+	if to-pos >= 2<<10 {
+		if mid := lineEnd(s.data[:to], pos+(to-pos)/2) + 1; mid < to {
+			return s.dc.scanHalves(s.data, pos, mid, to)
+		}
+	}
+	return s.dc.scan(s.data, pos, to, 0)
 }
 
 // interruptEvery is how many bytes of a file are searched between two polls
