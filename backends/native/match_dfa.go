@@ -84,7 +84,9 @@ type dfaCache struct {
 	// runeTrans caches the transitions on non-ASCII runes: state index <<
 	// 32 | rune.
 	runeTrans map[uint64]int32
-	full      bool // a state was refused since the last reset: the cache is full
+	full      bool    // a state was refused since the last reset: the cache is full
+	gen       int     // resets so far: a state kept from before one is void
+	win       scanWin // the window of the search using the cache (see scanLines)
 	stack     []uint32
 	seen      []bool
 	runes     []uint32 // rune instructions of the last closure
@@ -187,6 +189,7 @@ func (c *dfaCache) reset() {
 	clear(c.index)
 	clear(c.runeTrans)
 	c.full = false
+	c.gen++
 	c.start()
 }
 
@@ -309,55 +312,6 @@ func scanEnd(v int32) int {
 		return scanMatch
 	}
 	return scanUnsure
-}
-
-// scanHalves is scan over data[from:to] from the start state (from is a
-// line start), read as two halves at once: [from, mid) and [mid, to), mid
-// being a line start too. A table walk waits for each lookup before the
-// next, so one stream of bytes leaves the processor idle most of the time;
-// two independent ones fill it. A stop in the second half is reported
-// only after the first half is read to its end without one.
-func (c *dfaCache) scanHalves(data []byte, from, mid, to int) (at int, state int32, res int) {
-	if len(c.states) == 0 && !c.start() {
-		return from, 0, scanUnsure
-	}
-	cls := &c.d.classes
-	t := c.trans
-	data = data[:to]
-	first, second := data[:mid], data
-	i, j := from, mid
-	a, b := int32(0), int32(0)
-	for i < len(first) && j < len(second) {
-		va := t[int(a)+int(cls[first[i]])]
-		vb := t[int(b)+int(cls[second[j]])]
-		if va|vb < 0 {
-			if va < 0 {
-				if va, i = c.scanStep(a, first, i, va); va < 0 {
-					return i, a, scanEnd(va)
-				}
-			}
-			if vb < 0 {
-				if vb, j = c.scanStep(b, second, j, vb); vb < 0 {
-					if at, st, res := c.scan(first, i+1, mid, va); res != scanNone {
-						return at, st, res
-					}
-					return j, b, scanEnd(vb)
-				}
-			}
-			t = c.trans
-		}
-		a, b = va, vb
-		i++
-		j++
-	}
-	if i < mid {
-		// The second half is read, to the end of the data or a line's.
-		if at, st, res := c.scan(first, i, mid, a); res != scanNone {
-			return at, st, res
-		}
-		return to, b, scanNone
-	}
-	return c.scan(data, j, to, b)
 }
 
 // lineEnd is the transition of the state at base on '\n': a match when the

@@ -74,8 +74,12 @@ func TestLineDFAFindsTheLinesTheRegexpFinds(t *testing.T) {
 		}
 		plain, _ := Compile(opts)
 		plain.pre, plain.split, plain.exact, plain.dfa = nil, nil, false, nil
-		for range 10 {
+		for k := range 12 {
 			data := randomText(rng, 40)
+			if k >= 10 {
+				// Large enough to be read as two halves (scanHalvesMin).
+				data = randomText(rng, 3000)
+			}
 			for _, so := range []SearchOptions{{}, {CountOnly: true}, {Before: 1, After: 1}} {
 				want := render(t, plain, data, so)
 				if got := render(t, fast, data, so); got != want {
@@ -186,7 +190,8 @@ func TestAnchoredDFAReadsAroundAnOccurrence(t *testing.T) {
 // once stops where reading it in one stream stops (the first match, or
 // byte the DFA cannot read, in the first half before any in the second),
 // and ends in the same state, on random patterns and texts split at every
-// line start.
+// line start. A search goes on after each stop from the next line, the
+// second half from where it was: the stops must be the same all along.
 func TestScanHalvesStopsWhereScanStops(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(41, 43))
@@ -203,11 +208,24 @@ func TestScanHalvesStopsWhereScanStops(t *testing.T) {
 				if data[mid-1] != '\n' {
 					continue
 				}
-				at, st, res := c.scan(data, 0, len(data), 0)
-				hat, hst, hres := c.scanHalves(data, 0, mid, len(data))
-				if at != hat || res != hres || (res == scanNone && st != hst) {
-					t.Fatalf("%s on %q split at %d: halves stop at %d (outcome %d, state %d), one stream at %d (outcome %d, state %d)",
-						m.opts.Pattern, data, mid, hat, hres, hst, at, res, st)
+				ahead := &scanAhead{pos: mid, restart: mid}
+				for pos := 0; pos < len(data); {
+					at, st, res := c.scan(data, pos, len(data), 0)
+					var hat, hres int
+					var hst int32
+					if pos < mid {
+						hat, hst, hres = c.scanHalves(data, pos, mid, len(data), ahead)
+					} else {
+						hat, hst, hres = ahead.next(c, data, pos, len(data))
+					}
+					if at != hat || res != hres || (res == scanNone && st != hst) {
+						t.Fatalf("%s on %q split at %d, from %d: halves stop at %d (outcome %d, state %d), one stream at %d (outcome %d, state %d)",
+							m.opts.Pattern, data, mid, pos, hat, hres, hst, at, res, st)
+					}
+					if res == scanNone {
+						break
+					}
+					pos = lineEnd(data, at) + 1
 				}
 			}
 		}

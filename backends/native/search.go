@@ -241,6 +241,7 @@ type fileSearch struct {
 	stopErr  error    // Interrupt's error: the search ends with it
 	split    splitScratch
 	dc       *dfaCache // this search's DFA states, from the Matcher's pool
+	win      *scanWin  // scanLines' window, kept in dc (it is large)
 	ml       [][2]int  // multiline: the held matches (see mlBlocks)
 }
 
@@ -408,17 +409,19 @@ func (s *fileSearch) scanLines(pos int) (int, int, bool) {
 	if s.dc == nil {
 		s.dc = s.m.dfa.get()
 	}
+	if s.win == nil {
+		s.win = &s.dc.win
+		s.win.to = 0 // left by the cache's last search
+	}
 	for pos < len(data) {
 		if s.interrupted(pos) {
 			return 0, 0, false
 		}
-		// A window ends after a '\n', so the next one starts a line, in
-		// the start state, and no rune is cut.
-		to := len(data)
-		if to-pos > releaseWindow {
-			to = min(lineEnd(data, pos+releaseWindow)+1, len(data))
+		if pos >= s.win.to {
+			s.newWindow(pos)
 		}
-		at, st, res := s.scanWindow(pos, to)
+		to := s.win.to
+		at, st, res := s.scanWindow(pos)
 		switch res {
 		case scanMatch:
 			ls := pos + bytes.LastIndexByte(data[pos:at], '\n') + 1
@@ -439,17 +442,6 @@ func (s *fileSearch) scanLines(pos int) (int, int, bool) {
 		pos = to
 	}
 	return 0, 0, false
-}
-
-// scanWindow runs the DFA's scan over data[pos:to] from the start state,
-// as two halves at once when it holds enough lines (see scanHalves).
-func (s *fileSearch) scanWindow(pos, to int) (int, int32, int) {
-	if to-pos >= 2<<10 {
-		if mid := lineEnd(s.data[:to], pos+(to-pos)/2) + 1; mid < to {
-			return s.dc.scanHalves(s.data, pos, mid, to)
-		}
-	}
-	return s.dc.scan(s.data, pos, to, 0)
 }
 
 // interruptEvery is how many bytes of a file are searched between two polls
