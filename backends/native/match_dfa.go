@@ -258,41 +258,42 @@ func (c *dfaCache) scan(data []byte, from, to int, base int32) (at int, state in
 	t := c.trans
 	data = data[:to]
 	i := from
+	st := uint32(base) // as in scanHalves: a uint32 widens for free
 	for {
 		// Four bytes at a time while no transition is special.
 		for ; i+3 < len(data); i += 4 {
-			v0 := t[int(base)+int(cls[data[i]])]
-			if v0 < 0 {
+			v0 := uint32(t[int(st)+int(cls[data[i]])])
+			if int32(v0) < 0 {
 				break
 			}
-			v1 := t[int(v0)+int(cls[data[i+1]])]
-			if v1 < 0 {
-				base, i = v0, i+1
+			v1 := uint32(t[int(v0)+int(cls[data[i+1]])])
+			if int32(v1) < 0 {
+				st, i = v0, i+1
 				break
 			}
-			v2 := t[int(v1)+int(cls[data[i+2]])]
-			if v2 < 0 {
-				base, i = v1, i+2
+			v2 := uint32(t[int(v1)+int(cls[data[i+2]])])
+			if int32(v2) < 0 {
+				st, i = v1, i+2
 				break
 			}
-			v3 := t[int(v2)+int(cls[data[i+3]])]
-			if v3 < 0 {
-				base, i = v2, i+3
+			v3 := uint32(t[int(v2)+int(cls[data[i+3]])])
+			if int32(v3) < 0 {
+				st, i = v2, i+3
 				break
 			}
-			base = v3
+			st = v3
 		}
 		if i >= len(data) {
-			return i, base, scanNone
+			return i, int32(st), scanNone
 		}
-		v := t[int(base)+int(cls[data[i]])]
+		v := t[int(st)+int(cls[data[i]])]
 		if v < 0 {
-			if v, i = c.scanStep(base, data, i, v); v < 0 {
-				return i, base, scanEnd(v)
+			if v, i = c.scanStep(int32(st), data, i, v); v < 0 {
+				return i, int32(st), scanEnd(v)
 			}
 			t = c.trans
 		}
-		base = v
+		st = uint32(v)
 		i++
 	}
 }

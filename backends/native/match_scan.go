@@ -37,20 +37,25 @@ func (c *dfaCache) scanHalves(data []byte, from, mid, to int, ahead *scanAhead) 
 	data = data[:to]
 	first := data[:mid]
 	i, j := from, ahead.pos
-	a, b := int32(0), ahead.state
+	// The states as uint32: a load of one widens to an index for free,
+	// where an int32 costs the walk a sign extension per byte.
+	a, b := uint32(0), uint32(ahead.state)
 	for i < len(first) && j < len(data) && ahead.n < len(ahead.stops) {
-		va := t[int(a)+int(cls[first[i]])]
-		vb := t[int(b)+int(cls[data[j]])]
-		if va|vb < 0 {
-			if va < 0 {
-				if va, i = c.scanStep(a, first, i, va); va < 0 {
-					ahead.pos, ahead.state = j, b
-					return i, a, scanEnd(va)
+		va := uint32(t[int(a)+int(cls[first[i]])])
+		vb := uint32(t[int(b)+int(cls[data[j]])])
+		if int32(va|vb) < 0 {
+			if int32(va) < 0 {
+				v, i2 := c.scanStep(int32(a), first, i, int32(va))
+				if i = i2; v < 0 {
+					ahead.pos, ahead.state = j, int32(b)
+					return i, int32(a), scanEnd(v)
 				}
+				va = uint32(v)
 			}
-			if vb < 0 {
-				if vb, j = c.scanStep(b, data, j, vb); vb < 0 {
-					ahead.stops[ahead.n] = scanStop{at: j, res: scanEnd(vb)}
+			if int32(vb) < 0 {
+				v, j2 := c.scanStep(int32(b), data, j, int32(vb))
+				if j = j2; v < 0 {
+					ahead.stops[ahead.n] = scanStop{at: j, res: scanEnd(v)}
 					ahead.n++
 					j = min(lineEnd(data, j)+1, len(data))
 					ahead.restart = j
@@ -59,6 +64,7 @@ func (c *dfaCache) scanHalves(data []byte, from, mid, to int, ahead *scanAhead) 
 					i++
 					continue
 				}
+				vb = uint32(v)
 			}
 			t = c.trans
 		}
@@ -66,9 +72,9 @@ func (c *dfaCache) scanHalves(data []byte, from, mid, to int, ahead *scanAhead) 
 		i++
 		j++
 	}
-	ahead.pos, ahead.state = j, b
+	ahead.pos, ahead.state = j, int32(b)
 	if i < mid {
-		if at, st, res := c.scan(first, i, mid, a); res != scanNone {
+		if at, st, res := c.scan(first, i, mid, int32(a)); res != scanNone {
 			return at, st, res
 		}
 	}
