@@ -80,7 +80,7 @@ func TestLineDFAFindsTheLinesTheRegexpFinds(t *testing.T) {
 				// Large enough to be read as two halves (scanHalvesMin).
 				data = randomText(rng, 3000)
 			}
-			for _, so := range []SearchOptions{{}, {CountOnly: true}, {Before: 1, After: 1}} {
+			for _, so := range []SearchOptions{{}, {CountOnly: true}, {Before: 1, After: 1}, {NoStats: true, Before: 1}} {
 				want := render(t, plain, data, so)
 				if got := render(t, fast, data, so); got != want {
 					t.Fatalf("%+v %+v on %q:\nDFA    %s\nregexp %s", opts, so, data, got, want)

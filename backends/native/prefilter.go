@@ -89,6 +89,9 @@ type scanner struct {
 	// step is told where the scan has moved past, at each window; false
 	// ends the scan (find returns -1): the search was cancelled.
 	step func(int) bool
+	// floor: no literal occurs before it (the search looked already, see
+	// Matcher.firstCandidate), so no scan starts before it.
+	floor int
 }
 
 // window makes the scanner look at size bytes at a time, telling step
@@ -117,15 +120,16 @@ func (p *prefilter) scanner(data []byte) scanner {
 	return s
 }
 
-// noCandidate reports that the prefilter finds none of its literals in
-// data: no line there can match. False when there is no prefilter. With
-// release set (a mapped file) it looks at one window at a time and
-// releases each it has looked at, as the search itself does.
-// An interrupted scan (interrupt, polled at each window, returns an
-// error) reports a candidate: the search then stops on the interrupt.
-func (m *Matcher) noCandidate(data []byte, release func(int), interrupt func() error) bool {
+// firstCandidate returns where the prefilter first finds one of its
+// literals in data: no line before that one can match. -1 when it finds
+// none, so no line can; 0 when there is no prefilter. With release set (a
+// mapped file) it looks at one window at a time and releases each it has
+// looked at, as the search itself does. An interrupted scan (interrupt,
+// polled at each window, returns an error) reports 0: the search then
+// stops on the interrupt.
+func (m *Matcher) firstCandidate(data []byte, release func(int), interrupt func() error) int {
 	if m.pre == nil {
-		return false
+		return 0
 	}
 	sc := m.pre.scanner(data)
 	stopped := false
@@ -138,12 +142,16 @@ func (m *Matcher) noCandidate(data []byte, release func(int), interrupt func() e
 			return !stopped
 		})
 	}
-	return sc.find(0) < 0 && !stopped
+	if c := sc.find(0); c >= 0 || !stopped {
+		return c
+	}
+	return 0
 }
 
 // find returns the start of the first literal occurrence at or after from,
 // or -1.
 func (s *scanner) find(from int) int {
+	from = max(from, s.floor)
 	if s.all != nil && from > len(s.data) {
 		// The search went on past the window (to the end of a hit's line):
 		// the window moves there, and what it knew of the old one is stale.

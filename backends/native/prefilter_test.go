@@ -103,6 +103,12 @@ func TestPrefilterNeverChangesResults(t *testing.T) {
 			if got, want := render(t, p.fast, data, so), render(t, p.slow, data, so); got != want {
 				t.Fatalf("%+v on %q:\nprefiltered %s\nplain       %s", p.opts, data, got, want)
 			}
+			// NoStats: the prefilter's first hit is found before the
+			// search, which then starts there.
+			ns := SearchOptions{NoStats: true, Before: 1, After: 1}
+			if got, want := render(t, p.fast, data, ns), render(t, p.slow, data, ns); got != want {
+				t.Fatalf("%+v on %q, NoStats:\nprefiltered %s\nplain       %s", p.opts, data, got, want)
+			}
 		}
 	}
 }

@@ -142,6 +142,7 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 	var end int
 	var binary bool
 	nulAt := -1
+	first := 0 // no literal a match needs occurs before it
 	if !located {
 		o.Release = nil // data is not the file's bytes: nothing to release
 	}
@@ -163,10 +164,13 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		}
 		data = data[:end]
 	} else {
-		if o.NoStats && !o.probed && m.noCandidate(data, o.Release, o.Interrupt) {
-			// No match anywhere, so none before a NUL either: where the
-			// NUL is (if any) only changes what the caller does not read.
-			return FileResult{Bytes: int64(len(data))}, nil
+		if o.NoStats && !o.probed {
+			if first = m.firstCandidate(data, o.Release, o.Interrupt); first < 0 {
+				// No match anywhere, so none before a NUL either: where
+				// the NUL is (if any) only changes what the caller does
+				// not read.
+				return FileResult{Bytes: int64(len(data))}, nil
+			}
 		}
 		nul := o.probedNUL
 		if !o.probed {
@@ -176,7 +180,7 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		nulAt = nul
 		data = data[:end]
 	}
-	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
+	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1, first: first}
 	if located {
 		s.raw = raw
 	}
@@ -240,6 +244,7 @@ type fileSearch struct {
 	released int      // offset up to which SearchOptions.Release was told
 	stopErr  error    // Interrupt's error: the search ends with it
 	split    splitScratch
+	first    int       // the prefilter's first hit, when the search found it before (else 0)
 	dc       *dfaCache // this search's DFA states, from the Matcher's pool
 	win      *scanWin  // scanLines' window, kept in dc (it is large)
 	ml       [][2]int  // multiline: the held matches (see mlBlocks)
@@ -284,6 +289,7 @@ func (s *fileSearch) runLines() error {
 	var sc scanner
 	if s.m.pre != nil {
 		sc = s.m.pre.scanner(s.data)
+		sc.floor = s.first
 		if len(s.data) > 2*releaseWindow {
 			// A window at a time: a mapped file's pages are dropped behind
 			// it, and a cancellation is seen within a window, not after a
