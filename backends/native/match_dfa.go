@@ -86,6 +86,7 @@ type dfaCache struct {
 	runeTrans map[uint64]int32
 	full      bool    // a state was refused since the last reset: the cache is full
 	gen       int     // resets so far: a state kept from before one is void
+	work      int     // bytes read since the last reset, about (see resetWorth)
 	win       scanWin // the window of the search using the cache (see scanLines)
 	stack     []uint32
 	seen      []bool
@@ -190,6 +191,7 @@ func (c *dfaCache) reset() {
 	clear(c.runeTrans)
 	c.full = false
 	c.gen++
+	c.work = 0
 	c.start()
 }
 
@@ -204,15 +206,26 @@ func (d *lineDFA) put(c *dfaCache) { d.pool.Put(c) }
 
 // match reports whether line (which holds no '\n') holds a match; ok is
 // false when the DFA cannot tell and the caller must use the regexp. A line
-// that meets a full cache is read again from a reset one.
+// that meets a full cache is read again from a reset one, if the cache
+// served long enough (see resetWorth).
 func (c *dfaCache) match(line []byte) (matched, ok bool) {
 	matched, ok = c.matchLine(line)
-	if !ok && c.full {
+	c.work += len(line)
+	if !ok && c.full && c.work >= resetWorth*c.d.maxStates {
 		c.reset()
 		matched, ok = c.matchLine(line)
 	}
 	return matched, ok
 }
+
+// resetWorth is how many bytes per state a full cache must have read since
+// its last reset to be reset again. Where the text keeps asking for new
+// states (or one line needs more than the cache holds), resetting at every
+// line would spend the search building states that serve a few bytes
+// each; until the cache has read that much, lines that need a new state
+// go to the regexp, as they all did before the cache could reset. (rg's
+// lazy DFA gives up on such a cache the same way.)
+const resetWorth = 32
 
 func (c *dfaCache) matchLine(line []byte) (matched, ok bool) {
 	if len(c.states) == 0 && !c.start() {

@@ -231,3 +231,41 @@ func TestScanHalvesStopsWhereScanStops(t *testing.T) {
 		}
 	}
 }
+
+// TestLineDFAResetsOnlyAfterServing: a full state cache is reset only once
+// it has read resetWorth bytes per state since its last reset, so a text
+// that needs more states than the cache holds on every line does not
+// rebuild the cache line after line; the lines it cannot decide are left
+// to the regexp, and what it decides is right.
+func TestLineDFAResetsOnlyAfterServing(t *testing.T) {
+	t.Parallel()
+	m, err := Compile(MatchOptions{Pattern: `[a-z]*[aeiou][a-z]{6}x`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.dfa.maxStates = 8
+	c := m.dfa.get()
+	rng := rand.New(rand.NewPCG(47, 53))
+	read, undecided := 0, 0
+	for range 2000 {
+		line := make([]byte, 8+rng.IntN(40))
+		for i := range line {
+			line[i] = "aeioubcdx"[rng.IntN(9)]
+		}
+		got, ok := c.match(line)
+		read += len(line)
+		if !ok {
+			undecided++
+			continue
+		}
+		if want := m.re.Match(line); got != want {
+			t.Fatalf("%q: DFA %v, regexp %v", line, got, want)
+		}
+	}
+	if most := read/(resetWorth*m.dfa.maxStates) + 1; c.gen > most {
+		t.Fatalf("%d resets over %d bytes: more than one per %d bytes read", c.gen, read, resetWorth*m.dfa.maxStates)
+	}
+	if c.gen == 0 || undecided == 0 {
+		t.Fatalf("resets %d, undecided lines %d: the cache never filled, the test shows nothing", c.gen, undecided)
+	}
+}

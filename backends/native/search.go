@@ -428,6 +428,7 @@ func (s *fileSearch) scanLines(pos int) (int, int, bool) {
 		}
 		to := s.win.to
 		at, st, res := s.scanWindow(pos)
+		s.dc.work += at - pos
 		switch res {
 		case scanMatch:
 			ls := pos + bytes.LastIndexByte(data[pos:at], '\n') + 1
