@@ -43,6 +43,7 @@ type lineDFA struct {
 	// maxStates bounds a cache's states (dfaMaxStates; tests lower it to
 	// see the cache fill up and reset).
 	maxStates int
+	once      sync.Once // sets classes and stride (see get)
 }
 
 const (
@@ -97,9 +98,7 @@ type dfaCache struct {
 // newLineDFA runs prog, whose assertions may include rgregex's (see
 // compileProg): on ASCII bytes a Unicode word boundary is an ASCII one.
 func newLineDFA(prog *syntax.Prog) *lineDFA {
-	d := &lineDFA{prog: prog, runes: !hasWordAssertion(prog), maxStates: dfaMaxStates}
-	d.classes, d.stride = byteClasses(prog)
-	return d
+	return &lineDFA{prog: prog, runes: !hasWordAssertion(prog), maxStates: dfaMaxStates}
 }
 
 // newAnchoredDFA runs prog anchored at the start of its input.
@@ -199,6 +198,11 @@ func (d *lineDFA) get() *dfaCache {
 	if c, ok := d.pool.Get().(*dfaCache); ok {
 		return c
 	}
+	// The byte classes are worked out for the first search that runs the
+	// DFA: a pattern answered by its prefilter alone never needs them, and
+	// a caller that compiles per file (the listing modes) paid them each
+	// time.
+	d.once.Do(func() { d.classes, d.stride = byteClasses(d.prog) })
 	return &dfaCache{d: d, index: map[string]int32{}, runeTrans: map[uint64]int32{}, seen: make([]bool, len(d.prog.Inst))}
 }
 
