@@ -23,14 +23,7 @@ func TestPikeVMFindsWhatGoFinds(t *testing.T) {
 	pieces := []string{"a", "b", "ab", " ", "é", "\u212a", "k", "\xff", "1", "x", "y", "_", "cd", "\u0301"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, pat := range patterns {
-		tree, err := rgregex.Parse(pat, rgregex.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree = tree.Simplify()
-		if err := rewriteForRg(tree, false); err != nil {
-			t.Fatal(err)
-		}
+		tree := lineModeTree(t, pat)
 		re := regexp.MustCompile(tree.String())
 		prog, err := compileProg(tree)
 		if err != nil {
@@ -99,4 +92,19 @@ func TestAnchoredDFAAgreesWithTheRegexp(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lineModeTree parses pat in rg's dialect as Compile does in line mode:
+// simplified, with '\n' and U+FFFD taken out of the classes (rewriteForRg).
+func lineModeTree(t *testing.T, pat string) *syntax.Regexp {
+	t.Helper()
+	tree, err := rgregex.Parse(pat, rgregex.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree = tree.Simplify()
+	if err := rewriteForRg(tree, false); err != nil {
+		t.Fatal(err)
+	}
+	return tree
 }

@@ -89,7 +89,26 @@ type scanner struct {
 	// step is told where the scan has moved past, at each window; false
 	// ends the scan (find returns -1): the search was cancelled.
 	step func(int) bool
+	// floor: no literal occurs before it (the search looked already, see
+	// Matcher.firstCandidate), so no scan starts before it.
+	floor int
+	// hits remembers, for each folded literal, where each case of its
+	// rare byte occurs next (see finder.indexFold).
+	hits [maxChoice]foldHits
 }
+
+// foldHits is where each case of a folded literal's rare byte was found
+// next (lower case first), each valid for a scan from at least its from:
+// one case may be found far ahead of the other, and a search that goes on
+// after each hit of the nearer would scan for the farther one again each
+// time, which made `(?i)[a-z]*e[a-z]{14}x` 3x slower than rg.
+type foldHits [2]struct {
+	from, at int
+	known    bool
+}
+
+// reset forgets what was found: the data changed (a window moved).
+func (h *foldHits) reset() { h[0].known, h[1].known = false, false }
 
 // window makes the scanner look at size bytes at a time, telling step
 // where it has moved past, so a large mapped file is never paged in whole
@@ -117,15 +136,16 @@ func (p *prefilter) scanner(data []byte) scanner {
 	return s
 }
 
-// noCandidate reports that the prefilter finds none of its literals in
-// data: no line there can match. False when there is no prefilter. With
-// release set (a mapped file) it looks at one window at a time and
-// releases each it has looked at, as the search itself does.
-// An interrupted scan (interrupt, polled at each window, returns an
-// error) reports a candidate: the search then stops on the interrupt.
-func (m *Matcher) noCandidate(data []byte, release func(int), interrupt func() error) bool {
+// firstCandidate returns where the prefilter first finds one of its
+// literals in data: no line before that one can match. -1 when it finds
+// none, so no line can; 0 when there is no prefilter. With release set (a
+// mapped file) it looks at one window at a time and releases each it has
+// looked at, as the search itself does. An interrupted scan (interrupt,
+// polled at each window, returns an error) reports 0: the search then
+// stops on the interrupt.
+func (m *Matcher) firstCandidate(data []byte, release func(int), interrupt func() error) int {
 	if m.pre == nil {
-		return false
+		return 0
 	}
 	sc := m.pre.scanner(data)
 	stopped := false
@@ -138,26 +158,28 @@ func (m *Matcher) noCandidate(data []byte, release func(int), interrupt func() e
 			return !stopped
 		})
 	}
-	return sc.find(0) < 0 && !stopped
+	if c := sc.find(0); c >= 0 || !stopped {
+		return c
+	}
+	return 0
 }
 
 // find returns the start of the first literal occurrence at or after from,
 // or -1.
 func (s *scanner) find(from int) int {
+	from = max(from, s.floor)
 	if s.all != nil && from > len(s.data) {
 		// The search went on past the window (to the end of a hit's line):
 		// the window moves there, and what it knew of the old one is stale.
 		s.data = s.all[:min(len(s.all), from+s.win)]
-		for i := range s.next {
-			s.next[i] = -2
-		}
+		s.forget()
 	}
 	for {
 		best := -1
 		for i := range s.p.finders {
 			n := s.next[i]
 			if n == -2 || (n >= 0 && n < from) {
-				n = s.p.finders[i].index(s.data, from)
+				n = s.p.finders[i].indexWith(s.data, from, &s.hits[i])
 				s.next[i] = n
 			}
 			if n >= 0 && (best < 0 || n < best) {
@@ -178,15 +200,29 @@ func (s *scanner) find(from int) int {
 			return -1
 		}
 		s.data = s.all[:min(len(s.all), len(s.data)+s.win)]
-		for i := range s.next {
-			s.next[i] = -2
-		}
+		s.forget()
+	}
+}
+
+// forget drops what the scanner knew of its literals' next occurrences:
+// the window moved.
+func (s *scanner) forget() {
+	for i := range s.next {
+		s.next[i] = -2
+		s.hits[i].reset()
 	}
 }
 
 // index returns the first occurrence of f.lit in data starting at or after
 // from, or -1.
 func (f *finder) index(data []byte, from int) int {
+	return f.indexWith(data, from, nil)
+}
+
+// indexWith is index, remembering in hits (when not nil) where each case
+// of a folded literal's rare byte was found, for the next call on the same
+// data.
+func (f *finder) indexWith(data []byte, from int, hits *foldHits) int {
 	n := len(f.lit)
 	if f.hasPair {
 		return f.indexPair(data, from)
@@ -205,13 +241,13 @@ func (f *finder) index(data []byte, from int) int {
 	nextLo, nextUp := -2, -2
 	for {
 		if nextLo == -2 {
-			nextLo = f.rareHit(data, lo, f.lo)
+			nextLo = f.rareHitWith(data, lo, f.lo, hits, 0)
 		}
 		if nextUp == -2 {
 			if f.up == f.lo {
 				nextUp = -1
 			} else {
-				nextUp = f.rareHit(data, up, f.up)
+				nextUp = f.rareHitWith(data, up, f.up, hits, 1)
 			}
 		}
 		var cand int
@@ -266,6 +302,22 @@ func (f *finder) rareHit(data []byte, from int, c byte) int {
 		return -1
 	}
 	return at + i
+}
+
+// rareHitWith is rareHit, answered from hits[k] when it found the next c
+// from a scan that started no later than this one and not past its answer.
+func (f *finder) rareHitWith(data []byte, from int, c byte, hits *foldHits, k int) int {
+	if hits == nil {
+		return f.rareHit(data, from, c)
+	}
+	h := &hits[k]
+	at := from + f.rare
+	if h.known && h.from <= at && (h.at < 0 || h.at >= at) {
+		return h.at
+	}
+	r := f.rareHit(data, from, c)
+	h.from, h.at, h.known = at, r, true
+	return r
 }
 
 // indexRare finds f.lit by scanning for its rare byte c and comparing around it.

@@ -146,6 +146,38 @@ func (sc *splitCheck) match(line []byte, first int, s *splitScratch) (matched, d
 	return false, true
 }
 
+// splitQuickRead bounds the bytes each side's DFA reads in quickMatch: an
+// occurrence that needs more is left to match, on its whole line, so a
+// line along which the literal repeats costs a bounded read per
+// occurrence before it is decided at once.
+const splitQuickRead = 64
+
+// quickMatch decides whether a match holds the occurrence of the literal
+// at c in data, without locating its line: the suffix's DFA reads forwards
+// from after it and the reversed prefix's backwards from before it, each
+// stopping at the first byte no match can take (a '\n' at the latest: no
+// piece of a line-mode pattern matches it, and none holds an assertion
+// that would see the line's edge). decided is false when a side needs
+// more than splitQuickRead bytes or the regexp.
+func (sc *splitCheck) quickMatch(data []byte, c int, s *splitScratch) (matched, decided bool) {
+	if sc.suffix != nil {
+		if s.suf == nil {
+			s.suf = sc.suffixDFA.get()
+		}
+		ok, decided := s.suf.matchAnchoredAt(data, c+sc.litBytes, false, splitQuickRead)
+		if !decided || !ok {
+			return false, decided
+		}
+	}
+	if sc.prefix != nil {
+		if s.pre == nil {
+			s.pre = sc.prefixDFA.get()
+		}
+		return s.pre.matchAnchoredAt(data, c, true, splitQuickRead)
+	}
+	return true, true
+}
+
 // suffixMatches reports whether the suffix matches at the start of after.
 func (sc *splitCheck) suffixMatches(after []byte, s *splitScratch) bool {
 	if s.suf == nil {

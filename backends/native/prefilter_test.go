@@ -103,6 +103,12 @@ func TestPrefilterNeverChangesResults(t *testing.T) {
 			if got, want := render(t, p.fast, data, so), render(t, p.slow, data, so); got != want {
 				t.Fatalf("%+v on %q:\nprefiltered %s\nplain       %s", p.opts, data, got, want)
 			}
+			// NoStats: the prefilter's first hit is found before the
+			// search, which then starts there.
+			ns := SearchOptions{NoStats: true, Before: 1, After: 1}
+			if got, want := render(t, p.fast, data, ns), render(t, p.slow, data, ns); got != want {
+				t.Fatalf("%+v on %q, NoStats:\nprefiltered %s\nplain       %s", p.opts, data, got, want)
+			}
 		}
 	}
 }
@@ -260,4 +266,61 @@ func skipFinds(sc *scanner, n, skip int) []int {
 		pos = c + 1 + skip
 	}
 	return out
+}
+
+// TestScannerFindsEachOccurrenceInTurn: a scanner asked again and again
+// for the next occurrence after the last one (as a search that rejects each
+// candidate asks), whole or a few bytes of window at a time, finds every
+// occurrence of its literals in order, remembering where each case of a
+// folded literal's rare byte was found without skipping one. (A scanner's
+// searches only move forwards: it remembers each literal's next hit too.)
+func TestScannerFindsEachOccurrenceInTurn(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(59, 61))
+	alphabet := []byte("aAbBxXhHtTpP= \n")
+	for _, set := range [][]lit{{lit2("x", true)}, {lit2("ab", true)}, {lit2("http", true)}, {lit2("x", true), lit2("b", false)}, {lit2("b", true), lit2("pa", true)}} {
+		var alts []string
+		for _, l := range set {
+			alt := regexp.QuoteMeta(l.s)
+			if l.fold {
+				alt = "(?i:" + alt + ")"
+			}
+			alts = append(alts, alt)
+		}
+		re := regexp.MustCompile(strings.Join(alts, "|"))
+		p := &prefilter{}
+		for _, l := range set {
+			p.finders = append(p.finders, newFinder(l))
+		}
+		for range 300 {
+			data := make([]byte, rng.IntN(200))
+			for j := range data {
+				data[j] = alphabet[rng.IntN(len(alphabet))]
+			}
+			for _, win := range []int{0, 8} {
+				sc := p.scanner(data)
+				if win > 0 {
+					sc.window(win, func(int) bool { return true })
+				}
+				for from := 0; from <= len(data); {
+					want := -1
+					// Occurrences may overlap: the first one starting at or after from.
+					for k := from; k < len(data); k++ {
+						if loc := re.FindIndex(data[k:]); loc != nil && loc[0] == 0 {
+							want = k
+							break
+						}
+					}
+					got := sc.find(from)
+					if got != want {
+						t.Fatalf("%v in %q from %d (window %d): %d, want %d", set, data, from, win, got, want)
+					}
+					if got < 0 {
+						break
+					}
+					from = got + 1 + rng.IntN(2)
+				}
+			}
+		}
+	}
 }

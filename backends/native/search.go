@@ -142,6 +142,7 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 	var end int
 	var binary bool
 	nulAt := -1
+	first := 0 // no literal a match needs occurs before it
 	if !located {
 		o.Release = nil // data is not the file's bytes: nothing to release
 	}
@@ -163,10 +164,13 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		}
 		data = data[:end]
 	} else {
-		if o.NoStats && !o.probed && m.noCandidate(data, o.Release, o.Interrupt) {
-			// No match anywhere, so none before a NUL either: where the
-			// NUL is (if any) only changes what the caller does not read.
-			return FileResult{Bytes: int64(len(data))}, nil
+		if o.NoStats && !o.probed {
+			if first = m.firstCandidate(data, o.Release, o.Interrupt); first < 0 {
+				// No match anywhere, so none before a NUL either: where
+				// the NUL is (if any) only changes what the caller does
+				// not read.
+				return FileResult{Bytes: int64(len(data))}, nil
+			}
 		}
 		nul := o.probedNUL
 		if !o.probed {
@@ -176,7 +180,7 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		nulAt = nul
 		data = data[:end]
 	}
-	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1}
+	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1, first: first}
 	if located {
 		s.raw = raw
 	}
@@ -240,7 +244,9 @@ type fileSearch struct {
 	released int      // offset up to which SearchOptions.Release was told
 	stopErr  error    // Interrupt's error: the search ends with it
 	split    splitScratch
+	first    int       // the prefilter's first hit, when the search found it before (else 0)
 	dc       *dfaCache // this search's DFA states, from the Matcher's pool
+	win      *scanWin  // scanLines' window, kept in dc (it is large)
 	ml       [][2]int  // multiline: the held matches (see mlBlocks)
 }
 
@@ -283,6 +289,7 @@ func (s *fileSearch) runLines() error {
 	var sc scanner
 	if s.m.pre != nil {
 		sc = s.m.pre.scanner(s.data)
+		sc.floor = s.first
 		if len(s.data) > 2*releaseWindow {
 			// A window at a time: a mapped file's pages are dropped behind
 			// it, and a cancellation is seen within a window, not after a
@@ -346,12 +353,27 @@ func (s *fileSearch) countTrailing(pos int) {
 func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 	data := s.data
 	if s.m.pre != nil {
+		start := pos // a line start at or before pos
 		for pos < len(data) {
 			c := sc.find(pos)
 			if c < 0 {
 				return 0, 0, false
 			}
-			ls := pos + bytes.LastIndexByte(data[pos:c], '\n') + 1
+			if s.m.split != nil {
+				// Around the literal, before the line is located: most
+				// occurrences are rejected in a byte or two.
+				if s.interrupted(c) {
+					return 0, 0, false
+				}
+				if ok, decided := s.m.split.quickMatch(data, c, &s.split); decided {
+					if ok {
+						return start + bytes.LastIndexByte(data[start:c], '\n') + 1, lineEnd(data, c), true
+					}
+					pos = c + 1
+					continue
+				}
+			}
+			ls := start + bytes.LastIndexByte(data[start:c], '\n') + 1
 			le := lineEnd(data, c)
 			if s.interrupted(ls) {
 				return 0, 0, false
@@ -359,9 +381,12 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 			if s.m.exact || s.candidateMatches(ls, le, c) {
 				return ls, le, true
 			}
-			pos = le + 1
+			pos, start = le+1, le+1
 		}
 		return 0, 0, false
+	}
+	if s.m.dfa != nil && !s.m.opts.CRLF {
+		return s.scanLines(pos)
 	}
 	// No literal to look for: decide line by line (the DFA, else the
 	// regexp on the line, where Go uses its backtracker, fast on short
@@ -375,6 +400,53 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 			return pos, le, true
 		}
 		pos = le + 1
+	}
+	return 0, 0, false
+}
+
+// scanLines is nextMatchLine without a literal to look for: the DFA reads
+// the data a window at a time, going from line to line inside its table,
+// and the line around the first match it meets is located only then, so a
+// line that does not match costs its bytes and nothing per line. A line
+// the DFA cannot decide goes to lineMatches. (Not with --crlf, where the
+// matcher's view of a line ends before its "\r\n": see matchEnd.)
+func (s *fileSearch) scanLines(pos int) (int, int, bool) {
+	data := s.data
+	if s.dc == nil {
+		s.dc = s.m.dfa.get()
+	}
+	if s.win == nil {
+		s.win = &s.dc.win
+		s.win.to = 0 // left by the cache's last search
+	}
+	for pos < len(data) {
+		if s.interrupted(pos) {
+			return 0, 0, false
+		}
+		if pos >= s.win.to {
+			s.newWindow(pos)
+		}
+		to := s.win.to
+		at, st, res := s.scanWindow(pos)
+		s.dc.work += at - pos
+		switch res {
+		case scanMatch:
+			ls := pos + bytes.LastIndexByte(data[pos:at], '\n') + 1
+			return ls, lineEnd(data, at), true
+		case scanUnsure:
+			ls := pos + bytes.LastIndexByte(data[pos:at], '\n') + 1
+			le := lineEnd(data, at)
+			if s.lineMatches(data[ls:le]) {
+				return ls, le, true
+			}
+			pos = le + 1
+			continue
+		}
+		if data[to-1] != '\n' && s.dc.matchesAtEnd(int(st)) {
+			// The last line, with no '\n' after it, matches at its end.
+			return pos + bytes.LastIndexByte(data[pos:to], '\n') + 1, to, true
+		}
+		pos = to
 	}
 	return 0, 0, false
 }

@@ -32,6 +32,8 @@ func BenchmarkMatcher(b *testing.B) {
 		{"no-literal", MatchOptions{Pattern: `\w+\d\s*=\s*\d`}},
 		{"word", MatchOptions{Pattern: "err", Word: true}},
 		{"no-prefilter", MatchOptions{Pattern: `[A-Z][a-z]+[0-9]{2}`}},
+		{"class-runs", MatchOptions{Pattern: `\w{5}\s+\w{5}\s+\w{5}`}},
+		{"alternation-class", MatchOptions{Pattern: `(ERR|WARN)_[A-Z]+`}},
 		// Unicode-class queries: rg's \w \d \b are Unicode-aware.
 		{"unicode-word-suffix", MatchOptions{Pattern: `\w+ция`}},
 		{"unicode-digits", MatchOptions{Pattern: `\d+`}},
