@@ -69,18 +69,33 @@ func (r *rgRun) listFiles(ctx context.Context, q search.Query, t target) ([]stri
 	return files, err
 }
 
+// listingBatch is how many listed files one search takes: a search per
+// file pays the query's set-up (the root's links resolved, the git
+// excludes read, the pattern compiled) for every file, which made
+// --files-without-match twenty times slower than rg on a large tree; a
+// batch also bounds what is held for -v and --passthru (the matched lines
+// of its files) before they are printed.
+const listingBatch = 256
+
 // runListing prints one target in a listing mode.
 func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Query, t target) error {
+	if r.o.Mode == rgcli.ModeFilesWithoutMatch && !r.o.Invert && !r.o.Passthru && !stopsOnNonmatch(r.o) {
+		for _, e := range chain.Engines {
+			if n, ok := e.(*native.Engine); ok {
+				return r.listWithoutMatch(ctx, n, q, t)
+			}
+		}
+	}
 	files, err := r.listFiles(ctx, q, t)
 	if err != nil {
 		return err
 	}
-	for _, rel := range files {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		s := &rgSink{run: r, t: t}
-		if r.o.Mode == rgcli.ModeFiles {
+	if r.o.Mode == rgcli.ModeFiles {
+		for _, rel := range files {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			s := &rgSink{run: r, t: t}
 			if err := s.Begin(rel); err != nil {
 				return err
 			}
@@ -94,49 +109,220 @@ func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Qu
 			if err := s.finishFile(); err != nil {
 				return err
 			}
+		}
+		return nil
+	}
+	for len(files) > 0 {
+		n := min(len(files), listingBatch)
+		if err := r.searchBatch(ctx, chain, q, t, files[:n]); err != nil {
+			return err
+		}
+		files = files[n:]
+	}
+	return nil
+}
+
+// listWithoutMatch prints --files-without-match for t from one search of
+// it by the native engine, which tells of every file it searched (the
+// external engines tell only of files with a match, so they sit this
+// mode out). The files are printed in path order once the search is done,
+// as the listing path prints them.
+func (r *rgRun) listWithoutMatch(ctx context.Context, n *native.Engine, q search.Query, t target) error {
+	q.Root, q.Paths = t.root, t.paths
+	q.GlobBase, q.GlobCwd = t.globBase()
+	q.Before, q.After = 0, 0
+	q.Mode = search.ModeFilesWithMatches // rg stops reading a file at its first match
+	if r.o.Stats {
+		q.Mode = search.ModeContent // except to count them all
+	}
+	var mu sync.Mutex
+	searched := map[string]native.FileResult{}
+	n.Searched = func(path string, res native.FileResult) {
+		// Binary now means rg stopped at the NUL (not so with --binary,
+		// -a or a file named on the command line).
+		res.Binary = res.Binary && r.quitsAtNUL(t, res.NULOffset)
+		mu.Lock()
+		searched[path] = res
+		mu.Unlock()
+	}
+	// A file is listed only if it holds no NUL where rg would see one, so
+	// the engine must look for it even where no match can be.
+	noStats := n.NoStats
+	n.NoStats = false
+	defer func() { n.Searched, n.NoStats = nil, noStats }()
+	type counts struct{ lines, matches int64 }
+	var cur *counts
+	hits := map[string]*counts{}
+	sink := errorSink{run: r, t: t, Sink: search.SinkFuncs{
+		BeginFunc: func(path string) error {
+			cur = &counts{}
+			hits[path] = cur
+			return nil
+		},
+		LineFunc: func(l search.Line) error {
+			if l.Kind == search.KindMatch {
+				cur.lines++
+				cur.matches += int64(len(l.Submatches) + l.MoreSubmatches)
+			}
+			return nil
+		},
+	}}
+	res, err := (&search.Chain{Engines: []search.Engine{n}, MaxOutputBytes: -1}).Search(ctx, q, sink)
+	n.Searched, n.NoStats = nil, noStats
+	for path, fr := range searched {
+		if fr.Binary && fr.MatchedLines > 0 {
+			// rg stops at a NUL in a file it found by walking: it counts
+			// neither its bytes nor its matches.
+			res.Stats.BytesSearched -= fr.Bytes
+			res.Stats.MatchedLines -= int64(fr.MatchedLines)
+			res.Stats.FilesMatched--
+			delete(hits, path)
+		} else if fr.Binary {
+			res.Stats.BytesSearched -= fr.Bytes
+		}
+	}
+	r.addResult(res)
+	if err != nil {
+		return err
+	}
+	paths := make([]string, 0, len(searched))
+	for path, fr := range searched {
+		if c := hits[path]; c != nil && (c.lines > 0 || !r.o.Stats) {
+			r.files++ // for --stats, as rg counts them
+			r.lines += c.lines
+			r.matches += c.matches
 			continue
 		}
-		if err := r.searchOne(ctx, chain, q, t, rel, s); err != nil {
+		if fr.MatchedLines == 0 || fr.Binary {
+			paths = append(paths, path)
+		}
+	}
+	slices.SortFunc(paths, comparePaths)
+	for _, rel := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s := &rgSink{run: r, t: t}
+		if err := s.Begin(rel); err != nil {
+			return err
+		}
+		// A binary file the walk found is never listed (rg stops at its
+		// NUL), yet it counts as a file without a match.
+		if err := s.listPath(!searched[rel].Binary); err != nil {
+			return err
+		}
+		if err := s.finishFile(); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// searchOne searches one listed file and prints it in the listing mode.
-func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Query, t target, rel string, s *rgSink) error {
-	q.Root, q.Paths = t.root, []string{rel}
-	q.Before, q.After, q.Mode = 0, 0, search.ModeContent
-	if r.o.Invert {
-		q.MaxCountPerFile = 0 // -m counts the inverted lines, below
-	}
-	matched := map[int]search.Line{}
-	unreadable := r.errs.count
-	res, err := chain.Search(ctx, q, errorSink{run: r, t: t, Sink: search.SinkFunc(func(l search.Line) error {
-		if l.Kind == search.KindMatch {
-			l.Text = bytes.Clone(l.Text)
-			l.Submatches = slices.Clone(l.Submatches)
-			matched[l.Number] = l
-		}
-		return nil
-	})})
-	binary := r.quitsAtNUL(t, firstNUL(filepath.Join(t.root, filepath.FromSlash(rel))))
-	if binary {
-		// rg stops at a NUL in a file it found by walking: it counts
-		// neither its bytes nor its matches.
-		res.Stats.BytesSearched, res.Stats.MatchedLines, res.Stats.FilesMatched = 0, 0, 0
-		clear(matched)
-	}
-	r.addResult(res)
-	if err != nil {
+// listedFile is what a batch's search found in one of its files.
+type listedFile struct {
+	binary     bool                // rg stops at its NUL: nothing in it counts
+	unreadable bool                // reported: not listed as without a match
+	matched    map[int]search.Line // its matching lines by number
+}
+
+// searchBatch searches a batch of listed files in one search and prints
+// each in the listing mode, in the batch's order.
+func (r *rgRun) searchBatch(ctx context.Context, chain *search.Chain, q search.Query, t target, rels []string) error {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if r.errs.count > unreadable {
-		return nil // reported: the file is not listed as without a match
+	found := make(map[string]*listedFile, len(rels))
+	var searched []string
+	binaries := int64(0)
+	for _, rel := range rels {
+		lf := &listedFile{binary: r.quitsAtNUL(t, firstNUL(filepath.Join(t.root, filepath.FromSlash(rel))))}
+		found[rel] = lf
+		if lf.binary {
+			// rg stops at a NUL in a file it found by walking: it counts
+			// the file as searched, but neither its bytes nor its matches.
+			binaries++
+			continue
+		}
+		searched = append(searched, rel)
 	}
+	r.addResult(search.Result{Stats: search.Stats{FilesSearched: binaries, Binary: binaries}})
+	if len(searched) > 0 {
+		q.Root, q.Paths = t.root, searched
+		q.Before, q.After, q.Mode = 0, 0, search.ModeContent
+		if r.o.Invert {
+			q.MaxCountPerFile = 0 // -m counts the inverted lines, below
+		}
+		keepText := r.o.Mode != rgcli.ModeFilesWithoutMatch
+		var cur *listedFile
+		sink := batchSink{errorSink: errorSink{run: r, t: t, Sink: search.SinkFuncs{
+			BeginFunc: func(path string) error {
+				cur = found[path]
+				if cur == nil { // an engine that names the file otherwise
+					cur = &listedFile{}
+					found[path] = cur
+				}
+				return nil
+			},
+			LineFunc: func(l search.Line) error {
+				if l.Kind != search.KindMatch || cur == nil {
+					return nil
+				}
+				if cur.matched == nil {
+					cur.matched = map[int]search.Line{}
+				}
+				if keepText {
+					l.Text = bytes.Clone(l.Text)
+					l.Submatches = slices.Clone(l.Submatches)
+				} else {
+					// (only counted: rg's --stats with --files-without-match)
+					l.Text, l.MoreSubmatches, l.Submatches = nil, l.MoreSubmatches+len(l.Submatches), nil
+				}
+				cur.matched[l.Number] = l
+				return nil
+			},
+		}}, found: found}
+		res, err := chain.Search(ctx, q, sink)
+		r.addResult(res)
+		if err != nil {
+			return err
+		}
+	}
+	for _, rel := range rels {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := r.printListed(ctx, t, rel, found[rel]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// batchSink marks the files whose read failed, besides reporting them.
+type batchSink struct {
+	errorSink
+	found map[string]*listedFile
+}
+
+// FileError implements search.FileErrorSink.
+func (s batchSink) FileError(e search.FileError) error {
+	if lf := s.found[e.Path]; lf != nil {
+		lf.unreadable = true
+	}
+	return s.errorSink.FileError(e)
+}
+
+// printListed prints one listed file in the listing mode, given what the
+// search found in it.
+func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *listedFile) error {
+	if lf.unreadable {
+		return nil
+	}
+	s := &rgSink{run: r, t: t}
 	if err := s.Begin(rel); err != nil {
 		return err
 	}
+	matched := lf.matched
 	if r.o.Mode == rgcli.ModeFilesWithoutMatch {
 		if len(matched) > 0 {
 			r.files++ // for --stats, as rg counts them
@@ -148,13 +334,13 @@ func (r *rgRun) searchOne(ctx context.Context, chain *search.Chain, q search.Que
 		if len(matched) == 0 {
 			// A binary file the walk found is never listed (rg stops at its
 			// NUL), yet it counts as a file without a match.
-			if err := s.listPath(!binary); err != nil {
+			if err := s.listPath(!lf.binary); err != nil {
 				return err
 			}
 		}
 		return s.finishFile()
 	}
-	if binary {
+	if lf.binary {
 		return s.finishFile()
 	}
 	if err := r.printAllLines(ctx, s, matched); err != nil {

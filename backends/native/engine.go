@@ -48,6 +48,13 @@ type Engine struct {
 	// times from before the search, which reading them changes. It is
 	// called from the search's workers, concurrently across files.
 	BeforeRead func(abs string)
+	// Searched, when set, is told of each file searched to its end (or to
+	// where rg stops: a NUL, a -m limit) with what was found in it, also
+	// when nothing matched: rg --files-without-match lists the files
+	// searched without a match, and a sink hears only of files with one.
+	// A file that could not be read is reported as an error instead. It
+	// is called from the search's workers, concurrently across files.
+	Searched func(path string, res FileResult)
 }
 
 // SkipByteStats sets NoStats (search.ByteStatsOptional).
@@ -108,6 +115,7 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	}
 	run.onFileError = n.OnFileError
 	run.beforeRead = n.BeforeRead
+	run.searchedFile = n.Searched
 	wo := WalkOptionsFor(q, typeGlobs, n.Workers)
 	// The reader sizes a file by reading it (see Source.mapLarge): a stat
 	// per file would be a system call for nothing.
@@ -165,6 +173,8 @@ type FileSearcher struct {
 	reading     *reading
 	onFileError func(path string, err error)
 	beforeRead  func(abs string) // Engine.BeforeRead
+	// searchedFile is Engine.Searched.
+	searchedFile func(path string, res FileResult)
 
 	sinkMu  sync.Mutex
 	sink    search.Sink
@@ -330,6 +340,9 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 			res.MatchedLines = max(res.MatchedLines, all.MatchedLines)
 		}
 	}
+	if r.searchedFile != nil && err == nil {
+		r.searchedFile(f.Path, res)
+	}
 	if res.MatchedLines > 0 {
 		r.matched.Add(1)
 		r.lines.Add(int64(res.MatchedLines))
@@ -410,6 +423,9 @@ func (r *FileSearcher) searchTransformed(f File, follow bool) error {
 		if res.MatchedLines > 0 {
 			r.matched.Add(1)
 			r.lines.Add(int64(res.MatchedLines))
+		}
+		if r.searchedFile != nil {
+			r.searchedFile(f.Path, res)
 		}
 	}
 	if err != nil {

@@ -216,6 +216,14 @@ func diffCases() []diffCase {
 	add("--sort", "path", "--files", "-g", "*.go")
 	add("--sort", "path", "--files", "--hidden", "-t", "txt")
 	add("--sort", "path", "--files-without-match", "-i", "foo")
+	// Files without a match: a walked binary file is never listed unless
+	// the NUL is not where rg stops (--binary, -a, a file named).
+	add("--sort", "path", "--files-without-match", "zzz")
+	add("--sort", "path", "--files-without-match", "baz")
+	add("--sort", "path", "--files-without-match", "--binary", "zzz")
+	add("--sort", "path", "--files-without-match", "-a", "zzz")
+	add("--sort", "path", "--files-without-match", "zzz", "src", "bin.dat")
+	add("--sort", "path", "--files-without-match", "--stats", "foo")
 	// A glob with a slash is matched against the path as rg walks it from
 	// the working directory, not from the root named on the command line;
 	// offsets, statistics and JSON under a named root are the file's own.
@@ -558,11 +566,13 @@ var refusals = map[string]knownDiff{
 // CustomReading), with the flag each names; with --backend naming one of
 // them there is no native engine to fall to.
 var readingDeclines = map[string]string{
-	"-z foo a.txt":                    "search-zip",
-	"--sort path --crlf -n foo$":      "crlf",
-	"--sort path -a -c foo":           "text",
-	"--sort path --binary -n baz":     "binary",
-	"-E latin1 -c foo docs/readme.md": "encoding latin1",
+	"-z foo a.txt":                                   "search-zip",
+	"--sort path --crlf -n foo$":                     "crlf",
+	"--sort path -a -c foo":                          "text",
+	"--sort path --binary -n baz":                    "binary",
+	"--sort path --files-without-match --binary zzz": "binary",
+	"--sort path --files-without-match -a zzz":       "text",
+	"-E latin1 -c foo docs/readme.md":                "encoding latin1",
 }
 
 // preNative is --pre with --backend naming an engine other than native.

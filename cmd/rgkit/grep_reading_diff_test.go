@@ -135,6 +135,9 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{"foo", "z/log.gz"}, sorted("-z", "--no-search-zip", "-c", "foo", "z"),
 		sorted("-z", "foo", "empty"), sorted("-z", "-c", "foo", "cut"),
 		{"-z", "--json", "foo", "z/log.xz"}, sorted("-z", "--json", "foo", "z"),
+		// a compressed file without a match is listed: its NULs are in
+		// the compressed bytes, not in what is searched.
+		sorted("-z", "--files-without-match", "zzz", "z"), sorted("-z", "--files-without-match", "bar", "z"),
 		// -E: transcoding, offsets and columns in the UTF-8 text, BOMs.
 		{"-E", "utf-16le", "-n", "--column", "foo", "e/le.txt"}, {"-E", "utf-16le", "-b", "-o", "w.r", "e/le.txt"},
 		{"-E", "utf-16be", "foo", "e/be.txt"}, {"-E", "UTF-16", "-c", "foo", "e/le.txt"},
