@@ -34,19 +34,22 @@ type rgRun struct {
 	js        *printer.RgJSON
 	legacy    *printer.JSON
 	replacer  expander
-	matched   bool
-	stats     search.Stats
-	backend   string // the engine that ran last (--format rgkit-json's summary)
-	matches   int64  // submatches (--stats)
-	lines     int64  // matched lines (--stats)
-	files     int64  // files with a match (--stats)
-	sorted    []sortedFile
-	atimes    *accessTimes    // --sort accessed: the keys from before the search read the files
-	errs      fileErrors      // files that could not be read
-	spans     *spanFinder     // finds the matches of a line past those the library stored
-	mapped    bool            // rg maps the named files (at most ten, all files): see namedBinary
-	bytesCut  int64           // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
-	begun     map[string]bool // the named files that had a line to print, when mapped (see cutUnbegunMapped)
+	// lineReader reads the files printed line by line (-v, --passthru),
+	// one at a time, reusing its buffer.
+	lineReader *bufio.Reader
+	matched    bool
+	stats      search.Stats
+	backend    string // the engine that ran last (--format rgkit-json's summary)
+	matches    int64  // submatches (--stats)
+	lines      int64  // matched lines (--stats)
+	files      int64  // files with a match (--stats)
+	sorted     []sortedFile
+	atimes     *accessTimes    // --sort accessed: the keys from before the search read the files
+	errs       fileErrors      // files that could not be read
+	spans      *spanFinder     // finds the matches of a line past those the library stored
+	mapped     bool            // rg maps the named files (at most ten, all files): see namedBinary
+	bytesCut   int64           // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
+	begun      map[string]bool // the named files that had a line to print, when mapped (see cutUnbegunMapped)
 	// crlf finds a CRLF line's spans with its '\r', as rg does; nil when
 	// no spans are printed.
 	crlf    *native.Matcher

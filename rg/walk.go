@@ -357,13 +357,29 @@ func (r *rgRun) printAllLines(ctx context.Context, s *rgSink, matched map[int]se
 		return err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	if r.lineReader == nil {
+		r.lineReader = bufio.NewReaderSize(f, 64<<10)
+	}
+	br := r.lineReader
+	br.Reset(f)
+	defer br.Reset(nil)
 	all := allLines{r: r, s: s, n: 1}
+	var long []byte // a line longer than br's buffer, pieced together
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		raw, err := br.ReadBytes('\n')
+		// (each line is printed or copied before the next is read, so
+		// br's buffer serves without a copy per line)
+		raw, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], raw...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				raw, err = br.ReadSlice('\n')
+				long = append(long, raw...)
+			}
+			raw = long
+		}
 		if len(raw) == 0 && err != nil {
 			break
 		}

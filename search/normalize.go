@@ -64,8 +64,9 @@ func Normalize(q Query) (Query, error) {
 	q.Root = root
 	if len(q.Paths) > 0 {
 		paths := make([]string, 0, len(q.Paths))
+		links := &linkResolver{dirs: map[string]resolved{}}
 		for _, p := range q.Paths {
-			rel, err := normalizePath(root, p)
+			rel, err := normalizePath(root, p, links)
 			if err != nil {
 				return q, err
 			}
@@ -296,7 +297,7 @@ func normalizeRoot(root string) (string, error) {
 
 // normalizePath makes p relative to root, slash-separated and clean, and
 // refuses paths that leave root (lexically) or do not exist.
-func normalizePath(root, p string) (string, error) {
+func normalizePath(root, p string, links *linkResolver) (string, error) {
 	if p == "" {
 		return "", errors.New("search: empty path")
 	}
@@ -312,7 +313,8 @@ func normalizePath(root, p string) (string, error) {
 		return "", fmt.Errorf("search: path %q is outside the root %s", p, root)
 	}
 	full := filepath.Join(root, rel)
-	if _, err := os.Lstat(full); err != nil {
+	lfi, err := os.Lstat(full)
+	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", fmt.Errorf("search: path %q: %w", p, fs.ErrNotExist)
 		}
@@ -321,19 +323,48 @@ func normalizePath(root, p string) (string, error) {
 	// Engines follow a symbolic link named explicitly (rg does), so what it
 	// leads to must be inside the root too and be something a search can
 	// read without blocking (a FIFO would hang rg and grep).
-	fi, err := os.Stat(full)
-	if err != nil {
-		return "", fmt.Errorf("search: path %q: broken symbolic link: %w", p, err)
+	fi := lfi
+	if lfi.Mode()&fs.ModeSymlink != 0 {
+		if fi, err = os.Stat(full); err != nil {
+			return "", fmt.Errorf("search: path %q: broken symbolic link: %w", p, err)
+		}
 	}
 	if !fi.IsDir() && !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("search: path %q is not a regular file or directory (%v)", p, fi.Mode().Type())
 	}
-	if real, err := filepath.EvalSymlinks(full); err == nil {
-		if realRoot, err := filepath.EvalSymlinks(root); err == nil && real != realRoot && !Within(realRoot, real) {
+	if real, err := links.eval(full, lfi); err == nil {
+		if realRoot, err := links.eval(root, nil); err == nil && real != realRoot && !Within(realRoot, real) {
 			return "", fmt.Errorf("search: path %q is outside the root %s (it resolves to %s)", p, root, real)
 		}
 	}
 	return filepath.ToSlash(rel), nil
+}
+
+// linkResolver is filepath.EvalSymlinks for many paths of one query: the
+// directories they share are resolved once (a search of a listed tree
+// names thousands of files, and resolving each anew was most of its cost).
+type linkResolver struct{ dirs map[string]resolved }
+
+type resolved struct {
+	path string
+	err  error
+}
+
+// eval resolves p's links; lfi, when not nil, is p's Lstat.
+func (l *linkResolver) eval(p string, lfi fs.FileInfo) (string, error) {
+	if lfi != nil && lfi.Mode()&fs.ModeSymlink == 0 {
+		dir, err := l.eval(filepath.Dir(p), nil)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(dir, filepath.Base(p)), nil
+	}
+	if r, ok := l.dirs[p]; ok {
+		return r.path, r.err
+	}
+	real, err := filepath.EvalSymlinks(p)
+	l.dirs[p] = resolved{real, err}
+	return real, err
 }
 
 // smartCase applies rg's smart-case rule (grep-regex's AstAnalysis in
