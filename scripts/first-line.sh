@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # first-line.sh times how long a search takes to print its first line, read
-# through a pipe: rg against `rgkit grep` (auto, and --backend native), in
-# interleaved runs after one warm-up each. Two clocks per run:
+# through a pipe: rg against `rgkit grep` (auto, and --backend native) and
+# the pure-Go rg binary (cmd/rg), in interleaved runs after one warm-up
+# each. Two clocks per run:
 #   first  the reader's clock when the first line arrives (the search is then
 #          ended by SIGPIPE at its next write)
 #   head   the whole pipeline `... | head -1`, bash included (what a user times)
@@ -34,13 +35,15 @@ export PATH="$(dirname "$rgpath"):$PATH"
 bin=$(mktemp -d)/rgkit
 trap 'rm -rf "$(dirname "$bin")"' EXIT
 CGO_ENABLED=0 go build -o "$bin" ./cmd/rgkit # static, as a release is built
+CGO_ENABLED=0 go build -trimpath -o "$(dirname "$bin")/rg-go" ./cmd/rg
 
-names=(rg auto native)
+names=(rg auto native cmdrg)
 cmd() {
   case "$1" in
     rg) "$rgpath" "${query[@]}" "$dir" ;;
     auto) "$bin" grep "${query[@]}" "$dir" ;;
     native) "$bin" grep --backend native "${query[@]}" "$dir" ;;
+    cmdrg) "$(dirname "$bin")/rg-go" "${query[@]}" "$dir" ;;
   esac
 }
 now() { date +%s%N; }
@@ -60,7 +63,7 @@ for ((i = 0; i < runs; i++)); do
 done
 
 median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END{m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1000}'; }
-printf '| | %s |\n|---|--:|--:|--:|\n' "rg | rgkit grep (auto) | rgkit grep --backend native"
+printf '| | %s |\n|---|--:|--:|--:|--:|\n' "rg | rgkit grep (auto) | rgkit grep --backend native | cmd/rg"
 for clock in first head; do
   declare -n c=$clock
   printf '| %s |' "$clock"

@@ -15,7 +15,11 @@
 #                 that would answer without it?)
 #   --no-rg       run rgkit with a PATH holding only git and grep (links in a
 #                 temporary directory) and RGKIT_RG_PATH naming a missing file,
-#                 as on a machine without rg; needs --versus
+#                 as on a machine without rg; needs --versus or --chain
+#   --chain       three columns interleaved: rg (--rg, run by its path), then
+#                 with no rg on PATH (implies --no-rg) `rgkit grep --backend
+#                 native` and `rgkit grep` (the default chain); ratios of the
+#                 chain over native and over rg
 #   DIR           the tree to search
 #   after --      one query per argument, each a string of rg arguments
 #                 (default: the suite below)
@@ -31,6 +35,7 @@ rg=rg
 backend=auto
 versus=
 norg=false
+chain=false
 dir=
 queries=()
 while [ $# -gt 0 ]; do
@@ -40,8 +45,9 @@ while [ $# -gt 0 ]; do
     --backend) backend=$2; shift ;;
     --versus) versus=$2; shift ;;
     --no-rg) norg=true ;;
+    --chain) chain=true; norg=true ;;
     --) shift; queries=("$@"); break ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     -*) echo "grep-vs-rg: unknown flag $1 (see --help)" >&2; exit 2 ;;
     *) dir=$1 ;;
   esac
@@ -49,10 +55,11 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$dir" ] || { echo "grep-vs-rg: give the DIR to search (see --help)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "grep-vs-rg: needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 2; }
-if $norg && [ -z "$versus" ]; then echo "grep-vs-rg: --no-rg needs --versus (there is no rg to compare with)" >&2; exit 2; fi
+if $norg && ! $chain && [ -z "$versus" ]; then echo "grep-vs-rg: --no-rg needs --versus or --chain (there is no rg to compare with)" >&2; exit 2; fi
 if [ -z "$versus" ]; then
   rgpath=$(command -v "$rg") || { echo "grep-vs-rg: no rg at $rg" >&2; exit 2; }
-  export PATH="$(dirname "$rgpath"):$PATH"
+  rgpath=$(realpath "$rgpath")
+  $chain || export PATH="$(dirname "$rgpath"):$PATH"
 fi
 if [ ${#queries[@]} -eq 0 ]; then
   queries=("static" "-i pm_resume" "PM_RESUME" "(ERR|WARN)_[A-Z]+" "-w [A-Z]+_SUSPEND" '\w{5}\s+\w{5}\s+\w{5}' "func" "-i http" '\w+\d\s*=\s*\d')
@@ -87,6 +94,35 @@ measure() {
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
+if $chain; then
+  echo "rg: $("$rgpath" --version | head -n 1); rgkit grep --backend native and rgkit grep (default chain), both with no rg on PATH; $runs interleaved triples; output to a pipe"
+  echo
+  echo "| query | rg | native | chain | chain ×native | chain ×rg | native ×rg | rg CPU | native CPU | chain CPU | rg RSS | chain RSS | lines |"
+  echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|"
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+  for q in "${queries[@]}"; do
+    read -r -a args <<<"$q"
+    native=("${run_env[@]}" "$bin" grep --backend native "${args[@]}" "$dir")
+    auto=("${run_env[@]}" "$bin" grep "${args[@]}" "$dir")
+    measure "$rgpath" "${args[@]}" "$dir" >/dev/null
+    measure "${native[@]}" >/dev/null
+    measure "${auto[@]}" >/dev/null
+    rt=(); nt=(); at=(); rc=(); nc=(); ac=(); rm=(); am=(); same=yes
+    for _ in $(seq "$runs"); do
+      read -r a am1 ac1 al < <(measure "$rgpath" "${args[@]}" "$dir")
+      read -r b _ bc bl < <(measure "${native[@]}")
+      read -r c cm cc cl < <(measure "${auto[@]}")
+      rt+=("$a"); nt+=("$b"); at+=("$c"); rc+=("$ac1"); nc+=("$bc"); ac+=("$cc"); rm+=("$am1"); am+=("$cm")
+      [ "$al" = "$bl" ] && [ "$al" = "$cl" ] || same="no ($al, $bl, $cl)"
+    done
+    r=$(printf '%s\n' "${rt[@]}" | median); n=$(printf '%s\n' "${nt[@]}" | median); c=$(printf '%s\n' "${at[@]}" | median)
+    rcpu=$(printf '%s\n' "${rc[@]}" | median); ncpu=$(printf '%s\n' "${nc[@]}" | median); ccpu=$(printf '%s\n' "${ac[@]}" | median)
+    rmem=$(printf '%s\n' "${rm[@]}" | sort -g | tail -n 1); cmem=$(printf '%s\n' "${am[@]}" | sort -g | tail -n 1)
+    printf '| `%s` | %ss | %ss | %ss | %s× | %s× | %s× | %ss | %ss | %ss | %d MiB | %d MiB | %s |\n' "${q//|/\\|}" "$r" "$n" "$c" \
+      "$(ratio "$c" "$n")" "$(ratio "$c" "$r")" "$(ratio "$n" "$r")" "$rcpu" "$ncpu" "$ccpu" $((rmem / 1024)) $((cmem / 1024)) "$same"
+  done
+  exit 0
+fi
 if [ -n "$versus" ]; then
   echo "baseline (rg column): rgkit grep --backend $versus$($norg && echo ', no rg on PATH'); rgkit grep --backend $backend; $runs interleaved pairs; output to a pipe"
 else echo "rg: $("$rgpath" --version | head -n 1); rgkit grep --backend $backend; $runs interleaved pairs; output to a pipe"; fi
