@@ -22,7 +22,7 @@ const (
 	classNoLiteral                     // nothing to look for first: \w{5}\s+\w{5}\s+\w{5}
 	classCount                         // -c: every matching line of each file counted
 	classFiles                         // -l: the first match of each file
-	classOneFile                       // one file named: --files-without-match, -v and --passthru search file by file
+	classOneFile                       // one file named: a file searched alone
 	numClasses
 )
 

@@ -80,10 +80,8 @@ const listingBatch = 256
 // runListing prints one target in a listing mode.
 func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Query, t target) error {
 	if r.o.Mode == rgcli.ModeFilesWithoutMatch && !r.o.Invert && !r.o.Passthru && !stopsOnNonmatch(r.o) {
-		for _, e := range chain.Engines {
-			if n, ok := e.(*native.Engine); ok {
-				return r.listWithoutMatch(ctx, n, q, t)
-			}
+		if n := nativeEngine(chain); n != nil {
+			return r.listWithoutMatch(ctx, n, q, t)
 		}
 	}
 	files, err := r.listFiles(ctx, q, t)
@@ -118,6 +116,18 @@ func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Qu
 			return err
 		}
 		files = files[n:]
+	}
+	return nil
+}
+
+// nativeEngine is the chain's native engine, nil if it has none. The
+// listing modes search with it alone: it tells of every file it searched
+// (Engine.Searched), where the other engines tell only of matches.
+func nativeEngine(chain *search.Chain) *native.Engine {
+	for _, e := range chain.Engines {
+		if n, ok := e.(*native.Engine); ok {
+			return n
+		}
 	}
 	return nil
 }
@@ -233,19 +243,59 @@ func (r *rgRun) searchBatch(ctx context.Context, chain *search.Chain, q search.Q
 	}
 	found := make(map[string]*listedFile, len(rels))
 	var searched []string
-	binaries := int64(0)
-	for _, rel := range rels {
-		lf := &listedFile{binary: r.quitsAtNUL(t, firstNUL(filepath.Join(t.root, filepath.FromSlash(rel))))}
-		found[rel] = lf
-		if lf.binary {
+	afterSearch := func() {}
+	n := nativeEngine(chain)
+	if n != nil {
+		// The native engine says which files hold a NUL as it searches
+		// them (below): they need no read of their own first.
+		for _, rel := range rels {
+			found[rel] = &listedFile{}
+		}
+		searched = rels
+		chain = &search.Chain{Engines: []search.Engine{n}, MaxOutputBytes: -1}
+		var mu sync.Mutex
+		binaries := map[string]native.FileResult{}
+		n.Searched = func(path string, res native.FileResult) {
+			if res.Binary && r.quitsAtNUL(t, res.NULOffset) {
+				mu.Lock()
+				binaries[path] = res
+				mu.Unlock()
+			}
+		}
+		noStats := n.NoStats
+		n.NoStats = false // a file's NUL is looked for even where no match can be
+		defer func() { n.Searched, n.NoStats = nil, noStats }()
+		afterSearch = func() {
 			// rg stops at a NUL in a file it found by walking: it counts
 			// the file as searched, but neither its bytes nor its matches.
-			binaries++
-			continue
+			var st search.Stats
+			for path, fr := range binaries {
+				st.BytesSearched -= fr.Bytes
+				st.MatchedLines -= int64(fr.MatchedLines)
+				if fr.MatchedLines > 0 {
+					st.FilesMatched--
+				}
+				if lf := found[path]; lf != nil {
+					lf.binary, lf.matched = true, nil
+				}
+			}
+			r.addResult(search.Result{Stats: st})
 		}
-		searched = append(searched, rel)
+	} else {
+		binaries := int64(0)
+		for _, rel := range rels {
+			lf := &listedFile{binary: r.quitsAtNUL(t, firstNUL(filepath.Join(t.root, filepath.FromSlash(rel))))}
+			found[rel] = lf
+			if lf.binary {
+				// rg stops at a NUL in a file it found by walking: it counts
+				// the file as searched, but neither its bytes nor its matches.
+				binaries++
+				continue
+			}
+			searched = append(searched, rel)
+		}
+		r.addResult(search.Result{Stats: search.Stats{FilesSearched: binaries, Binary: binaries}})
 	}
-	r.addResult(search.Result{Stats: search.Stats{FilesSearched: binaries, Binary: binaries}})
 	if len(searched) > 0 {
 		q.Root, q.Paths = t.root, searched
 		q.Before, q.After, q.Mode = 0, 0, search.ModeContent
@@ -283,6 +333,7 @@ func (r *rgRun) searchBatch(ctx context.Context, chain *search.Chain, q search.Q
 		}}, found: found}
 		res, err := chain.Search(ctx, q, sink)
 		r.addResult(res)
+		afterSearch()
 		if err != nil {
 			return err
 		}

@@ -90,9 +90,9 @@ func engineChain(backend string) (*search.Chain, error) {
 	return &search.Chain{Engines: []search.Engine{b}}, nil
 }
 
-// locateOnce resolves rg once per command line: the listing modes
-// (--files-without-match, -v, --passthru) run one search per file, and
-// each would ask the resolver again (8 µs, a tenth of a one-file search).
+// locateOnce resolves rg once per command line: the listing modes (-v,
+// --passthru) run one search per batch of listed files, and each would
+// ask the resolver again (8 µs, a tenth of a one-file search).
 func locateOnce(locate func(context.Context) (string, error)) func(context.Context) (string, error) {
 	var (
 		mu   sync.Mutex
