@@ -250,3 +250,23 @@ func TestFastRecordAcrossReadBoundaries(t *testing.T) {
 		t.Errorf("fast path: %v, general: %v, %d records, equal: %v", gotErr, wantErr, len(got), reflect.DeepEqual(got, want))
 	}
 }
+
+// TestKeptBase64IsCheckedWhereverTheBufferSplits: a "bytes" string is
+// checked as it streams only where it passes the cap (the kept part is
+// checked when it is decoded), so where the read buffer splits it must not
+// change the answer. It once did: a chunk that crossed the cap was
+// checked whole, kept part included.
+func TestKeptBase64IsCheckedWhereverTheBufferSplits(t *testing.T) {
+	t.Parallel()
+	rec := []byte(`{"type":"context","data":{"path":{"text":"p"},"lines":{"bytes":"ItC2YdC2LUg1}fC9DXVxueGYmW2lJZVoi"},"line_number":1,"absolute_offset":0,"submatches":[]}}` + "\n")
+	caps := rgCaps{text: 7, subs: 2}
+	want, wantErr := decodeAll(rec, caps, 4096, true)
+	for size := 64; size < len(rec)+8; size++ {
+		for _, general := range []bool{true, false} {
+			got, err := decodeAll(rec, caps, size, general)
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("buffer %d (general decoder only: %v): %+v, %v; with a whole-record buffer %+v, %v", size, general, got, err, want, wantErr)
+			}
+		}
+	}
+}

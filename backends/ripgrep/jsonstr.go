@@ -91,7 +91,10 @@ func (d *rgDecoder) str(dst *rgStr, limit int, b64 bool) error {
 		// base64 that is kept is checked when it is decoded (rgData.raw);
 		// what is only counted is checked here.
 		if b64 && limit >= 0 && dst.n+int64(d.i-start) > int64(limit) {
-			for _, c := range d.buf[start:d.i] {
+			// (only the counted part: the kept part is checked later,
+			// wherever the read buffer happened to split the string)
+			from := start + min(max(0, limit-len(dst.b)), d.i-start)
+			for _, c := range d.buf[from:d.i] {
 				if !base64Char[c] {
 					return d.fail("invalid base64 in \"bytes\"")
 				}
