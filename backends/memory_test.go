@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rgkit/rgkit/backends/native"
+	"github.com/rgkit/rgkit/backends/ripgrep"
 	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 )
@@ -72,6 +74,10 @@ type memCase struct {
 	wantLines int
 	// maxOutput is the Chain's MaxOutputBytes (0 = its default).
 	maxOutput int64
+	// ripgrepStopped: the ripgrep engine runs with a 64 MiB memory cap
+	// and the native engine behind it, which must answer once rg is
+	// stopped there.
+	ripgrepStopped bool
 }
 
 var memCases = []memCase{
@@ -87,15 +93,22 @@ var memCases = []memCase{
 	{name: "all 10M matching lines sorted (a 16 MB byte cap holds)", file: "lines", pattern: "x",
 		q: func(q search.Query) search.Query { return q }, wantLines: -1, maxOutput: 16 << 20,
 		engines: []string{"grep", "native"}},
-	// Not the ripgrep engine: rg 15 itself would take about four minutes
-	// and 6 GB to print this line's 2.8 GB JSON record, so the engine stops
-	// it at its memory cap and the Chain answers with the next engine
-	// (backends/ripgrep's TestOneLongLineStaysWithinRgsMemoryCap). The
-	// engine's decoder is held to the caps on that exact record, generated
-	// without rg, by TestDecodeOneFiftyMegabyteLineWithinTheCaps there.
+	// rg 15 itself would take about four minutes and 6 GB to print this
+	// line's 2.8 GB JSON record, so the ripgrep engine stops it at its
+	// memory cap and the Chain answers with the next engine (the case
+	// after these, and backends/ripgrep's
+	// TestOneLongLineStaysWithinRgsMemoryCap). The engine's decoder is held
+	// to the caps on that exact record, generated without rg, by
+	// TestDecodeOneFiftyMegabyteLineWithinTheCaps there.
 	{name: "one 50 MB line, every byte a match", file: "long", pattern: "A",
 		q: func(q search.Query) search.Query { q.Sort = search.SortNone; return q }, wantLines: 1,
 		engines: []string{"grep", "native"}},
+	// The ripgrep engine on that line: rg stopped at the engine's memory
+	// cap (64 MiB here, 1 GiB by default) while it builds the record, and
+	// the native engine answering; this process stays within the caps.
+	{name: "one 50 MB line, rg stopped at its memory cap and native answering", file: "long", pattern: "A",
+		q: func(q search.Query) search.Query { q.Sort = search.SortNone; return q }, wantLines: 1,
+		engines: []string{"ripgrep"}, ripgrepStopped: true},
 	{name: "one 50 MB line under a column cap", file: "long", pattern: "A",
 		q: func(q search.Query) search.Query { q.MaxColumns = 500; return q }, wantLines: 1,
 		engines: []string{"grep", "native"}},
@@ -224,9 +237,17 @@ func TestMemoryChild(t *testing.T) {
 	lines := 0
 	sink := search.SinkFunc(func(search.Line) error { lines++; return nil })
 	q := c.q(search.Query{Pattern: c.pattern, Root: root})
-	res, err := (&search.Chain{Engines: []search.Engine{b}, MaxOutputBytes: c.maxOutput}).Search(context.Background(), q, sink)
+	engines := []search.Engine{b}
+	if c.ripgrepStopped {
+		b.(*ripgrep.Engine).MaxMemory = 64 << 20
+		engines = append(engines, native.New())
+	}
+	res, err := (&search.Chain{Engines: engines, MaxOutputBytes: c.maxOutput}).Search(context.Background(), q, sink)
 	if err != nil {
 		t.Fatalf("search: %v", err)
+	}
+	if c.ripgrepStopped && (res.Backend != "native" || !strings.Contains(strings.Join(res.Warnings, " "), "memory")) {
+		t.Fatalf("answered by %s with warnings %q; want rg stopped for memory and native answering", res.Backend, res.Warnings)
 	}
 	if res.Partial {
 		t.Fatalf("partial result: %v", res.Warnings)

@@ -60,6 +60,12 @@ type Engine struct {
 	// binary file's bytes only up to where it stops), and git grep is not
 	// run at all: it could prune nothing.
 	NoStats bool
+	// MaxMemory caps each git's resident anonymous memory, in bytes; 0 =
+	// DefaultMaxMemory, negative = none. Enforced on Linux (proc.Spec): a
+	// git stopped there fails the search with search.ErrMemoryCap (or, when
+	// an allocation fails first, with git's own error), and a Chain
+	// searches again with its next engine.
+	MaxMemory int64
 
 	mu     sync.Mutex
 	probes map[string]gitProbe // PCRE support, by git binary
@@ -69,6 +75,27 @@ var _ search.Engine = (*Engine)(nil)
 
 // New returns the git grep engine with its defaults.
 func New() *Engine { return &Engine{} }
+
+// DefaultMaxMemory is a git's memory cap when Engine.MaxMemory is 0: git
+// grep and ls-files cost tens of MB on a large tree (the index is mapped,
+// which does not count); gigabytes mean a pattern made its matcher explode.
+const DefaultMaxMemory int64 = 512 << 20
+
+// maxMemory is the cap handed to proc.Spec (<= 0 there = none).
+func (g *Engine) maxMemory() int64 {
+	if g.MaxMemory == 0 {
+		return DefaultMaxMemory
+	}
+	return g.MaxMemory
+}
+
+// memoryCapped rewords a git stopped for its memory cap as search.ErrMemoryCap.
+func (g *Engine) memoryCapped(res proc.Result, err error) error {
+	if res.MemoryCapped {
+		return fmt.Errorf("%w: git needed more than %s of memory and was stopped", search.ErrMemoryCap, proc.FormatBytes(g.maxMemory()))
+	}
+	return err
+}
 
 // SkipByteStats sets NoStats (search.ByteStatsOptional).
 func (g *Engine) SkipByteStats() { g.NoStats = true }
@@ -209,9 +236,9 @@ func cloneArgs(s []string) []string { return append([]string(nil), s...) }
 // output runs git and returns its (capped) stdout.
 func (g *Engine) output(ctx context.Context, git, dir, locale string, args ...string) ([]byte, proc.Result, error) {
 	var out bytes.Buffer
-	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: git, Args: args, Dir: dir, Env: g.env(locale), MaxStdout: 1 << 20, Grace: g.Grace},
+	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: git, Args: args, Dir: dir, Env: g.env(locale), MaxStdout: 1 << 20, Grace: g.Grace, MaxMemory: g.maxMemory()},
 		func(r io.Reader) error { _, err := io.Copy(&out, r); return err })
-	return out.Bytes(), res, err
+	return out.Bytes(), res, g.memoryCapped(res, err)
 }
 
 // Search runs q in the git work tree containing q.Root.
@@ -420,10 +447,11 @@ func gitTodo(walked []native.File, tracked, candidates, bom map[string]bool, exp
 // nulList runs git and collects its NUL-separated path list (-z output).
 func (g *Engine) nulList(ctx context.Context, git, dir, locale string, args ...string) (map[string]bool, proc.Result, error) {
 	set := map[string]bool{}
-	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: git, Args: args, Dir: dir, Env: g.env(locale), MaxStdout: proc.DefaultMaxStdout, Grace: g.Grace},
+	res, err := proc.Run(ctx, proc.Spec{Unavailable: search.ErrUnavailable, Path: git, Args: args, Dir: dir, Env: g.env(locale), MaxStdout: proc.DefaultMaxStdout, Grace: g.Grace, MaxMemory: g.maxMemory()},
 		func(r io.Reader) error {
 			return proc.ReadNulList(r, func(p string) error { set[p] = true; return nil })
 		})
+	err = g.memoryCapped(res, err)
 	if err == nil && res.StdoutCapped {
 		err = fmt.Errorf("%w: git output passed the engine's byte cap", search.ErrUnavailable)
 	}
