@@ -581,12 +581,18 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		s.loc = nil
 	}
 	filesMode := r.o.Mode == rgcli.ModeFilesWithMatches || (r.o.Quiet && r.o.Mode != rgcli.ModeJSON)
+	// rg's summary printer squashes the count (and the path) of a file it
+	// stopped reading at a NUL: with --stats it reads past the first
+	// match, so -c and -l see the NUL that a plain -l never reaches. The
+	// statistics keep the file's matches.
+	squashed := statsSearchWhole(r.o) && (r.o.Mode == rgcli.ModeCount || filesMode) && sum.Binary && !s.t.file && !r.o.Binary &&
+		(r.o.MaxCount == nil || int64(sum.MatchedLines) < int64(*r.o.MaxCount))
 	if r.o.Mode == rgcli.ModeCount || filesMode {
 		s.lines = int64(sum.MatchedLines)
 		if s.lines == 0 && filesMode {
 			s.lines = 1
 		}
-		r.matched = r.matched || s.lines > 0
+		r.matched = r.matched || (s.lines > 0 && !squashed)
 		if r.o.Quiet && r.matched && !r.o.Stats {
 			return errQuit
 		}
@@ -616,7 +622,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 			size = sum.Bytes // decompressed or transcoded
 		}
 		err = r.js.End(size, binaryOff) // with -q it only counts
-	case r.o.Quiet:
+	case r.o.Quiet, squashed:
 	case r.o.Mode == rgcli.ModeFilesWithMatches:
 		err = s.std.PathLine(s.path)
 	case r.o.Mode == rgcli.ModeCount:
