@@ -143,8 +143,14 @@ func TestMemoryIsBoundedByTheCaps(t *testing.T) {
 		"long":  memTree(t, "l", bytes.Repeat([]byte("A"), memLongBytes)),
 	}
 	available := map[string]bool{}
+	rgPrunes := "" // why rg never prints the long line's record here
 	for _, b := range realEngines(t, dirs["lines"]) {
 		available[b.Name()] = true
+		if info, err := b.Available(context.Background()); err == nil && b.Name() == "ripgrep" {
+			if diffs, _ := search.Differences(info.Version); len(diffs) > 0 {
+				rgPrunes = fmt.Sprintf("rg %s only lists the files (rg -l) and native prints the line: no record to stop", info.Version)
+			}
+		}
 	}
 	for _, c := range memCases {
 		for _, name := range c.engines {
@@ -152,6 +158,9 @@ func TestMemoryIsBoundedByTheCaps(t *testing.T) {
 				t.Parallel() // each child measures its own peak
 				if !available[name] {
 					t.Skipf("%s is not available here", name)
+				}
+				if c.ripgrepStopped && rgPrunes != "" {
+					t.Skip(rgPrunes)
 				}
 				peak, lines := runMemChild(t, c.name, name, dirs[c.file])
 				if c.wantLines >= 0 && lines != c.wantLines {
