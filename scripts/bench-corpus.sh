@@ -10,6 +10,7 @@
 #               goes first on PATH so the ripgrep engine runs the same rg
 #   --out DIR   where go-src.md/.svg and linux.md/.svg go (default docs/bench)
 #   --only NAME measure only corpus NAME (go-src or linux; --only linux implies --linux)
+#   --prepare   only make the corpora; print NAME=DIR for each and measure nothing
 #
 # Corpora, each a git work tree (committed once) so git grep takes part, kept
 # under ${XDG_CACHE_HOME:-~/.cache}/rgkit/corpora:
@@ -26,6 +27,7 @@ out=docs/bench
 linux=false
 rg=rg
 only=
+prepare=false
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -34,22 +36,25 @@ while [ $# -gt 0 ]; do
     --rg) rg=$2; shift ;;
     --out) out=$2; shift ;;
     --only) only=$2; shift; [ "$only" = linux ] && linux=true ;;
+    --prepare) prepare=true ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "bench-corpus: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 
-rgpath=$(command -v "$rg") || { echo "bench-corpus: no rg at $rg (give --rg PATH)" >&2; exit 2; }
-export PATH="$(dirname "$rgpath"):$PATH"
+if ! $prepare; then
+  rgpath=$(command -v "$rg") || { echo "bench-corpus: no rg at $rg (give --rg PATH)" >&2; exit 2; }
+  export PATH="$(dirname "$rgpath"):$PATH"
 
-mkdir -p "$out"
-bin=$(mktemp -d)/rgkit
-trap 'rm -rf "$(dirname "$bin")"' EXIT
-# Static, as a release is built: no dynamic loader and libc start-up,
-# about 5 ms less per run than the default cgo build.
-CGO_ENABLED=0 go build -o "$bin" ./cmd/rgkit
+  mkdir -p "$out"
+  bin=$(mktemp -d)/rgkit
+  trap 'rm -rf "$(dirname "$bin")"' EXIT
+  # Static, as a release is built: no dynamic loader and libc start-up,
+  # about 5 ms less per run than the default cgo build.
+  CGO_ENABLED=0 go build -o "$bin" ./cmd/rgkit
+fi
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/rgkit/corpora
 mkdir -p "$cache"
@@ -105,6 +110,11 @@ if $linux; then
     mv "$cache/linux.tmp" "$cache/linux-6.1"
   fi
   corpora+=("linux=$cache/linux-6.1")
+fi
+
+if $prepare; then
+  printf '%s\n' "${corpora[@]}"
+  exit 0
 fi
 
 status=0
