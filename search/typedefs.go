@@ -20,8 +20,8 @@ var ErrInvalidTypeDef = errors.New("invalid definition (format is type:glob, e.g
 // DefaultTypeDefs is rg 15.2.0's built-in table.
 func DefaultTypeDefs() *TypeDefs {
 	d := &TypeDefs{defs: make(map[string][]string, len(typeTable))}
-	for name, globs := range typeTable {
-		d.defs[name] = slices.Clone(globs)
+	for _, t := range typeTable {
+		d.defs[t.name] = slices.Clone(t.globs)
 	}
 	return d
 }

@@ -1,11 +1,11 @@
 package search
 
-//go:generate go run ../scripts/gentypes -want 15.2.0 -o types_table.go
+//go:generate go run ../scripts/gentypes -want 15.2.0 -package search -o types_table.go
 
 import (
 	"fmt"
 	"slices"
-	"sort"
+	"strings"
 )
 
 // TypeGlobs turns rg file type names (as in rg -t go) into include globs,
@@ -16,7 +16,7 @@ import (
 func TypeGlobs(types []string) ([]string, error) {
 	var out []string
 	for _, t := range types {
-		globs, ok := typeTable[t]
+		globs, ok := builtinType(t)
 		if !ok {
 			return nil, fmt.Errorf("unrecognized file type: %q", t)
 		}
@@ -29,12 +29,26 @@ func TypeGlobs(types []string) ([]string, error) {
 	return out, nil
 }
 
+// fileType is one row of typeTable.
+type fileType struct {
+	name  string
+	globs []string
+}
+
+// builtinType returns the globs of rg's built-in type name.
+func builtinType(name string) ([]string, bool) {
+	i, ok := slices.BinarySearchFunc(typeTable, name, func(t fileType, name string) int { return strings.Compare(t.name, name) })
+	if !ok {
+		return nil, false
+	}
+	return typeTable[i].globs, true
+}
+
 // TypeNames lists the known type names, sorted.
 func TypeNames() []string {
-	names := make([]string, 0, len(typeTable))
-	for n := range typeTable {
-		names = append(names, n)
+	names := make([]string, len(typeTable))
+	for i, t := range typeTable {
+		names[i] = t.name
 	}
-	sort.Strings(names)
 	return names
 }

@@ -1,11 +1,11 @@
-// Command gentypes writes rgkit's file type table (backends/types_table.go)
+// Command gentypes writes rgkit's file type table (search/types_table.go)
 // from a ripgrep binary's `rg --type-list`, so that `-t NAME` selects the
 // same files with every engine as with that ripgrep. `go generate` in the
 // package holding types.go runs it with the rg on PATH and refuses any rg but
 // the reference release (15.2.0):
 //
-//	PATH=/dir/of/rg-15.2.0:$PATH go generate ./backends
-//	go run ./scripts/gentypes -rg /path/to/rg -want 15.2.0 -o backends/types_table.go
+//	PATH=/dir/of/rg-15.2.0:$PATH go generate ./search
+//	go run ./scripts/gentypes -rg /path/to/rg -want 15.2.0 -o search/types_table.go
 package main
 
 import (
@@ -22,7 +22,7 @@ import (
 func main() {
 	rg := flag.String("rg", "rg", "the ripgrep binary whose --type-list is the table")
 	out := flag.String("o", "types_table.go", "the Go file to write")
-	pkg := flag.String("package", "backends", "the Go package of the file")
+	pkg := flag.String("package", "search", "the Go package of the file")
 	want := flag.String("want", "", "refuse an rg whose version is not this one (e.g. 15.2.0)")
 	flag.Parse()
 	if err := run(*rg, *out, *pkg, *want); err != nil {
@@ -59,23 +59,29 @@ func render(pkg, version string, list []byte) ([]byte, error) {
 	fmt.Fprintf(&b, "package %s\n\n", pkg)
 	fmt.Fprintf(&b, "// typeTableVersion is the ripgrep whose built-in types typeTable copies.\n")
 	fmt.Fprintf(&b, "const typeTableVersion = %q\n\n", version)
-	b.WriteString("// typeTable is ripgrep's built-in type list: name -> globs, matched\n")
-	b.WriteString("// against file names.\n")
-	b.WriteString("var typeTable = map[string][]string{\n")
+	b.WriteString("// typeTable is ripgrep's built-in type list, sorted by name, each\n")
+	b.WriteString("// type's globs matched against file names. A slice of constants is laid\n")
+	b.WriteString("// out by the linker, where a map would be built at every start.\n")
+	b.WriteString("var typeTable = []fileType{\n")
 	n := 0
+	last := ""
 	for _, line := range strings.Split(strings.TrimSpace(string(list)), "\n") {
 		name, globs, ok := strings.Cut(line, ": ")
 		if !ok || name == "" || globs == "" {
 			return nil, fmt.Errorf("unexpected --type-list line %q", line)
 		}
-		fmt.Fprintf(&b, "\t%q: {", name)
+		if name <= last {
+			return nil, fmt.Errorf("--type-list is not sorted by name: %q after %q", name, last)
+		}
+		last = name
+		fmt.Fprintf(&b, "\t{%q, []string{", name)
 		for i, g := range strings.Split(globs, ", ") {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			fmt.Fprintf(&b, "%q", g)
 		}
-		b.WriteString("},\n")
+		b.WriteString("}},\n")
 		n++
 	}
 	if n == 0 {
