@@ -29,6 +29,7 @@ type rgRun struct {
 	o         *rgcli.Options
 	w         *bufio.Writer
 	flushEach bool
+	lastFlush time.Time // when finishFile last wrote the buffer out (see pipeFlushGap)
 	cfg       printer.StandardConfig
 	std       *printer.Standard
 	js        *printer.RgJSON
@@ -656,8 +657,20 @@ func (s *rgSink) finishFile() error {
 	if r.flushEach {
 		return r.w.Flush()
 	}
+	if r.w.Buffered() > 0 && time.Since(r.lastFlush) >= pipeFlushGap {
+		r.lastFlush = time.Now()
+		return r.w.Flush()
+	}
 	return nil
 }
+
+// pipeFlushGap paces the output that is neither a terminal nor
+// line-buffered: it goes out in 64 KiB writes, and also at the end of a
+// file once this long has passed since the last such write. rg writes each
+// file's lines when the file is done; a reader of the pipe (`| head -1`,
+// an editor listing results) gets the first file's lines as soon as from
+// rg, without a write per file on a search that prints thousands.
+const pipeFlushGap = 5 * time.Millisecond
 
 // sorting reports whether files are held for --sort / --sortr.
 func (r *rgRun) sorting() bool {

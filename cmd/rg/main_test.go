@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rgkit/rgkit/internal/testtool"
 )
@@ -58,6 +60,51 @@ func TestClosedStdoutEndsAsRg15(t *testing.T) {
 		}
 		if gotErr != wantErr || gotCode != wantCode {
 			t.Errorf("rg %s with its reader gone: stderr %q, exit %d; rg 15.2.0: stderr %q, exit %d", strings.Join(tt.args, " "), gotErr, gotCode, wantErr, wantCode)
+		}
+	}
+}
+
+// TestFileLinesGoOutWhenTheFileIsDone: through a pipe, a file's lines go
+// out when the file is done, as rg writes them, not once 64 KiB have
+// gathered, so `rg … | head -1` or an editor listing results gets the first
+// file's lines at once. The second target is stdin, held open until the
+// first line has arrived: a binary that held its output back would print
+// nothing until stdin closed, and the test fails at its deadline instead
+// of hanging.
+func TestFileLinesGoOutWhenTheFileIsDone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{"a.go": "func a\n"})
+	for _, bin := range []struct{ name, path string }{{"rg 15.2.0", testtool.ReferenceRg(t)}, {"cmd/rg", buildRg(t, "")}} {
+		cmd := exec.Command(bin.path, "func", "a.go", "-")
+		cmd.Dir = dir
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		first := make(chan string, 1)
+		go func() {
+			l, _ := bufio.NewReader(stdout).ReadString('\n')
+			first <- l
+		}()
+		select {
+		case l := <-first:
+			if l != "a.go:func a\n" {
+				t.Errorf("%s: first line %q, want %q", bin.name, l, "a.go:func a\n")
+			}
+		case <-time.After(30 * time.Second):
+			t.Errorf("%s: no line within 30 s while stdin stayed open: a.go's lines were held back", bin.name)
+		}
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("%s: %v", bin.name, err)
 		}
 	}
 }
