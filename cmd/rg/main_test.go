@@ -78,17 +78,7 @@ func TestFileLinesGoOutWhenTheFileIsDone(t *testing.T) {
 	for _, bin := range []struct{ name, path string }{{"rg 15.2.0", testtool.ReferenceRg(t)}, {"cmd/rg", buildRg(t, "")}} {
 		cmd := exec.Command(bin.path, "func", "a.go", "-")
 		cmd.Dir = dir
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		stdin, stdout := testtool.StartPiped(t, cmd)
 		first := make(chan string, 1)
 		go func() {
 			l, _ := bufio.NewReader(stdout).ReadString('\n')

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // streamInput is text of about size bytes whose lines cross the 64 KiB
@@ -170,17 +172,7 @@ func TestGrepStreamNeverTouchesTheDisk(t *testing.T) {
 func TestGrepStreamPrintsEachLineAsItArrives(t *testing.T) {
 	bin := rgkitBin(t)
 	cmd := exec.Command(bin, "grep", "--backend", "native", "--line-buffered", "-n", "foo")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, stdout := testtool.StartPiped(t, cmd)
 	lines := make(chan string)
 	go func() {
 		sc := bufio.NewScanner(stdout)
