@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"golang.org/x/term"
@@ -50,7 +51,16 @@ type Program struct {
 	// command line uses). nil refuses --pre: the package itself starts no
 	// programs.
 	Preprocess func(ctx context.Context, command, path string, stdin *os.File) (io.ReadCloser, error)
+	// Threads, when set, is told rg's -j/--threads (n >= 1) before the
+	// search. A command passes SetProcs, so that -j1 runs on one core as
+	// rg's does (garbage collection and the walk included); nil leaves the
+	// process alone, and -j only bounds the native engine's workers.
+	Threads func(n int)
 }
+
+// SetProcs is the Threads of a command: rg -jN becomes GOMAXPROCS=N for
+// the rest of the process.
+func SetProcs(n int) { runtime.GOMAXPROCS(n) }
 
 // Main runs one rg command line (args without the program name) with the
 // zero Program and returns rg's exit status: 0 a match, 1 none, 2 an error.

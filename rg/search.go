@@ -477,6 +477,14 @@ func (p *Program) chain(o *rgcli.Options) (*search.Chain, error) {
 		return nil, fmt.Errorf("--backend: %w", err)
 	}
 	c.MaxOutputBytes = -1
+	if o.Threads > 0 {
+		if p.Threads != nil {
+			p.Threads(o.Threads)
+		}
+		if n := nativeEngine(c); n != nil {
+			n.Workers = o.Threads
+		}
+	}
 	if !printsStats(o) {
 		for _, e := range c.Engines {
 			if n, ok := e.(search.ByteStatsOptional); ok {

@@ -1,5 +1,5 @@
 // Command rg is rgkit's pure-Go rg: ripgrep 15.2.0's command line on the
-// native engine alone (package rg's Main with its zero Program), with no
+// native engine alone (package rg's Program with -j setting GOMAXPROCS), with no
 // rg binary, subprocess, network or MCP code linked in. It also builds for
 // WebAssembly (GOOS=wasip1 GOARCH=wasm; see docs/wasi.md).
 package main
@@ -16,7 +16,8 @@ func main() {
 	if code, ok := checkPlatform(); !ok {
 		os.Exit(code)
 	}
-	code := rg.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	p := rg.Program{Threads: rg.SetProcs}
+	code := p.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

@@ -68,6 +68,7 @@ func runRg(ctx context.Context, s streams, args []string) int {
 			return realrg.Exec(ctx, path, args, in, out, errOut), true
 		},
 		Version: printVersion,
+		Threads: rg.SetProcs,
 	}
 	return p.Main(ctx, args, s.in, s.out, s.errOut)
 }
