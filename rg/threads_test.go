@@ -3,9 +3,9 @@ package rg
 import (
 	"context"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // TestThreadsFlagReachesTheProcess: rg -jN bounds rg to N threads, so the
@@ -14,9 +14,7 @@ import (
 func TestThreadsFlagReachesTheProcess(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("foo\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteTree(t, dir, map[string]string{"a.txt": "foo\n"})
 	for _, tt := range []struct {
 		args []string
 		want []int
