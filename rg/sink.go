@@ -38,6 +38,7 @@ type rgRun struct {
 	// lineReader reads the files printed line by line (-v, --passthru),
 	// one at a time, reusing its buffer.
 	lineReader *bufio.Reader
+	countBuf   []byte // countFileLines' buffer (-v -c and the like)
 	matched    bool
 	stats      search.Stats
 	backend    string // the engine that ran last (--format rgkit-json's summary)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,6 +78,19 @@ func (r *rgRun) listFiles(ctx context.Context, q search.Query, t target) ([]stri
 // of its files) before they are printed.
 const listingBatch = 256
 
+// summaryBatch is listingBatch where only counts are printed
+// (summaryMode): the matched lines are held without their text, and fewer,
+// larger searches keep both cores busy (at 256 files a search, half the
+// time went between searches).
+const summaryBatch = 2048
+
+// summaryMode says no listed file of t prints a line of its own
+// (printsSummary), whichever file: none can be found binary by name (a
+// named file, --binary), which prints its lines the long way.
+func (r *rgRun) summaryMode(t target) bool {
+	return r.printsSummary() && !t.file && !r.o.Binary
+}
+
 // runListing prints one target in a listing mode.
 func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Query, t target) error {
 	if r.o.Mode == rgcli.ModeFilesWithoutMatch && !r.o.Invert && !r.o.Passthru && !stopsOnNonmatch(r.o) {
@@ -110,8 +124,12 @@ func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Qu
 		}
 		return nil
 	}
+	batch := listingBatch
+	if r.summaryMode(t) {
+		batch = summaryBatch // no line's text is held
+	}
 	for len(files) > 0 {
-		n := min(len(files), listingBatch)
+		n := min(len(files), batch)
 		if err := r.searchBatch(ctx, chain, q, t, files[:n]); err != nil {
 			return err
 		}
@@ -302,7 +320,7 @@ func (r *rgRun) searchBatch(ctx context.Context, chain *search.Chain, q search.Q
 		if r.o.Invert {
 			q.MaxCountPerFile = 0 // -m counts the inverted lines, below
 		}
-		keepText := r.o.Mode != rgcli.ModeFilesWithoutMatch
+		keepText := r.o.Mode != rgcli.ModeFilesWithoutMatch && !r.summaryMode(t)
 		var cur *listedFile
 		sink := batchSink{errorSink: errorSink{run: r, t: t, Sink: search.SinkFuncs{
 			BeginFunc: func(path string) error {
@@ -324,7 +342,8 @@ func (r *rgRun) searchBatch(ctx context.Context, chain *search.Chain, q search.Q
 					l.Text = bytes.Clone(l.Text)
 					l.Submatches = slices.Clone(l.Submatches)
 				} else {
-					// (only counted: rg's --stats with --files-without-match)
+					// (only counted: rg's --stats with --files-without-match,
+					// and the summary modes)
 					l.Text, l.MoreSubmatches, l.Submatches = nil, l.MoreSubmatches+len(l.Submatches), nil
 				}
 				cur.matched[l.Number] = l
@@ -403,6 +422,11 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 // printAllLines prints a file line by line: --passthru prints matches and
 // everything else as context; -v prints the lines that do not match.
 func (r *rgRun) printAllLines(ctx context.Context, s *rgSink, matched map[int]search.Line) error {
+	if r.summaryOnly(s) && !(r.o.Invert && stopsOnNonmatch(r.o)) {
+		// Nothing but a count or the path is printed: the search's matched
+		// lines say it all, with the file's number of lines for -v.
+		return r.summarizeListed(s, matched)
+	}
 	f, err := os.Open(s.abs)
 	if err != nil {
 		return err
@@ -467,11 +491,93 @@ type allLines struct {
 	succeeded bool
 }
 
+// summaryOnly says a listed file prints no line of its own (printsSummary)
+// and no NUL found by name holds its lines up.
+func (r *rgRun) summaryOnly(s *rgSink) bool {
+	return r.printsSummary() && s.binaryOff < 0
+}
+
+// printsSummary says the listing mode prints a count, the path or nothing
+// for each file, no line: -c, --count-matches, -l, or -q without --json.
+func (r *rgRun) printsSummary() bool {
+	if r.js != nil {
+		return false
+	}
+	m := r.o.Mode
+	return r.o.Quiet || m == rgcli.ModeCount || m == rgcli.ModeCountMatches || m == rgcli.ModeFilesWithMatches
+}
+
+// summarizeListed finishes a listed file whose lines are not printed from
+// the search's matched lines alone, as printAllLines' loop would count
+// them: without -v the selected lines are the matched ones (with
+// --stop-on-nonmatch, their first run of consecutive lines); with -v
+// (and no --stop-on-nonmatch) the file's other lines, counted in one read
+// of it. -m is already applied by the search, and to -v by finish.
+func (r *rgRun) summarizeListed(s *rgSink, matched map[int]search.Line) error {
+	a := allLines{r: r, s: s}
+	if r.o.Invert {
+		total, err := countFileLines(s.abs, r.lineBuf())
+		if err != nil {
+			return err
+		}
+		a.count = total - int64(len(matched))
+		return a.finish()
+	}
+	numbers := slices.Sorted(maps.Keys(matched))
+	for i, n := range numbers {
+		if stopsOnNonmatch(r.o) && i > 0 && n != numbers[i-1]+1 {
+			break // rg reads no further than the first line after the run
+		}
+		l := matched[n]
+		a.count++
+		a.matches += int64(len(l.Submatches) + l.MoreSubmatches)
+	}
+	return a.finish()
+}
+
+// lineBuf is the buffer countFileLines reads into, reused across files.
+func (r *rgRun) lineBuf() []byte {
+	if r.countBuf == nil {
+		r.countBuf = make([]byte, 64<<10)
+	}
+	return r.countBuf
+}
+
+// countFileLines returns the number of lines in the file at path as
+// printAllLines splits them: one per '\n', and one for a last line
+// without it.
+func countFileLines(path string, buf []byte) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var lines int64
+	last := byte('\n')
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			lines += int64(bytes.Count(buf[:n], []byte{'\n'}))
+			last = buf[n-1]
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if last != '\n' {
+		lines++
+	}
+	return lines, nil
+}
+
 // line prints raw, line a.n with its terminator; done reports that the -m
 // limit and its trailing context are past.
 func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err error) {
 	r, s, n := a.r, a.s, a.n
-	_, isMatch := matched[n]
+	l, isMatch := matched[n]
 	if stopsOnNonmatch(r.o) {
 		if isMatch != r.o.Invert {
 			a.succeeded = true
@@ -484,7 +590,6 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 	if bytes.HasSuffix(raw, termLF) { // lines here are cut at '\n' alone
 		text, term = splitLine(raw)
 	}
-	l := matched[n]
 	selected := isMatch != r.o.Invert
 	var rl printer.RgLine
 	switch {

@@ -59,7 +59,12 @@ func walkTree(t *testing.T) (dir, home string) {
 		"repo/sub/deep/deeper/last.txt": "foo last\n",
 		"repo/bin.dat":                  "foo before\x00after foo\n",
 		"repo/nomatch.txt":              "nothing here\n",
-		"repo/x.rs/inside.txt":          "foo in a directory named like a type\n",
+		// Lines that match, then not, then again, and a last line
+		// without its '\n': what -v -c counts and where
+		// --stop-on-nonmatch stops.
+		"repo/runs.txt":        "foo 1\nbar 2\nfoo foo 3\nfoo 4\nbaz 5\n\nfoo 7\nno newline foo",
+		"repo/notail.txt":      "a\nb",
+		"repo/x.rs/inside.txt": "foo in a directory named like a type\n",
 		// Outside any repository: git's ignore files apply only with
 		// --no-require-git; .ignore always.
 		"plain/.gitignore":        "plaingit.txt\n",
@@ -215,6 +220,8 @@ func walkCases() []diffCase {
 		{"-c", "--include-zero", "-v", "--stats"}, {"--count-matches", "-v", "--stats"}, {"-v", "--stats"},
 		{"--files-without-match", "--stats"}, {"--include-zero"}, {"-l", "--include-zero"},
 		{"-c", "--include-zero", "--no-include-zero"}, {"-c", "--include-zero", "-q"}, {"--json", "--include-zero"},
+		{"-c", "-v"}, {"-c", "-v", "-m2"}, {"--passthru", "-c"}, {"--passthru", "--count-matches"}, {"-v", "-l"},
+		{"-v", "-q"}, {"--passthru", "-l"}, {"--count-matches", "--include-zero", "-m1"},
 	} {
 		args := append([]string{"--sort", "path"}, flags...)
 		add(append(args, "foo", "repo")...)
