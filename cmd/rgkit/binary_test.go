@@ -1,8 +1,9 @@
 package main
 
 import (
-	"io"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -57,19 +58,17 @@ func rgkitBin(t *testing.T) string {
 	return sharedBin.path
 }
 
+// copyExecutable copies the program at from to a new file to, mode 0755,
+// written by a cp process: a write descriptor held by this test process
+// would be inherited by any child another test forks meanwhile, and
+// running to while such a child lives fails with "text file busy" (Go
+// issue 22315; CI hit it).
 func copyExecutable(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
+	if _, err := os.Stat(to); err == nil {
+		return &os.PathError{Op: "copy", Path: to, Err: os.ErrExist}
 	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
-	if err != nil {
-		return err
+	if out, err := exec.Command("cp", from, to).CombinedOutput(); err != nil {
+		return fmt.Errorf("cp %s %s: %w: %s", from, to, err, out)
 	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return os.Chmod(to, 0o755)
 }
