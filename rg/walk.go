@@ -413,7 +413,13 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 	if lf.binary {
 		return s.finishFile()
 	}
-	if err := r.printAllLines(ctx, s, matched); err != nil {
+	lines := r.printAllLines
+	if r.summaryOnly(s) && !(r.o.Invert && stopsOnNonmatch(r.o)) {
+		// Nothing but a count or the path is printed: the search's matched
+		// lines say it all, with the file's number of lines for -v.
+		lines = r.summarizeListed
+	}
+	if err := lines(ctx, s, matched); err != nil {
 		return err
 	}
 	return s.finishFile()
@@ -422,11 +428,6 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 // printAllLines prints a file line by line: --passthru prints matches and
 // everything else as context; -v prints the lines that do not match.
 func (r *rgRun) printAllLines(ctx context.Context, s *rgSink, matched map[int]search.Line) error {
-	if r.summaryOnly(s) && !(r.o.Invert && stopsOnNonmatch(r.o)) {
-		// Nothing but a count or the path is printed: the search's matched
-		// lines say it all, with the file's number of lines for -v.
-		return r.summarizeListed(s, matched)
-	}
 	f, err := os.Open(s.abs)
 	if err != nil {
 		return err
@@ -513,7 +514,7 @@ func (r *rgRun) printsSummary() bool {
 // --stop-on-nonmatch, their first run of consecutive lines); with -v
 // (and no --stop-on-nonmatch) the file's other lines, counted in one read
 // of it. -m is already applied by the search, and to -v by finish.
-func (r *rgRun) summarizeListed(s *rgSink, matched map[int]search.Line) error {
+func (r *rgRun) summarizeListed(_ context.Context, s *rgSink, matched map[int]search.Line) error {
 	a := allLines{r: r, s: s}
 	if r.o.Invert {
 		total, err := countFileLines(s.abs, r.lineBuf())
