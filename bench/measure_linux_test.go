@@ -62,10 +62,7 @@ func TestPeakMemoryIsThatOfTheProcessesThatDidTheWork(t *testing.T) {
 	t.Run("rg --files reports rg's memory, not this process's", func(t *testing.T) {
 		rg := requireTool(t, "rg")
 		e := Engine{Info: search.Info{Name: "ripgrep"}, List: ripgrepLister(rg)}
-		s, err := measure(context.Background(), o, Task{Name: "list", Listing: true}, e)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := sampledChild(t, o, Task{Name: "list", Listing: true}, e)
 		if s.ChildPeakRSS <= 0 || s.ChildPeakRSS > 64<<20 {
 			t.Errorf("rg's peak = %d MiB, want rg's own few MiB (this process holds 256)", s.ChildPeakRSS>>20)
 		}
@@ -79,10 +76,7 @@ func TestPeakMemoryIsThatOfTheProcessesThatDidTheWork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := measure(context.Background(), o, Task{Name: "hello", Query: search.Query{Pattern: "hello"}}, base)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := sampledChild(t, o, Task{Name: "hello", Query: search.Query{Pattern: "hello"}}, base)
 		if s.SelfPeakRSS != 0 || s.ChildPeakRSS <= 0 || s.PeakRSS > 64<<20 || s.FirstResult <= 0 {
 			t.Errorf("baseline sample %+v; want rg's own peak only, and a first result", s)
 		}
@@ -130,4 +124,24 @@ func TestPeakMemoryIsThatOfTheProcessesThatDidTheWork(t *testing.T) {
 			t.Errorf("grep engine: child %d, self %d, peak %d bytes; want grep's own peak plus the in-process part", s.ChildPeakRSS, s.SelfPeakRSS, s.PeakRSS)
 		}
 	})
+}
+
+// sampledChild measures t on e until the child's peak was sampled, at most
+// five times. A child that is gone before the first read of its
+// /proc/PID/status (rg takes about 2 ms on the test's tree, and a loaded
+// CI machine can be slower than that to read) reports 0, unknown; that is
+// the measurement's documented answer, not what these tests check.
+func sampledChild(t *testing.T, o Options, task Task, e Engine) Sample {
+	t.Helper()
+	var s Sample
+	for range 5 {
+		var err error
+		if s, err = measure(context.Background(), o, task, e); err != nil {
+			t.Fatal(err)
+		}
+		if s.ChildPeakRSS > 0 {
+			break
+		}
+	}
+	return s
 }
