@@ -2,6 +2,7 @@ package gitgrep
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -376,10 +377,8 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	if grepErr == nil && grepRes.ExitCode > 1 {
 		return st, fmt.Errorf("%w: git grep: exit %d: %s", search.ErrUnavailable, grepRes.ExitCode, proc.Brief(grepRes.Stderr))
 	}
-	for _, err := range []error{trackErr, walkErr, grepErr} {
-		if err != nil {
-			return st, err
-		}
+	if err := firstCause(trackErr, grepErr, walkErr); err != nil {
+		return st, err
 	}
 
 	if !g.NoStats {
@@ -394,6 +393,14 @@ func (g *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	st.TooLarge = ws.TooLarge
 	st.Elapsed = time.Since(start)
 	return st, fs.result()
+}
+
+// firstCause is the error a search reports when its parts failed: git's
+// own (ls-files', then git grep's) before the walk's, since a git that
+// failed (say, stopped at its memory cap) stops the walk, whose "context
+// canceled" is then only the consequence.
+func firstCause(trackErr, grepErr, walkErr error) error {
+	return cmp.Or(trackErr, grepErr, walkErr)
 }
 
 // lineModeEquivalent reports whether a multiline query's pattern can never

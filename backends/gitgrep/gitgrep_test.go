@@ -319,3 +319,25 @@ func TestGitGrepOutsideAWorkTreeIsUnavailable(t *testing.T) {
 		t.Errorf("PCRE probe after a search outside a work tree %+v, inside one %+v: want the same answer", a, b)
 	}
 }
+
+// TestGitsFailureIsReportedBeforeTheWalksCancellation: a git stopped at
+// its cap stops the walk, so the search has two errors, and the Chain must
+// see the cap's (it falls back on ErrMemoryCap; on "context canceled" it
+// gives up). CI once saw "gitgrep: context canceled" here.
+func TestGitsFailureIsReportedBeforeTheWalksCancellation(t *testing.T) {
+	t.Parallel()
+	capped := fmt.Errorf("%w: git needed more", search.ErrMemoryCap)
+	for _, c := range []struct {
+		name                      string
+		track, grep, walk, wanted error
+	}{
+		{"git grep capped", nil, capped, context.Canceled, capped},
+		{"ls-files capped", capped, context.Canceled, context.Canceled, capped},
+		{"the walk alone", nil, nil, context.Canceled, context.Canceled},
+		{"nothing", nil, nil, nil, nil},
+	} {
+		if got := firstCause(c.track, c.grep, c.walk); got != c.wanted {
+			t.Errorf("%s: %v, want %v", c.name, got, c.wanted)
+		}
+	}
+}
