@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/rgcli"
@@ -96,6 +97,11 @@ func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Qu
 	if r.o.Mode == rgcli.ModeFilesWithoutMatch && !r.o.Invert && !r.o.Passthru && !stopsOnNonmatch(r.o) {
 		if n := nativeEngine(chain); n != nil {
 			return r.listWithoutMatch(ctx, n, q, t)
+		}
+	}
+	if r.countsInverted(t) {
+		if n := nativeEngine(chain); n != nil {
+			return r.summarizeInverted(ctx, n, q, t)
 		}
 	}
 	files, err := r.listFiles(ctx, q, t)
@@ -237,6 +243,100 @@ func (r *rgRun) listWithoutMatch(ctx context.Context, n *native.Engine, q search
 		// A binary file the walk found is never listed (rg stops at its
 		// NUL), yet it counts as a file without a match.
 		if err := s.listPath(!searched[rel].Binary); err != nil {
+			return err
+		}
+		if err := s.finishFile(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countsInverted says -v prints only counts, paths or nothing for t
+// (summaryMode), each file's from its number of lines less its matching
+// ones: summarizeInverted then has both from one search. It leaves to the
+// listing path what reads a file otherwise than as its own lines (-U,
+// --null-data, -z, --pre, -E), --stop-on-nonmatch and --passthru, and the
+// NUL rules of mapped files.
+func (r *rgRun) countsInverted(t target) bool {
+	o := r.o
+	return o.Invert && r.printsSummary() && !t.file && !stopsOnNonmatch(o) && !o.Passthru &&
+		!o.Multiline && !o.NullData && !o.SearchZip && o.Pre == "" &&
+		(o.Encoding == "" || o.Encoding == "auto") && !r.mapped
+}
+
+// summarizeInverted prints -v's counts (countsInverted) for t from one
+// search of it by the native engine, which tells of every file it searched
+// with its matching lines and its number of lines (Engine.Searched,
+// Engine.CountLines): the listing path searched batches of files named one
+// by one and then read each file again to count its lines. Files are
+// printed in path order once the search is done, as the listing path
+// prints them.
+func (r *rgRun) summarizeInverted(ctx context.Context, n *native.Engine, q search.Query, t target) error {
+	q.Root, q.Paths = t.root, t.paths
+	q.GlobBase, q.GlobCwd = t.globBase()
+	q.Before, q.After = 0, 0
+	q.Mode = search.ModeCount
+	q.MaxCountPerFile, q.MaxCountSet = 0, false // -m counts the inverted lines (finish)
+	// rg -q stops at the first file with a line that does not match.
+	quits := r.o.Quiet && !r.o.Stats && (r.o.MaxCount == nil || *r.o.MaxCount > 0)
+	searchCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var (
+		mu       sync.Mutex
+		searched = map[string]native.FileResult{}
+		quit     atomic.Bool
+	)
+	n.Searched = func(path string, res native.FileResult) {
+		if quits && !res.Binary && res.LinesCounted && res.Lines > int64(res.MatchedLines) {
+			quit.Store(true)
+			stop()
+		}
+		mu.Lock()
+		searched[path] = res
+		mu.Unlock()
+	}
+	// A file is counted only if it holds no NUL (rg stops at one), so the
+	// engine must look for it even where no match can be.
+	noStats, countLines := n.NoStats, n.CountLines
+	n.NoStats, n.CountLines = false, true
+	defer func() { n.Searched, n.NoStats, n.CountLines = nil, noStats, countLines }()
+	res, err := (&search.Chain{Engines: []search.Engine{n}, MaxOutputBytes: -1}).Search(searchCtx, q, errorSink{run: r, t: t, Sink: search.Discard})
+	n.Searched = nil
+	if quit.Load() && ctx.Err() == nil {
+		r.matched = true
+		return errQuit
+	}
+	r.addResult(res)
+	if err != nil {
+		return err
+	}
+	paths := slices.SortedFunc(maps.Keys(searched), comparePaths)
+	for _, rel := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		fr := searched[rel]
+		s := &rgSink{run: r, t: t}
+		if err := s.Begin(rel); err != nil {
+			return err
+		}
+		lines := fr.Lines
+		if !fr.LinesCounted { // (searched as a stream, never so here)
+			if lines, err = countFileLines(s.abs, r.lineBuf()); err != nil {
+				return err
+			}
+		}
+		selected := lines - int64(fr.MatchedBeforeStop)
+		if fr.Binary && r.quitsAtNUL(t, fr.NULOffset) && !(r.o.MaxCount != nil && *r.o.MaxCount > 0 && selected >= int64(*r.o.MaxCount)) {
+			// rg stopped at the NUL, where -m did not stop it first: the
+			// lines before it count in --stats, but rg prints nothing
+			// for the file and it is no match.
+			if selected > 0 {
+				r.files++
+				r.lines += selected
+			}
+		} else if err := (&allLines{r: r, s: s, count: selected}).finish(); err != nil {
 			return err
 		}
 		if err := s.finishFile(); err != nil {

@@ -55,6 +55,9 @@ type Engine struct {
 	// A file that could not be read is reported as an error instead. It
 	// is called from the search's workers, concurrently across files.
 	Searched func(path string, res FileResult)
+	// CountLines has each file's lines counted for Searched where the
+	// file is searched as its own bytes (see SearchOptions.CountLines).
+	CountLines bool
 }
 
 // SkipByteStats sets NoStats (search.ByteStatsOptional).
@@ -110,6 +113,7 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	run := NewFileSearcher(ctx, q, m, sink, src)
 	run.opts.NoStats = n.NoStats
 	run.opts.NoSpans = n.NoSpans
+	run.opts.CountLines = n.CountLines
 	if run.reading, err = newReading(q, n.Preprocessor); err != nil {
 		return search.Stats{}, err
 	}

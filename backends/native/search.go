@@ -59,6 +59,11 @@ type SearchOptions struct {
 	// Decoded says data is the text to search as it is (decoded already,
 	// or rg -E none): no byte-order mark is looked for.
 	Decoded bool
+	// CountLines asks for FileResult.Lines: how many lines the search
+	// went through. rg -v -c prints a file's lines less its matching ones,
+	// and counting them here, where the file is in memory, saves reading
+	// it again.
+	CountLines bool
 	// probed: the reader looked at the file before it was mapped and found
 	// a literal a match needs, and its first NUL at probedNUL (-1: none),
 	// so neither is looked for again here.
@@ -111,6 +116,17 @@ type FileResult struct {
 	NULOffset int64
 	// Bytes is how many bytes were searched (after transcoding).
 	Bytes int64
+	// Lines, when LinesCounted, is the number of lines of the text
+	// searched (see SearchOptions.CountLines): one per '\n', and one for a
+	// last line without it, in the text as rg reads it (a byte-order mark
+	// decoded, NULs turned into line ends) up to where rg stops at a NUL
+	// (Binary), whatever else (a match, -m) ended the search earlier.
+	Lines        int64
+	LinesCounted bool
+	// MatchedBeforeStop is MatchedLines before a CountOnly search of a
+	// file rg stops at a NUL sets it to 0: what rg found before the NUL,
+	// which its --stats count though its -c prints nothing.
+	MatchedBeforeStop int
 }
 
 // Search finds the matches in one file's contents, with rg 15's semantics,
@@ -207,13 +223,41 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 	if !binary {
 		nulAt = -1
 	}
+	found := s.count
 	if binary && !o.BinaryConvert && o.CountOnly && !s.limitReached() {
 		// rg's summary printer squashes the count of a file it stopped
 		// reading at a NUL (rg -c prints nothing for it).
 		s.count = 0
 	}
-	return FileResult{MatchedLines: s.count, Binary: binary, NULOffset: int64(nulAt), Bytes: int64(end)}, err
+	res := FileResult{MatchedLines: s.count, MatchedBeforeStop: found, Binary: binary, NULOffset: int64(nulAt), Bytes: int64(end)}
+	if o.CountLines && err == nil {
+		res.Lines, res.LinesCounted = countLines(data, s.o.Release), true
+	}
+	return res, err
 }
+
+// countLines is how many lines data holds: one per '\n', and one for a
+// last line without it. With release set (data is the file's own bytes)
+// it counts a window at a time and releases each it has counted, as the
+// search before it did.
+func countLines(data []byte, release func(int)) int64 {
+	var n int64
+	if release == nil || len(data) <= 2*releaseWindow {
+		n = int64(bytes.Count(data, newline))
+	} else {
+		for at := 0; at < len(data); at += releaseWindow {
+			end := min(at+releaseWindow, len(data))
+			n += int64(bytes.Count(data[at:end], newline))
+			release(end)
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+var newline = []byte{'\n'}
 
 // fileSearch is the state of one Search call.
 type fileSearch struct {
