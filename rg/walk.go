@@ -769,7 +769,7 @@ func (a *allLines) emit(rl printer.RgLine) error {
 	} else {
 		err = s.std.Line(rl)
 	}
-	if err == nil && r.flushEach && !r.sorting() {
+	if err == nil && s.flushesEachLine() {
 		err = r.w.Flush()
 	}
 	return err
