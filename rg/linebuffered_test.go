@@ -36,15 +36,15 @@ func TestLineBufferedWritesWhereRgDoes(t *testing.T) {
 	})
 	three := "foo 1\nfoo 2\nfoo 3\n"
 	for _, c := range []struct {
-		name   string
-		args   []string
-		stdin  string
-		writes int
+		name          string
+		args          []string
+		stdin         string
+		lines, writes int
 	}{
-		{"a walk: a write per file", []string{"--line-buffered", "--no-heading", "foo", dir}, "", 2},
-		{"a walk at -j1: a write per line", []string{"-j1", "--line-buffered", "--no-heading", "foo", dir}, "", 5},
-		{"a named file: a write per line", []string{"--line-buffered", "foo", filepath.Join(dir, "a.txt")}, "", 3},
-		{"stdin: a write per line", []string{"--line-buffered", "foo"}, three, 3},
+		{"a walk: a write per file", []string{"--line-buffered", "--no-heading", "foo", dir}, "", 5, 2},
+		{"a walk at -j1: a write per line", []string{"-j1", "--line-buffered", "--no-heading", "foo", dir}, "", 5, 5},
+		{"a named file: a write per line", []string{"--line-buffered", "foo", filepath.Join(dir, "a.txt")}, "", 3, 3},
+		{"stdin: a write per line", []string{"--line-buffered", "foo"}, three, 3, 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -58,8 +58,8 @@ func TestLineBufferedWritesWhereRgDoes(t *testing.T) {
 			if code := p.Main(context.Background(), c.args, in, &out, &errOut); code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut.String())
 			}
-			if got := strings.Count(strings.Join(out.writes, ""), "\n"); got != 5 && got != 3 {
-				t.Fatalf("printed %q", out.writes)
+			if got := strings.Count(strings.Join(out.writes, ""), "\n"); got != c.lines {
+				t.Fatalf("printed %d lines %q, want %d", got, out.writes, c.lines)
 			}
 			if len(out.writes) != c.writes {
 				t.Errorf("%d writes %q, want %d", len(out.writes), out.writes, c.writes)

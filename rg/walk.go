@@ -162,32 +162,14 @@ func nativeEngine(chain *search.Chain) *native.Engine {
 // mode out). The files are printed in path order once the search is done,
 // as the listing path prints them.
 func (r *rgRun) listWithoutMatch(ctx context.Context, n *native.Engine, q search.Query, t target) error {
-	q.Root, q.Paths = t.root, t.paths
-	q.GlobBase, q.GlobCwd = t.globBase()
-	q.Before, q.After = 0, 0
 	q.Mode = search.ModeFilesWithMatches // rg stops reading a file at its first match
 	if r.o.Stats {
 		q.Mode = search.ModeContent // except to count them all
 	}
-	var mu sync.Mutex
-	searched := map[string]native.FileResult{}
-	n.Searched = func(path string, res native.FileResult) {
-		// Binary now means rg stopped at the NUL (not so with --binary,
-		// -a or a file named on the command line).
-		res.Binary = res.Binary && r.quitsAtNUL(t, res.NULOffset)
-		mu.Lock()
-		searched[path] = res
-		mu.Unlock()
-	}
-	// A file is listed only if it holds no NUL where rg would see one, so
-	// the engine must look for it even where no match can be.
-	noStats := n.NoStats
-	n.NoStats = false
-	defer func() { n.Searched, n.NoStats = nil, noStats }()
 	type counts struct{ lines, matches int64 }
 	var cur *counts
 	hits := map[string]*counts{}
-	sink := errorSink{run: r, t: t, Sink: search.SinkFuncs{
+	sink := search.SinkFuncs{
 		BeginFunc: func(path string) error {
 			cur = &counts{}
 			hits[path] = cur
@@ -200,10 +182,13 @@ func (r *rgRun) listWithoutMatch(ctx context.Context, n *native.Engine, q search
 			}
 			return nil
 		},
-	}}
-	res, err := (&search.Chain{Engines: []search.Engine{n}, MaxOutputBytes: -1}).Search(ctx, q, sink)
-	n.Searched, n.NoStats = nil, noStats
+	}
+	searched, res, err := r.searchEveryFile(ctx, n, q, t, sink, false, nil)
 	for path, fr := range searched {
+		// Binary now means rg stopped at the NUL (not so with --binary,
+		// -a or a file named on the command line).
+		fr.Binary = fr.Binary && r.quitsAtNUL(t, fr.NULOffset)
+		searched[path] = fr
 		if fr.Binary && fr.MatchedLines > 0 {
 			// rg stops at a NUL in a file it found by walking: it counts
 			// neither its bytes nor its matches.
@@ -252,12 +237,40 @@ func (r *rgRun) listWithoutMatch(ctx context.Context, n *native.Engine, q search
 	return nil
 }
 
+// searchEveryFile runs q over t with the native engine alone and returns
+// what it found in every file it searched (Engine.Searched), also in those
+// without a match, of which the other engines never tell. NULs are looked
+// for in every file (a file rg stops at one prints otherwise), and with
+// countLines each file's lines are counted (Engine.CountLines). seen, when
+// set, is told of each file as it is searched, from the search's workers.
+func (r *rgRun) searchEveryFile(ctx context.Context, n *native.Engine, q search.Query, t target, sink search.Sink, countLines bool, seen func(native.FileResult)) (map[string]native.FileResult, search.Result, error) {
+	q.Root, q.Paths = t.root, t.paths
+	q.GlobBase, q.GlobCwd = t.globBase()
+	q.Before, q.After = 0, 0
+	var mu sync.Mutex
+	searched := map[string]native.FileResult{}
+	n.Searched = func(path string, res native.FileResult) {
+		if seen != nil {
+			seen(res)
+		}
+		mu.Lock()
+		searched[path] = res
+		mu.Unlock()
+	}
+	noStats, counts := n.NoStats, n.CountLines
+	n.NoStats, n.CountLines = false, countLines
+	defer func() { n.Searched, n.NoStats, n.CountLines = nil, noStats, counts }()
+	res, err := (&search.Chain{Engines: []search.Engine{n}, MaxOutputBytes: -1}).Search(ctx, q, errorSink{run: r, t: t, Sink: sink})
+	return searched, res, err
+}
+
 // countsInverted says -v prints only counts, paths or nothing for t
 // (summaryMode), each file's from its number of lines less its matching
 // ones: summarizeInverted then has both from one search. It leaves to the
 // listing path what reads a file otherwise than as its own lines (-U,
 // --null-data, -z, --pre, -E), --stop-on-nonmatch and --passthru, and the
-// NUL rules of mapped files.
+// NUL rules of mapped files; so every file the search reports was searched
+// in memory and has its lines counted (native.FileResult.LinesCounted).
 func (r *rgRun) countsInverted(t target) bool {
 	o := r.o
 	return o.Invert && r.printsSummary() && !t.file && !stopsOnNonmatch(o) && !o.Passthru &&
@@ -273,36 +286,19 @@ func (r *rgRun) countsInverted(t target) bool {
 // printed in path order once the search is done, as the listing path
 // prints them.
 func (r *rgRun) summarizeInverted(ctx context.Context, n *native.Engine, q search.Query, t target) error {
-	q.Root, q.Paths = t.root, t.paths
-	q.GlobBase, q.GlobCwd = t.globBase()
-	q.Before, q.After = 0, 0
 	q.Mode = search.ModeCount
 	q.MaxCountPerFile, q.MaxCountSet = 0, false // -m counts the inverted lines (finish)
 	// rg -q stops at the first file with a line that does not match.
 	quits := r.o.Quiet && !r.o.Stats && (r.o.MaxCount == nil || *r.o.MaxCount > 0)
 	searchCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	var (
-		mu       sync.Mutex
-		searched = map[string]native.FileResult{}
-		quit     atomic.Bool
-	)
-	n.Searched = func(path string, res native.FileResult) {
-		if quits && !res.Binary && res.LinesCounted && res.Lines > int64(res.MatchedLines) {
+	var quit atomic.Bool
+	searched, res, err := r.searchEveryFile(searchCtx, n, q, t, search.Discard, true, func(res native.FileResult) {
+		if quits && !res.Binary && res.Lines > int64(res.MatchedLines) {
 			quit.Store(true)
 			stop()
 		}
-		mu.Lock()
-		searched[path] = res
-		mu.Unlock()
-	}
-	// A file is counted only if it holds no NUL (rg stops at one), so the
-	// engine must look for it even where no match can be.
-	noStats, countLines := n.NoStats, n.CountLines
-	n.NoStats, n.CountLines = false, true
-	defer func() { n.Searched, n.NoStats, n.CountLines = nil, noStats, countLines }()
-	res, err := (&search.Chain{Engines: []search.Engine{n}, MaxOutputBytes: -1}).Search(searchCtx, q, errorSink{run: r, t: t, Sink: search.Discard})
-	n.Searched = nil
+	})
 	if quit.Load() && ctx.Err() == nil {
 		r.matched = true
 		return errQuit
@@ -321,14 +317,9 @@ func (r *rgRun) summarizeInverted(ctx context.Context, n *native.Engine, q searc
 		if err := s.Begin(rel); err != nil {
 			return err
 		}
-		lines := fr.Lines
-		if !fr.LinesCounted { // (searched as a stream, never so here)
-			if lines, err = countFileLines(s.abs, r.lineBuf()); err != nil {
-				return err
-			}
-		}
-		selected := lines - int64(fr.MatchedBeforeStop)
-		if fr.Binary && r.quitsAtNUL(t, fr.NULOffset) && !(r.o.MaxCount != nil && *r.o.MaxCount > 0 && selected >= int64(*r.o.MaxCount)) {
+		selected := fr.Lines - int64(fr.MatchedBeforeStop)
+		mStopsFirst := r.o.MaxCount != nil && *r.o.MaxCount > 0 && selected >= int64(*r.o.MaxCount)
+		if fr.Binary && r.quitsAtNUL(t, fr.NULOffset) && !mStopsFirst {
 			// rg stopped at the NUL, where -m did not stop it first: the
 			// lines before it count in --stats, but rg prints nothing
 			// for the file and it is no match.
