@@ -255,10 +255,22 @@ func appendData(b, data []byte) []byte {
 
 // appendJSONString quotes s as serde_json does: only '"', '\\' and
 // control characters are escaped (\b \f \n \r \t short, the rest \u00XX).
+// The bytes between two escapes are copied as one run: most lines have
+// none, and a byte-at-a-time append was an eighth of --json's time.
 func appendJSONString(b, s []byte) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
-	for _, c := range s {
+	for {
+		i := 0
+		for i < len(s) && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\' {
+			i++
+		}
+		b = append(b, s[:i]...)
+		if i == len(s) {
+			return append(b, '"')
+		}
+		c := s[i]
+		s = s[i+1:]
 		switch c {
 		case '"':
 			b = append(b, `\"`...)
@@ -275,12 +287,7 @@ func appendJSONString(b, s []byte) []byte {
 		case '\t':
 			b = append(b, `\t`...)
 		default:
-			if c < 0x20 {
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			} else {
-				b = append(b, c)
-			}
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 		}
 	}
-	return append(b, '"')
 }
