@@ -72,3 +72,45 @@ func TestRgJSONWritesBytesForInvalidUTF8(t *testing.T) {
 		t.Errorf("end stats: %s", out)
 	}
 }
+
+// largestWrite records the largest single write it is given.
+type largestWrite struct {
+	bytes.Buffer
+	max int
+}
+
+func (w *largestWrite) Write(b []byte) (int, error) {
+	w.max = max(w.max, len(b))
+	return w.Buffer.Write(b)
+}
+
+// TestVimgrepWritesALineOfManyMatchesAsItGoes: --vimgrep prints the whole
+// line once per match, so a long line with many matches is many times its
+// size; the printer writes it out as it goes (at most perMatchFlush plus
+// one copy gathered) instead of building all the copies first (a 1 MB
+// line of minified code with 300 matches was 300 MB in one buffer).
+func TestVimgrepWritesALineOfManyMatchesAsItGoes(t *testing.T) {
+	t.Parallel()
+	text := strings.Repeat("func(x) ", 1250) // 10,000 bytes, 1,250 matches
+	var spans []search.Span
+	for i := 0; i < len(text); i += 8 {
+		spans = append(spans, search.Span{Start: i, End: i + 4})
+	}
+	w := &largestWrite{}
+	p := NewStandard(w, StandardConfig{Vimgrep: true, WithFilename: true, LineNumber: true, Column: true})
+	p.Begin("a.js")
+	if err := p.Line(rgLine("a.js", 7, text, "\n", 0, search.KindMatch, spans...)); err != nil {
+		t.Fatal(err)
+	}
+	copyLen := len("a.js:7:10001:") + len(text) + 1
+	if got, want := w.Len(), 0; got == want {
+		t.Fatal("nothing printed")
+	}
+	lines := strings.Split(strings.TrimSuffix(w.String(), "\n"), "\n")
+	if len(lines) != len(spans) || lines[1] != "a.js:7:9:"+text {
+		t.Fatalf("printed %d lines (second %.40q), want %d, each the whole line", len(lines), lines[1], len(spans))
+	}
+	if w.max > perMatchFlush+copyLen {
+		t.Errorf("largest write %d bytes, want at most %d (perMatchFlush and one copy of the line)", w.max, perMatchFlush+copyLen)
+	}
+}
