@@ -48,6 +48,12 @@ type GlobQuery struct {
 	NoIgnore bool
 	Limit    int // at most this many files in Files; 0 = no limit
 	Sort     GlobSort
+	// PathsOnly, with GlobSortPath, leaves each file's ModTime and Size
+	// zero: the files are listed from their directories' entries alone,
+	// as rg --files lists them, without a stat of each (a fifth of the
+	// time of listing GOROOT/src). GlobSortModified needs the times and
+	// reads them whatever this says.
+	PathsOnly bool
 	// Ripgrep, when set and available, lists the files (rg --files); nil or
 	// unavailable means the native walker. *Ripgrep satisfies it.
 	Ripgrep interface {
@@ -199,14 +205,18 @@ func globNative(ctx context.Context, q GlobQuery) ([]GlobFile, error) {
 		Globs:    []string{q.Pattern},
 		Getenv:   q.Getenv,
 		Confine:  q.Confine,
+		NoStat:   q.pathsOnly(),
 	}, func(f native.File) error {
 		mu.Lock()
-		files = append(files, GlobFile{Path: f.Path, ModTime: f.ModTime, Size: f.Size})
+		files = append(files, GlobFile{Path: f.Path, ModTime: f.ModTime, Size: max(f.Size, 0)}) // -1: not read (PathsOnly)
 		mu.Unlock()
 		return nil
 	})
 	return files, err
 }
+
+// pathsOnly says the files' times and sizes are not wanted (PathsOnly).
+func (q GlobQuery) pathsOnly() bool { return q.PathsOnly && q.Sort == GlobSortPath }
 
 // sortGlobFiles orders files: newest first or by path; ties by path, so the
 // order is the same whichever engine listed them.

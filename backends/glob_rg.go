@@ -79,6 +79,12 @@ func globRipgrep(ctx context.Context, rg string, q GlobQuery) ([]GlobFile, error
 		return nil, fmt.Errorf("rg --files: exit status %d: %s", res.ExitCode, bytes.TrimSpace(res.Stderr))
 	}
 	files := make([]GlobFile, 0, len(paths))
+	if q.pathsOnly() {
+		for _, p := range paths {
+			files = append(files, GlobFile{Path: p})
+		}
+		return files, nil
+	}
 	for _, p := range paths {
 		fi, err := os.Lstat(filepath.Join(q.Root, filepath.FromSlash(p)))
 		if err != nil || !fi.Mode().IsRegular() {

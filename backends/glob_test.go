@@ -123,6 +123,8 @@ func TestGlobEnginesAgree(t *testing.T) {
 		{Pattern: "*", Hidden: true, NoIgnore: true},
 		{Pattern: "!*.go"},
 		{Pattern: "*.go", Sort: GlobSortPath},
+		{Pattern: "**", Sort: GlobSortPath, PathsOnly: true},
+		{Pattern: "*.go", Sort: GlobSortPath, PathsOnly: true, Hidden: true, NoIgnore: true},
 		{Pattern: "*.go", Limit: 2},
 		{Pattern: "./main.go"},
 		{Pattern: "./src/*.go"},
@@ -193,6 +195,53 @@ func TestGlobFileMetadata(t *testing.T) {
 		if f.Size != 1 || !f.ModTime.Equal(time.Date(2024, 1, 1, 1, 0, 0, 0, time.UTC)) {
 			t.Errorf("file = %+v", f)
 		}
+	}
+}
+
+// TestGlobPathsOnly: PathsOnly with the path order lists the same files
+// without their times and sizes (no stat of each, whichever engine lists);
+// the modified order reads them whatever PathsOnly says.
+func TestGlobPathsOnly(t *testing.T) {
+	root := globTree(t, []string{"b.go", "a.go", "c.go", "d.txt"}, nil)
+	type lister = interface {
+		Available(context.Context) (search.Info, error)
+	}
+	for _, e := range []struct {
+		name string
+		rg   func(t *testing.T) lister
+	}{
+		{"native", func(*testing.T) lister { return missingRg{} }},
+		{"ripgrep", func(t *testing.T) lister { return requireRg(t) }},
+	} {
+		t.Run(e.name, func(t *testing.T) {
+			e := struct {
+				name string
+				rg   lister
+			}{e.name, e.rg(t)}
+			full, err := Glob(context.Background(), GlobQuery{Root: root, Pattern: "*", Sort: GlobSortPath, Ripgrep: e.rg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bare, err := Glob(context.Background(), GlobQuery{Root: root, Pattern: "*", Sort: GlobSortPath, PathsOnly: true, Ripgrep: e.rg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(paths(bare.Files), paths(full.Files)) || bare.Backend != e.name || len(bare.Files) != 4 {
+				t.Fatalf("PathsOnly listed %q by %s, want %q by %s", paths(bare.Files), bare.Backend, paths(full.Files), e.name)
+			}
+			for i, f := range bare.Files {
+				if !f.ModTime.IsZero() || f.Size != 0 || full.Files[i].ModTime.IsZero() {
+					t.Errorf("%s: PathsOnly %+v, with metadata %+v; want no time or size only with PathsOnly", f.Path, f, full.Files[i])
+				}
+			}
+			newest, err := Glob(context.Background(), GlobQuery{Root: root, Pattern: "*.go", PathsOnly: true, Ripgrep: e.rg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := paths(newest.Files); !slices.Equal(got, []string{"c.go", "a.go", "b.go"}) || newest.Files[0].ModTime.IsZero() {
+				t.Errorf("PathsOnly with the modified order: %q (first %+v), want newest first with times", got, newest.Files[0])
+			}
+		})
 	}
 }
 

@@ -68,7 +68,8 @@ func listerFor(b search.Engine, info search.Info) Lister {
 		return ripgrepLister(info.Path)
 	case "native":
 		return func(ctx context.Context, root string) ([]string, search.Stats, error) {
-			res, err := backends.Glob(ctx, backends.GlobQuery{Root: root, Pattern: "**", Sort: backends.GlobSortPath})
+			// Paths alone, as rg --files and the ripgrep lister list them.
+			res, err := backends.Glob(ctx, backends.GlobQuery{Root: root, Pattern: "**", Sort: backends.GlobSortPath, PathsOnly: true})
 			if err != nil {
 				return nil, search.Stats{}, err
 			}

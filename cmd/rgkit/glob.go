@@ -156,6 +156,7 @@ func (o globOptions) query(ctx context.Context, args []string) (backends.GlobQue
 		q.Sort = backends.GlobSortModified
 	case "path":
 		q.Sort = backends.GlobSortPath
+		q.PathsOnly = !o.json // the text prints paths alone
 	default:
 		return q, fmt.Errorf("glob: --sort %q: want modified or path", o.sort)
 	}
