@@ -148,6 +148,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	bw := bufio.NewWriterSize(out, 64<<10)
 	tty := isTerminal(s.out)
 	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file), searchesMultiline(q))
+	defer run.held.close()
 	run.spans = &spanFinder{q: q}
 	// rg maps the files with --mmap, never with --no-mmap, and by default
 	// when it is given at most ten paths, all of them files.

@@ -47,6 +47,7 @@ type rgRun struct {
 	lines      int64  // matched lines (--stats)
 	files      int64  // files with a match (--stats)
 	sorted     []sortedFile
+	held       heldOutput      // the sorted files' output (memory, then a temporary file)
 	atimes     *accessTimes    // --sort accessed: the keys from before the search read the files
 	errs       fileErrors      // files that could not be read
 	spans      *spanFinder     // finds the matches of a line past those the library stored
@@ -67,7 +68,7 @@ type sortedFile struct {
 	arg  int    // the PATH argument it came from: --sort path sorts within each
 	path string // as printed
 	abs  string
-	out  []byte
+	out  heldBytes
 }
 
 // printsSpans reports whether the output shows where a line's matches are
@@ -663,7 +664,7 @@ func (s *rgSink) finishFile() error {
 	r := s.run
 	if r.sorting() {
 		if s.buf.Len() > 0 {
-			r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: bytes.Clone(s.buf.Bytes())})
+			r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: r.held.hold(s.buf.Bytes())})
 		}
 		return nil
 	}
@@ -702,7 +703,7 @@ func (r *rgRun) finish(wall time.Duration) error {
 					}
 				}
 			}
-			if _, err := r.w.Write(f.out); err != nil {
+			if err := r.held.writeTo(r.w, f.out); err != nil {
 				return err
 			}
 		}

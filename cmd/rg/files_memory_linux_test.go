@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // treeHeldLimit is how much more resident memory a listing mode may take
@@ -117,4 +120,56 @@ func TestListingMemoryChild(t *testing.T) {
 		t.Fatal("no rusage for the child")
 	}
 	fmt.Printf("rg-listing-peak=%d lines=%d\n", ru.Maxrss<<10, strings.Count(string(out), "\n")) // Linux: KiB
+}
+
+// TestSortedOutputIsHeldOnDisk: `--sort path` prints once the search is
+// done, so the output waits somewhere; past 2 MiB it waits in a temporary
+// file, not in memory. 36 MB of output cost less than sortedHeldLimit more
+// than a one-file search (held in memory, it cost that output and more),
+// and it is rg 15.2.0's output byte for byte.
+func TestSortedOutputIsHeldOnDisk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 32 MB of files")
+	}
+	t.Parallel()
+	const sortedHeldLimit = 24 << 20
+	bin, rg := buildRg(t, ""), testtool.ReferenceRg(t)
+	small, large := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(small, "a"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	body := []byte(strings.Repeat(strings.Repeat("a", 63)+"\n", 8192)) // 512 KiB of matching lines
+	for d := range 8 {
+		for f := range 8 {
+			p := filepath.Join(large, fmt.Sprintf("d%d", 7-d), fmt.Sprintf("f%d", 7-f))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, body, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	args := []string{"--sort", "path", "a"}
+	base, _ := childPeak(t, bin, small, args)
+	got, lines := childPeak(t, bin, large, args)
+	if lines != 64*8192 {
+		t.Fatalf("printed %d lines, want %d", lines, 64*8192)
+	}
+	t.Logf("peak resident memory: %.1f MiB for one file, %.1f MiB for 36 MB of output", float64(base)/(1<<20), float64(got)/(1<<20))
+	if got-base > sortedHeldLimit {
+		t.Errorf("--sort path with 36 MB of output took %.1f MiB more than one file, want at most %.1f", float64(got-base)/(1<<20), float64(sortedHeldLimit)/(1<<20))
+	}
+	run := func(bin string) []byte {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = large
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", bin, err)
+		}
+		return out
+	}
+	if want, have := run(rg), run(bin); !bytes.Equal(have, want) {
+		t.Errorf("cmd/rg --sort path printed %d bytes, rg 15.2.0 %d: not the same", len(have), len(want))
+	}
 }
