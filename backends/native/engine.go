@@ -58,6 +58,10 @@ type Engine struct {
 	// CountLines has each file's lines counted for Searched where the
 	// file is searched as its own bytes (see SearchOptions.CountLines).
 	CountLines bool
+	// Invert and Passthru are rg -v and --passthru in line mode (see
+	// SearchOptions.Invert and Passthru): every file is searched to its
+	// end, or to where rg stops, and its lines emitted as they select.
+	Invert, Passthru bool
 }
 
 // SkipByteStats sets NoStats (search.ByteStatsOptional).
@@ -114,6 +118,7 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	run.opts.NoStats = n.NoStats
 	run.opts.NoSpans = n.NoSpans
 	run.opts.CountLines = n.CountLines
+	run.opts.Invert, run.opts.Passthru = n.Invert, n.Passthru
 	if run.reading, err = newReading(q, n.Preprocessor); err != nil {
 		return search.Stats{}, err
 	}
@@ -210,7 +215,7 @@ func (r *FileSearcher) File(f File) (err error) {
 	}
 	explicit := slices.Contains(r.explicit, f.Path)
 	var pre *prefilter
-	if r.opts.NoStats && !explicit && !r.m.multi {
+	if r.opts.NoStats && !explicit && !r.m.multi && !r.opts.everyLine() {
 		// The search would skip a file without a candidate unread past
 		// the prefilter (see SearchOptions.NoStats); a large one need
 		// not be mapped to know.
@@ -334,6 +339,11 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 	if res.Binary {
 		r.binary.Add(1)
 		out.nulAt = res.NULOffset
+	}
+	if res.Bytes < int64(len(data)) && !opts.BinaryConvert && !opts.Text && !opts.Mapped && !r.m.multi {
+		// Read up to where rg stopped (a NUL, -v's -m) or decoded: what
+		// rg counts as searched in the file (its JSON "end" says so).
+		out.bytes = res.Bytes
 	}
 	if err == nil && r.recount && res.MatchedLines >= opts.MaxCount {
 		// Matches past the page were not reported; count them, which is
@@ -521,14 +531,12 @@ type lineRec struct {
 func (fl *fileLines) add(l Line) {
 	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context, more: l.More,
 		located: l.Located, offset: int64(l.Offset), term: l.Term, continued: l.Continued}
-	if !l.Context && len(l.Submatches) > 0 {
+	if len(l.Submatches) > 0 { // (a context line has some only as -v's)
 		rec.column = l.Submatches[0][0] + 1
 	}
 	fl.text = append(fl.text, l.Text...)
-	if !l.Context {
-		for _, sm := range l.Submatches {
-			fl.spans = append(fl.spans, search.Span{Start: sm[0], End: sm[1]})
-		}
+	for _, sm := range l.Submatches {
+		fl.spans = append(fl.spans, search.Span{Start: sm[0], End: sm[1]})
 	}
 	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
 	fl.recs = append(fl.recs, rec)
@@ -550,7 +558,8 @@ func (fl *fileLines) line(path string, i int) search.Line {
 		Located: rec.located, Offset: rec.offset, Term: rec.term, Continued: rec.continued}
 	if rec.context {
 		l.Kind = search.KindContext
-	} else if rec.span1 > rec.span0 {
+	}
+	if rec.span1 > rec.span0 {
 		l.Submatches = fl.spans[rec.span0:rec.span1:rec.span1]
 	}
 	return l

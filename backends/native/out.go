@@ -36,7 +36,7 @@ type FileOut struct {
 	// nulAt is the file's NUL byte the search reported (FileResult's
 	// NULOffset), -1 none: End passes it on in FileSummary.
 	nulAt int64
-	bytes int64 // FileSummary.Bytes (a transformed file's)
+	bytes int64 // FileSummary.Bytes (a transformed file's; a read file's up to where rg stopped, or decoded)
 }
 
 // view is l as a search.Line pointing into l's own buffers (the sink copies
@@ -46,7 +46,10 @@ func (o *FileOut) view(l Line) search.Line {
 		Located: l.Located, Offset: int64(l.Offset), Term: l.Term, Continued: l.Continued}
 	if l.Context {
 		out.Kind = search.KindContext
-		return out
+		if len(l.Submatches) == 0 {
+			return out
+		}
+		// (a matching line shown as -v's context keeps its matches)
 	}
 	o.spans = o.spans[:0]
 	for _, s := range l.Submatches {
