@@ -270,7 +270,7 @@ func (s *rgSink) Begin(rel string) error {
 		s.path = strings.ReplaceAll(s.path, "/", r.o.PathSeparator)
 	}
 	s.abs = filepath.Join(s.t.root, filepath.FromSlash(rel))
-	s.lines, s.matches = 0, 0
+	s.lines, s.matches, s.stopAt = 0, 0, 0
 	s.binaryStop, s.lastMatchEnd, s.sliceNUL = -1, 0, -1
 	s.sliced = s.t.file && s.t.stream == nil && printsStats(r.o) && r.mapsLookingForNUL(s.abs)
 	if s.sliced {
@@ -392,7 +392,9 @@ func (s *rgSink) Line(l search.Line) error {
 			rl.Submatches = append(rl.Submatches, search.Span{Start: sp[0], End: sp[1]})
 		}
 	}
-	if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 {
+	if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 && !r.o.Invert && !r.o.Passthru {
+		// (-v's stop the engine places, FileSummary.Bytes; --passthru
+		// reads on)
 		s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
 	}
 	var err error
@@ -418,7 +420,8 @@ func (s *rgSink) Line(l search.Line) error {
 // -q only counts it.
 func (s *rgSink) printLine(rl printer.RgLine) error {
 	r := s.run
-	if r.replacer != nil && rl.Kind == search.KindMatch {
+	if r.replacer != nil && (rl.Kind == search.KindMatch || len(rl.Submatches) > 0) {
+		// (a context line has matches only as -v's, and rg replaces them)
 		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
 	}
 	switch {
@@ -619,7 +622,9 @@ func (s *rgSink) End(sum search.FileSummary) error {
 			binaryOff = sum.BinaryOffset
 		}
 		size := s.searchedBytes()
-		if sum.Bytes > 0 {
+		if sum.Bytes > 0 && !s.t.file && !readsTransformed(r.o, s.abs) {
+			size = min(size, sum.Bytes) // read up to where rg stopped (a NUL, -v's -m) or decoded
+		} else if sum.Bytes > 0 {
 			size = sum.Bytes // decompressed or transcoded
 		}
 		err = r.js.End(size, binaryOff) // with -q it only counts
