@@ -344,7 +344,7 @@ func (s *rgSink) Line(l search.Line) error {
 		return nil
 	}
 	rl := printer.RgLine{Line: l, Path: s.path}
-	rl.Offset, rl.Term = s.locate(l)
+	rl.Offset, rl.Term = s.locate(&l)
 	fill := max(s.readStop, 0) // where rg's buffer holding the NUL starts, if read
 	if s.binaryOff >= 0 || s.binaryFrom(rl.Offset, l.Text) {
 		// rg's printer stops the search at the line where it noticed the
@@ -398,17 +398,17 @@ func (s *rgSink) Line(l search.Line) error {
 		s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
 	}
 	var err error
-	if r.needsMoreSpans(l) && r.js == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {
+	if r.needsMoreSpans(&l) && r.js == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {
 		// One output line per match: a chunk of matches at a time.
-		err = r.eachSpanChunk(l, func(chunk []search.Span) error {
+		err = r.eachSpanChunk(&l, func(chunk []search.Span) error {
 			rl.Submatches, rl.MoreSubmatches = chunk, 0
-			return s.printLine(rl)
+			return s.printLine(&rl)
 		})
 	} else {
-		if r.needsMoreSpans(l) {
-			rl.Submatches, rl.MoreSubmatches = r.allSpans(l), 0
+		if r.needsMoreSpans(&l) {
+			rl.Submatches, rl.MoreSubmatches = r.allSpans(&l), 0
 		}
-		err = s.printLine(rl)
+		err = s.printLine(&rl)
 	}
 	if err == nil && s.flushesEachLine() {
 		err = r.w.Flush()
@@ -417,8 +417,9 @@ func (s *rgSink) Line(l search.Line) error {
 }
 
 // printLine prints one line (with -r, its matches replaced); JSON with
-// -q only counts it.
-func (s *rgSink) printLine(rl printer.RgLine) error {
+// -q only counts it. (A pointer: the line is large, and copied once per
+// printed line it showed in -v's profile.)
+func (s *rgSink) printLine(rl *printer.RgLine) error {
 	r := s.run
 	if r.replacer != nil && (rl.Kind == search.KindMatch || len(rl.Submatches) > 0) {
 		// (a context line has matches only as -v's, and rg replaces them)
@@ -426,12 +427,12 @@ func (s *rgSink) printLine(rl printer.RgLine) error {
 	}
 	switch {
 	case r.js != nil && r.o.Quiet:
-		r.js.Tally(rl)
+		r.js.Tally(*rl)
 		return nil
 	case r.js != nil:
-		return r.js.Line(rl)
+		return r.js.Line(*rl)
 	}
-	return s.std.Line(rl)
+	return s.std.Line(*rl)
 }
 
 // searchedBytesWhole is the file's size, as the engine searched it.
@@ -538,7 +539,7 @@ func (s *rgSink) binaryLineEnd(l search.Line, rl printer.RgLine) int64 {
 }
 
 // locate is where line l starts in its file or stream, and its terminator.
-func (s *rgSink) locate(l search.Line) (int64, []byte) {
+func (s *rgSink) locate(l *search.Line) (int64, []byte) {
 	switch st := s.t.stream; {
 	case st != nil && !st.located:
 		// A stream's window knows where its lines start in the stream (an
