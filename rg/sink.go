@@ -60,6 +60,10 @@ type rgRun struct {
 	// multiLine says the search runs over whole texts (rg -U with a
 	// pattern that may match '\n'): match lines are printed as rg's blocks.
 	multiLine bool
+	// outMu orders the files printed on the search's workers (rgSink.own)
+	// into the output, and guards what they add to the run.
+	outMu    sync.Mutex
+	ownSinks sync.Pool // *rgSink (ownSink)
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -252,6 +256,12 @@ type rgSink struct {
 	// context line there), -1 when it did not.
 	binaryStop   int64
 	lastMatchEnd int64 // the end of the file's last match line printed
+	// own: this sink is one file's alone, printed on the search's worker
+	// into buf (native.Engine.FileSink, see printsInWorkers); holding:
+	// it holds the run's outMu (spillOwn, End); followed: the separator
+	// before it is written.
+	own, holding, followed bool
+	ownStd                 *printer.Standard // own's printer, into buf (kept in the run's pool)
 	// sliced: rg maps this named file and looks for a NUL in it, and the
 	// statistics are printed. sliceNUL is then the NUL rg's slice searcher
 	// notes: one in the first 64 KiB, or under --json the first on a line
@@ -293,10 +303,16 @@ func (s *rgSink) Begin(rel string) error {
 		}
 	}
 	s.std = r.std
-	if r.sorting() {
+	if r.sorting() || s.own {
 		s.buf.Reset()
-		if r.std != nil {
+		if r.std != nil && s.own && s.ownStd != nil {
+			s.ownStd.Reset()
+			s.std = s.ownStd
+		} else if r.std != nil {
 			s.std = printer.NewStandard(&s.buf, r.cfg)
+			if s.own {
+				s.ownStd = s.std
+			}
 		}
 	}
 	if s.std != nil {
@@ -326,7 +342,9 @@ func (s *rgSink) Line(l search.Line) error {
 	if l.Kind == search.KindMatch {
 		s.lines++
 		s.matches += int64(len(l.Submatches) + l.MoreSubmatches)
-		r.matched = true
+		if !s.own { // (an own sink's End says so, under outMu)
+			r.matched = true
+		}
 		if r.o.Quiet && !r.o.Stats && r.js == nil {
 			return errQuit
 		}
@@ -413,7 +431,73 @@ func (s *rgSink) Line(l search.Line) error {
 	if err == nil && s.flushesEachLine() {
 		err = r.w.Flush()
 	}
+	if err == nil && s.own && s.buf.Len() >= ownSpill && !r.sorting() {
+		err = s.spillOwn()
+	}
 	return err
+}
+
+// ownSpill is how much of a file printed apart (rgSink.own) is held
+// before the file takes the output for the rest of it: a file whose
+// printed lines run to gigabytes is not held whole.
+const ownSpill = 1 << 20
+
+// spillOwn writes out what the file printed apart holds, taking the
+// output (outMu) until its End, or Abandon.
+func (s *rgSink) spillOwn() error {
+	r := s.run
+	if !s.holding {
+		r.outMu.Lock()
+		s.holding = true
+		if err := s.follow(); err != nil {
+			return err
+		}
+	}
+	_, err := r.w.Write(s.buf.Bytes())
+	s.buf.Reset()
+	return err
+}
+
+// follow writes, once, the separator the run's printer puts before the
+// file printed apart (see printer.Standard.Follows); outMu is held.
+func (s *rgSink) follow() error {
+	if s.followed {
+		return nil
+	}
+	s.followed = true
+	if sep := s.run.std.Follows(s.std); sep != nil {
+		_, err := s.run.w.Write(sep)
+		return err
+	}
+	return nil
+}
+
+// ownSink is a sink for one file of t printed apart (rgSink.own), with
+// the buffer and printer of one whose file is done.
+func (r *rgRun) ownSink(t target) *rgSink {
+	s, _ := r.ownSinks.Get().(*rgSink)
+	if s == nil {
+		return &rgSink{run: r, t: t, own: true}
+	}
+	s.buf.Reset()
+	*s = rgSink{run: r, t: t, own: true, buf: s.buf, ownStd: s.ownStd}
+	return s
+}
+
+// recycleOwn keeps s, whose file is done, for ownSink.
+func (r *rgRun) recycleOwn(s *rgSink) {
+	if s.buf.Cap() <= 4*ownSpill {
+		r.ownSinks.Put(s)
+	}
+}
+
+// Abandon lets go of the output a file printed apart took (spillOwn)
+// when its search failed before its End.
+func (s *rgSink) Abandon() {
+	if s.holding {
+		s.holding = false
+		s.run.outMu.Unlock()
+	}
 }
 
 // printLine prints one line (with -r, its matches replaced); JSON with
@@ -574,6 +658,17 @@ func (s *rgSink) listPath(show bool) error {
 
 func (s *rgSink) End(sum search.FileSummary) error {
 	r := s.run
+	if s.own {
+		// The file was printed on its worker; what it adds to the run,
+		// and its output, go in one at a time.
+		if !s.holding {
+			r.outMu.Lock()
+			s.holding = true
+		}
+		defer r.recycleOwn(s)
+		defer s.Abandon()
+		r.matched = r.matched || s.lines > 0
+	}
 	if r.legacy != nil {
 		r.matched = r.matched || sum.MatchedLines > 0 || r.o.Mode == rgcli.ModeFilesWithMatches
 		return r.legacy.End(sum)
@@ -660,13 +755,23 @@ func (s *rgSink) End(sum search.FileSummary) error {
 // over GOROOT/src) and made --line-buffered 1.55× rg.
 func (s *rgSink) flushesEachLine() bool {
 	r := s.run
-	return r.flushEach && !r.sorting() && (s.t.stream != nil || s.t.file || r.o.Threads == 1)
+	return r.flushEach && !r.sorting() && !s.own && (s.t.stream != nil || s.t.file || r.o.Threads == 1)
 }
 
 // finishFile hands the file's output on: held for --sort, else flushed
 // per file when the output is a terminal or line-buffered.
 func (s *rgSink) finishFile() error {
 	r := s.run
+	if s.own && !r.sorting() && s.buf.Len() > 0 {
+		// Printed apart (see printsInWorkers): the separator the run's
+		// printer would have put before it, then the file.
+		if err := s.follow(); err != nil {
+			return err
+		}
+		if _, err := r.w.Write(s.buf.Bytes()); err != nil {
+			return err
+		}
+	}
 	if r.sorting() {
 		if s.buf.Len() > 0 {
 			r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: bytes.Clone(s.buf.Bytes())})

@@ -371,9 +371,12 @@ func (r *rgRun) printsEveryLine(t target) bool {
 func (r *rgRun) searchEveryLine(ctx context.Context, n *native.Engine, q search.Query, t target) error {
 	q.Root, q.Paths = t.root, t.paths
 	q.GlobBase, q.GlobCwd = t.globBase()
-	invert, passthru := n.Invert, n.Passthru
+	invert, passthru, fileSink := n.Invert, n.Passthru, n.FileSink
 	n.Invert, n.Passthru = r.o.Invert, r.o.Passthru
-	defer func() { n.Invert, n.Passthru = invert, passthru }()
+	if r.printsInWorkers() {
+		n.FileSink = func(string) search.Sink { return r.ownSink(t) }
+	}
+	defer func() { n.Invert, n.Passthru, n.FileSink = invert, passthru, fileSink }()
 	nq, err := search.Normalize(q)
 	if err != nil {
 		return err
@@ -384,6 +387,17 @@ func (r *rgRun) searchEveryLine(ctx context.Context, n *native.Engine, q search.
 	st, err := n.Search(ctx, nq, r.sinkFor(t))
 	r.addResult(search.Result{Backend: n.Name(), Stats: st})
 	return err
+}
+
+// printsInWorkers says each file's lines are printed on the search's
+// worker into a buffer of the file's own, and the buffer written out when
+// the file is done, as rg prints: -v and --passthru print nearly every
+// line, and printed one at a time under the search's lock the printing
+// was most of the run's time. rg's standard output only (JSON's printer
+// counts across files), and not with -j1, where --line-buffered writes
+// each line as it is printed.
+func (r *rgRun) printsInWorkers() bool {
+	return r.std != nil && r.js == nil && r.legacy == nil && r.o.Threads != 1
 }
 
 // listedFile is what a batch's search found in one of its files.

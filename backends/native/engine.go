@@ -62,6 +62,13 @@ type Engine struct {
 	// SearchOptions.Invert and Passthru): every file is searched to its
 	// end, or to where rg stops, and its lines emitted as they select.
 	Invert, Passthru bool
+	// FileSink, when set, gives each file with something to report a
+	// Sink of its own, told Begin, the file's lines and End on the
+	// worker searching the file, with no lock held: the caller prints
+	// files in parallel, and orders their output itself. A FileSink's
+	// error stops the search as the Search sink's would. FileErrors
+	// still go to the Search sink.
+	FileSink func(path string) search.Sink
 }
 
 // SkipByteStats sets NoStats (search.ByteStatsOptional).
@@ -119,6 +126,7 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	run.opts.NoSpans = n.NoSpans
 	run.opts.CountLines = n.CountLines
 	run.opts.Invert, run.opts.Passthru = n.Invert, n.Passthru
+	run.fileSink = n.FileSink
 	if run.reading, err = newReading(q, n.Preprocessor); err != nil {
 		return search.Stats{}, err
 	}
@@ -188,6 +196,10 @@ type FileSearcher struct {
 	sinkMu  sync.Mutex
 	sink    search.Sink
 	sinkErr error // a sink error other than ErrStop, returned by Search
+	// failed is set with sinkErr, for the files printed without the lock
+	// (fileSink) to see without taking it.
+	failed   atomic.Bool
+	fileSink func(path string) search.Sink // Engine.FileSink
 	// fileErrs are per-file failures (see FileErrors), under sinkMu.
 	fileErrs []error
 
@@ -267,6 +279,7 @@ func (r *FileSearcher) report(e search.FileError) error {
 			err = errStopped
 		}
 		r.sinkErr = err
+		r.failed.Store(true)
 		return ErrStopWalk
 	}
 	return nil

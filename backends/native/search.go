@@ -773,7 +773,11 @@ var errBinaryStop = errors.New("binary data")
 
 // emitContext emits the line starting at ls, numbered n, as context.
 func (s *fileSearch) emitContext(ls, n int) error {
-	le := lineEnd(s.data, ls)
+	return s.emitContextLine(ls, lineEnd(s.data, ls), n)
+}
+
+// emitContextLine is emitContext of the line [ls, le).
+func (s *fileSearch) emitContextLine(ls, le, n int) error {
 	if s.nulIn(ls, le) {
 		return errBinaryStop
 	}

@@ -163,11 +163,11 @@ func (s *fileSearch) runEvery() error {
 // emitEvery emits the line [ls, le), numbered n, for runEvery: as context
 // or as a match, with its submatches when spans is set.
 func (s *fileSearch) emitEvery(ls, le, n int, spans, context bool) error {
+	if !spans && context {
+		return s.emitContextLine(ls, le, n)
+	}
 	if s.nulIn(ls, le) {
 		return errBinaryStop
-	}
-	if !spans && context {
-		return s.emitContext(ls, n)
 	}
 	var sm [][2]int
 	if spans {

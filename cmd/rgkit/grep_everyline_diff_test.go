@@ -40,7 +40,7 @@ func TestEveryLineAgainstRg15(t *testing.T) {
 	// its buffer fills (where rg 15 prints the next fill's first line as
 	// selected).
 	var many strings.Builder
-	for i := range 30_000 {
+	for i := range 120_000 { // (-v prints more than a file printed apart holds: rg.ownSpill)
 		if i%3 == 0 {
 			fmt.Fprintf(&many, "foo %d\n", i)
 		} else {
@@ -53,6 +53,7 @@ func TestEveryLineAgainstRg15(t *testing.T) {
 		"many.txt": many.String(),
 		"a.txt":    "foo\nbar\nbaz\n",
 	})
+	var cases [][]string
 	for _, flags := range [][]string{
 		{"-v"}, {"-v", "-n"}, {"-v", "-C1"}, {"-v", "-A2", "-B1"}, {"-v", "-m2"}, {"-v", "-m1", "-A3"},
 		{"-v", "-m2", "-A1", "-n"}, {"-v", "-m5000", "-A3000"}, {"-v", "--json"}, {"-v", "--vimgrep"}, {"-v", "-o"},
@@ -67,13 +68,19 @@ func TestEveryLineAgainstRg15(t *testing.T) {
 		// Not context with --stats over more than one thread: rg's
 		// parallel printers then add a "--" here and there.
 	} {
-		args := append([]string{}, flags...)
+		cases = append(cases, append(append([]string{}, flags...), "foo"))
+	}
+	// A file named on the command line (the listing path) beside a walk,
+	// the separators between them.
+	cases = append(cases, []string{"-v", "-C1", "foo", "a.txt", "."}, []string{"-v", "--heading", "foo", ".", "a.txt"},
+		[]string{"--passthru", "--heading", "foo", "a.txt", "."}, []string{"-v", "-C1", "--sort", "path", "foo", ".", "a.txt"})
+	for _, args := range cases {
 		if slices.ContainsFunc(args, func(a string) bool { return a == "-b" || a == "--json" }) {
 			// A decoded file's offsets and sizes: the normal search's
 			// (rgSink locates its lines in the raw file), not this test's.
-			args = append(args, "-g", "!bom*")
+			args = append([]string{"-g", "!bom*"}, args...)
 		}
-		c := diffCase{args: append(args, "foo")}
+		c := diffCase{args: args}
 		for _, tree := range []struct{ name, dir string }{{"files", dir}, {"long", longDir}} {
 			env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + tree.dir}
 			t.Run(tree.name+"/"+c.name(), func(t *testing.T) {
