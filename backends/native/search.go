@@ -722,6 +722,12 @@ func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
 // locate sets l's offset and terminator, the line being [ls, le) of the
 // data, when the data is the file's own bytes.
 func (s *fileSearch) locate(l Line, ls, le int) Line {
+	s.locateAt(&l, ls, le)
+	return l
+}
+
+// locateAt is locate in place.
+func (s *fileSearch) locateAt(l *Line, ls, le int) {
 	raw := s.raw
 	switch {
 	case raw == nil:
@@ -733,7 +739,6 @@ func (s *fileSearch) locate(l Line, ls, le int) Line {
 			l.Term = "\r\n"
 		}
 	}
-	return l
 }
 
 // trimCR returns the text of line [ls, le) without the '\r' of a "\r\n" end.

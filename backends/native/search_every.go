@@ -163,16 +163,18 @@ func (s *fileSearch) runEvery() error {
 // emitEvery emits the line [ls, le), numbered n, for runEvery: as context
 // or as a match, with its submatches when spans is set.
 func (s *fileSearch) emitEvery(ls, le, n int, spans, context bool) error {
-	if !spans && context {
-		return s.emitContextLine(ls, le, n)
-	}
 	if s.nulIn(ls, le) {
 		return errBinaryStop
 	}
-	var sm [][2]int
-	if spans {
-		sm = s.lineSpans(ls, le)
+	if !spans {
+		// Nearly every line printed: built once, in place (emitLineMatch
+		// copies its Line from call to call, and looks for spans).
+		s.doneEnd, s.doneLine = le+1, n
+		l := Line{Number: n, Text: trimCR(s.data, ls, le), Context: context}
+		s.locateAt(&l, ls, le)
+		return s.emit(l)
 	}
+	sm := s.lineSpans(ls, le)
 	s.spannedContext = context
 	err := s.emitLineMatch(ls, le, n, sm)
 	s.spannedContext = false
