@@ -36,7 +36,8 @@ func (s *fileSearch) runEvery() error {
 	if s.stopErr != nil {
 		return s.stopErr
 	}
-	var before []everyRef
+	var before []everyRef // (oldest is the first, once full)
+	oldest := 0
 	fills := rgFills{searched: len(data) + 1} // (set once -m is reached)
 	afterLeft := 0
 	for pos, n := 0, 1; pos < len(data); n++ {
@@ -114,10 +115,14 @@ func (s *fileSearch) runEvery() error {
 					return err
 				}
 			case s.o.Before > 0:
-				if len(before) == s.o.Before {
-					before = append(before[:0], before[1:]...)
+				// A ring of the last Before lines (-B may be large).
+				r := everyRef{ls: ls, le: le, n: n, match: isMatch}
+				if len(before) < s.o.Before {
+					before = append(before, r)
+				} else {
+					before[oldest] = r
+					oldest = (oldest + 1) % len(before)
 				}
-				before = append(before, everyRef{ls: ls, le: le, n: n, match: isMatch})
 			}
 			continue
 		}
@@ -145,12 +150,13 @@ func (s *fileSearch) runEvery() error {
 		if quiet {
 			continue
 		}
-		for _, b := range before {
+		for i := range before {
+			b := before[(oldest+i)%len(before)]
 			if err := s.emitEvery(b.ls, b.le, b.n, b.match, true); err != nil {
 				return err
 			}
 		}
-		before = before[:0]
+		before, oldest = before[:0], 0
 		if err := s.emitEvery(ls, le, n, isMatch, false); err != nil {
 			return err
 		}
