@@ -138,7 +138,7 @@ func (s *rgSink) printBlock(first printer.RgLine, lines int, text []byte, lastTe
 				whole.Term = nil
 			}
 			whole.Submatches, whole.MoreSubmatches, whole.BlockLines = matches, 0, lines
-			return s.printLine(whole) // one message, -r's replacements in it
+			return s.printLine(&whole) // one message, -r's replacements in it
 		}
 		// rg replaces in the block and prints the lines of the result.
 		var spans []search.Span

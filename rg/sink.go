@@ -61,6 +61,10 @@ type rgRun struct {
 	// multiLine says the search runs over whole texts (rg -U with a
 	// pattern that may match '\n'): match lines are printed as rg's blocks.
 	multiLine bool
+	// outMu orders the files printed on the search's workers (rgSink.own)
+	// into the output, and guards what they add to the run.
+	outMu    sync.Mutex
+	ownSinks sync.Pool // *rgSink (ownSink)
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -253,6 +257,12 @@ type rgSink struct {
 	// context line there), -1 when it did not.
 	binaryStop   int64
 	lastMatchEnd int64 // the end of the file's last match line printed
+	// own: this sink is one file's alone, printed on the search's worker
+	// into buf (native.Engine.FileSink, see printsInWorkers); holding:
+	// it holds the run's outMu (spillOwn, End); followed: the separator
+	// before it is written.
+	own, holding, followed bool
+	ownStd                 *printer.Standard // own's printer, into buf (kept in the run's pool)
 	// sliced: rg maps this named file and looks for a NUL in it, and the
 	// statistics are printed. sliceNUL is then the NUL rg's slice searcher
 	// notes: one in the first 64 KiB, or under --json the first on a line
@@ -271,7 +281,7 @@ func (s *rgSink) Begin(rel string) error {
 		s.path = strings.ReplaceAll(s.path, "/", r.o.PathSeparator)
 	}
 	s.abs = filepath.Join(s.t.root, filepath.FromSlash(rel))
-	s.lines, s.matches = 0, 0
+	s.lines, s.matches, s.stopAt = 0, 0, 0
 	s.binaryStop, s.lastMatchEnd, s.sliceNUL = -1, 0, -1
 	s.sliced = s.t.file && s.t.stream == nil && printsStats(r.o) && r.mapsLookingForNUL(s.abs)
 	if s.sliced {
@@ -294,10 +304,16 @@ func (s *rgSink) Begin(rel string) error {
 		}
 	}
 	s.std = r.std
-	if r.sorting() {
+	if r.sorting() || s.own {
 		s.buf.Reset()
-		if r.std != nil {
+		if r.std != nil && s.own && s.ownStd != nil {
+			s.ownStd.Reset()
+			s.std = s.ownStd
+		} else if r.std != nil {
 			s.std = printer.NewStandard(&s.buf, r.cfg)
+			if s.own {
+				s.ownStd = s.std
+			}
 		}
 	}
 	if s.std != nil {
@@ -327,7 +343,9 @@ func (s *rgSink) Line(l search.Line) error {
 	if l.Kind == search.KindMatch {
 		s.lines++
 		s.matches += int64(len(l.Submatches) + l.MoreSubmatches)
-		r.matched = true
+		if !s.own { // (an own sink's End says so, under outMu)
+			r.matched = true
+		}
 		if r.o.Quiet && !r.o.Stats && r.js == nil {
 			return errQuit
 		}
@@ -345,7 +363,7 @@ func (s *rgSink) Line(l search.Line) error {
 		return nil
 	}
 	rl := printer.RgLine{Line: l, Path: s.path}
-	rl.Offset, rl.Term = s.locate(l)
+	rl.Offset, rl.Term = s.locate(&l)
 	fill := max(s.readStop, 0) // where rg's buffer holding the NUL starts, if read
 	if s.binaryOff >= 0 || s.binaryFrom(rl.Offset, l.Text) {
 		// rg's printer stops the search at the line where it noticed the
@@ -393,43 +411,113 @@ func (s *rgSink) Line(l search.Line) error {
 			rl.Submatches = append(rl.Submatches, search.Span{Start: sp[0], End: sp[1]})
 		}
 	}
-	if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 {
+	if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 && !r.o.Invert && !r.o.Passthru {
+		// (-v's stop the engine places, FileSummary.Bytes; --passthru
+		// reads on)
 		s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
 	}
 	var err error
-	if r.needsMoreSpans(l) && r.js == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {
+	if r.needsMoreSpans(&l) && r.js == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {
 		// One output line per match: a chunk of matches at a time.
-		err = r.eachSpanChunk(l, func(chunk []search.Span) error {
+		err = r.eachSpanChunk(&l, func(chunk []search.Span) error {
 			rl.Submatches, rl.MoreSubmatches = chunk, 0
-			return s.printLine(rl)
+			return s.printLine(&rl)
 		})
 	} else {
-		if r.needsMoreSpans(l) {
-			rl.Submatches, rl.MoreSubmatches = r.allSpans(l), 0
+		if r.needsMoreSpans(&l) {
+			rl.Submatches, rl.MoreSubmatches = r.allSpans(&l), 0
 		}
-		err = s.printLine(rl)
+		err = s.printLine(&rl)
 	}
 	if err == nil && s.flushesEachLine() {
 		err = r.w.Flush()
 	}
+	if err == nil && s.own && s.buf.Len() >= ownSpill && !r.sorting() {
+		err = s.spillOwn()
+	}
 	return err
 }
 
-// printLine prints one line (with -r, its matches replaced); JSON with
-// -q only counts it.
-func (s *rgSink) printLine(rl printer.RgLine) error {
+// ownSpill is how much of a file printed apart (rgSink.own) is held
+// before the file takes the output for the rest of it: a file whose
+// printed lines run to gigabytes is not held whole.
+const ownSpill = 1 << 20
+
+// spillOwn writes out what the file printed apart holds, taking the
+// output (outMu) until its End, or Abandon.
+func (s *rgSink) spillOwn() error {
 	r := s.run
-	if r.replacer != nil && rl.Kind == search.KindMatch {
+	if !s.holding {
+		r.outMu.Lock()
+		s.holding = true
+		if err := s.follow(); err != nil {
+			return err
+		}
+	}
+	_, err := r.w.Write(s.buf.Bytes())
+	s.buf.Reset()
+	return err
+}
+
+// follow writes, once, the separator the run's printer puts before the
+// file printed apart (see printer.Standard.Follows); outMu is held.
+func (s *rgSink) follow() error {
+	if s.followed {
+		return nil
+	}
+	s.followed = true
+	if sep := s.run.std.Follows(s.std); sep != nil {
+		_, err := s.run.w.Write(sep)
+		return err
+	}
+	return nil
+}
+
+// ownSink is a sink for one file of t printed apart (rgSink.own), with
+// the buffer and printer of one whose file is done.
+func (r *rgRun) ownSink(t target) *rgSink {
+	s, _ := r.ownSinks.Get().(*rgSink)
+	if s == nil {
+		return &rgSink{run: r, t: t, own: true}
+	}
+	s.buf.Reset()
+	*s = rgSink{run: r, t: t, own: true, buf: s.buf, ownStd: s.ownStd}
+	return s
+}
+
+// recycleOwn keeps s, whose file is done, for ownSink.
+func (r *rgRun) recycleOwn(s *rgSink) {
+	if s.buf.Cap() <= 4*ownSpill {
+		r.ownSinks.Put(s)
+	}
+}
+
+// Abandon lets go of the output a file printed apart took (spillOwn)
+// when its search failed before its End.
+func (s *rgSink) Abandon() {
+	if s.holding {
+		s.holding = false
+		s.run.outMu.Unlock()
+	}
+}
+
+// printLine prints one line (with -r, its matches replaced); JSON with
+// -q only counts it. (A pointer: the line is large, and copied once per
+// printed line it showed in -v's profile.)
+func (s *rgSink) printLine(rl *printer.RgLine) error {
+	r := s.run
+	if r.replacer != nil && (rl.Kind == search.KindMatch || len(rl.Submatches) > 0) {
+		// (a context line has matches only as -v's, and rg replaces them)
 		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
 	}
 	switch {
 	case r.js != nil && r.o.Quiet:
-		r.js.Tally(rl)
+		r.js.Tally(*rl)
 		return nil
 	case r.js != nil:
-		return r.js.Line(rl)
+		return r.js.Line(*rl)
 	}
-	return s.std.Line(rl)
+	return s.std.Line(*rl)
 }
 
 // searchedBytesWhole is the file's size, as the engine searched it.
@@ -536,7 +624,7 @@ func (s *rgSink) binaryLineEnd(l search.Line, rl printer.RgLine) int64 {
 }
 
 // locate is where line l starts in its file or stream, and its terminator.
-func (s *rgSink) locate(l search.Line) (int64, []byte) {
+func (s *rgSink) locate(l *search.Line) (int64, []byte) {
 	switch st := s.t.stream; {
 	case st != nil && !st.located:
 		// A stream's window knows where its lines start in the stream (an
@@ -571,6 +659,17 @@ func (s *rgSink) listPath(show bool) error {
 
 func (s *rgSink) End(sum search.FileSummary) error {
 	r := s.run
+	if s.own {
+		// The file was printed on its worker; what it adds to the run,
+		// and its output, go in one at a time.
+		if !s.holding {
+			r.outMu.Lock()
+			s.holding = true
+		}
+		defer r.recycleOwn(s)
+		defer s.Abandon()
+		r.matched = r.matched || s.lines > 0
+	}
 	if r.legacy != nil {
 		r.matched = r.matched || sum.MatchedLines > 0 || r.o.Mode == rgcli.ModeFilesWithMatches
 		return r.legacy.End(sum)
@@ -620,7 +719,9 @@ func (s *rgSink) End(sum search.FileSummary) error {
 			binaryOff = sum.BinaryOffset
 		}
 		size := s.searchedBytes()
-		if sum.Bytes > 0 {
+		if sum.Bytes > 0 && !s.t.file && !readsTransformed(r.o, s.abs) {
+			size = min(size, sum.Bytes) // read up to where rg stopped (a NUL, -v's -m) or decoded
+		} else if sum.Bytes > 0 {
 			size = sum.Bytes // decompressed or transcoded
 		}
 		err = r.js.End(size, binaryOff) // with -q it only counts
@@ -655,13 +756,23 @@ func (s *rgSink) End(sum search.FileSummary) error {
 // over GOROOT/src) and made --line-buffered 1.55× rg.
 func (s *rgSink) flushesEachLine() bool {
 	r := s.run
-	return r.flushEach && !r.sorting() && (s.t.stream != nil || s.t.file || r.o.Threads == 1)
+	return r.flushEach && !r.sorting() && !s.own && (s.t.stream != nil || s.t.file || r.o.Threads == 1)
 }
 
 // finishFile hands the file's output on: held for --sort, else flushed
 // per file when the output is a terminal or line-buffered.
 func (s *rgSink) finishFile() error {
 	r := s.run
+	if s.own && !r.sorting() && s.buf.Len() > 0 {
+		// Printed apart (see printsInWorkers): the separator the run's
+		// printer would have put before it, then the file.
+		if err := s.follow(); err != nil {
+			return err
+		}
+		if _, err := r.w.Write(s.buf.Bytes()); err != nil {
+			return err
+		}
+	}
 	if r.sorting() {
 		if s.buf.Len() > 0 {
 			r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: r.held.hold(s.buf.Bytes())})

@@ -32,14 +32,14 @@ func (f *spanFinder) matcher() *native.Matcher {
 // needsMoreSpans reports whether l is a match line whose matches were not
 // all stored and whose printing shows them (a line cut by --max-columns
 // counted the rest on purpose).
-func (r *rgRun) needsMoreSpans(l search.Line) bool {
+func (r *rgRun) needsMoreSpans(l *search.Line) bool {
 	return l.MoreSubmatches > 0 && l.Cut == 0 && l.Kind == search.KindMatch && r.spans != nil && r.spans.matcher() != nil
 }
 
 // eachSpanChunk calls fn with l's matches, all of them, in chunks of at
 // most native.MaxSubmatches: -o and --vimgrep print one output line per
 // match, so a chunk at a time prints the same bytes in bounded memory.
-func (r *rgRun) eachSpanChunk(l search.Line, fn func([]search.Span) error) error {
+func (r *rgRun) eachSpanChunk(l *search.Line, fn func([]search.Span) error) error {
 	chunk := make([]search.Span, 0, min(native.MaxSubmatches, len(l.Submatches)+l.MoreSubmatches))
 	var err error
 	r.spans.matcher().EachSpan(l.Text, func(s, e int) bool {
@@ -58,7 +58,7 @@ func (r *rgRun) eachSpanChunk(l search.Line, fn func([]search.Span) error) error
 
 // allSpans is every match of l, for output that shows them in one
 // record (colour, JSON, -r).
-func (r *rgRun) allSpans(l search.Line) []search.Span {
+func (r *rgRun) allSpans(l *search.Line) []search.Span {
 	all := make([]search.Span, 0, len(l.Submatches)+l.MoreSubmatches)
 	r.spans.matcher().EachSpan(l.Text, func(s, e int) bool {
 		all = append(all, search.Span{Start: s, End: e})

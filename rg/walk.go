@@ -137,6 +137,11 @@ func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Qu
 	if r.o.Mode == rgcli.ModeFiles {
 		return r.listEachFile(ctx, q, t)
 	}
+	if r.printsEveryLine(t) {
+		if n := nativeEngine(chain); n != nil {
+			return r.searchEveryLine(ctx, n, q, t)
+		}
+	}
 	files, err := r.listFiles(ctx, q, t)
 	if err != nil {
 		return err
@@ -341,6 +346,64 @@ func (r *rgRun) summarizeInverted(ctx context.Context, n *native.Engine, q searc
 	}
 	r.addResult(res)
 	return err
+}
+
+// printsEveryLine says -v or --passthru prints t's lines (rg's standard
+// or JSON output) from one search of it by the native engine
+// (Engine.Invert, Engine.Passthru), on its parallel workers and through
+// the run's sink, as a search without them. It leaves to the listing
+// path what reads a file otherwise than as its own lines in line mode
+// (-U, --null-data, -z, --pre, -E), --stop-on-nonmatch, -q, the files
+// named on the command line and mapped (whose NUL rules rgSink replays
+// by name) and --binary's; so every file is one the walk found, read,
+// and cut where rg stops at a NUL (native.FileResult.Binary). -v with
+// --passthru stays there too (rg's -m counts oddly with both), and -P
+// with -m (rg's searcher goes line by line there, and past -m prints
+// what the engine's replay of its faster search does not).
+func (r *rgRun) printsEveryLine(t target) bool {
+	o := r.o
+	return o.Invert != o.Passthru && (o.Mode == rgcli.ModeStandard || o.Mode == rgcli.ModeJSON) && !o.Quiet &&
+		r.legacy == nil && !t.file && t.stream == nil && !stopsOnNonmatch(o) && !o.Binary &&
+		!o.Multiline && !o.NullData && !o.SearchZip && o.Pre == "" &&
+		(o.Encoding == "" || o.Encoding == "auto") && !r.mapped && !(o.PCRE2 && o.MaxCount != nil)
+}
+
+// searchEveryLine prints -v's or --passthru's lines for t
+// (printsEveryLine) from one search of it by the native engine, which
+// emits the selected lines as matches and the others as context (see
+// native.SearchOptions.Invert): the listing path searched batches of
+// files named one by one, held their matching lines, then read each file
+// again on one goroutine to print it.
+func (r *rgRun) searchEveryLine(ctx context.Context, n *native.Engine, q search.Query, t target) error {
+	q.Root, q.Paths = t.root, t.paths
+	q.GlobBase, q.GlobCwd = t.globBase()
+	invert, passthru, fileSink := n.Invert, n.Passthru, n.FileSink
+	n.Invert, n.Passthru = r.o.Invert, r.o.Passthru
+	if r.printsInWorkers() {
+		n.FileSink = func(string) search.Sink { return r.ownSink(t) }
+	}
+	defer func() { n.Invert, n.Passthru, n.FileSink = invert, passthru, fileSink }()
+	nq, err := search.Normalize(q)
+	if err != nil {
+		return err
+	}
+	// The engine itself, not a Chain: a Chain's collector passes on only
+	// the context lines the query's -B/-A ask for, which drops
+	// --passthru's.
+	st, err := n.Search(ctx, nq, r.sinkFor(t))
+	r.addResult(search.Result{Backend: n.Name(), Stats: st})
+	return err
+}
+
+// printsInWorkers says each file's lines are printed on the search's
+// worker into a buffer of the file's own, and the buffer written out when
+// the file is done, as rg prints: -v and --passthru print nearly every
+// line, and printed one at a time under the search's lock the printing
+// was most of the run's time. rg's standard output only (JSON's printer
+// counts across files), and not with -j1, where --line-buffered writes
+// each line as it is printed.
+func (r *rgRun) printsInWorkers() bool {
+	return r.std != nil && r.js == nil && r.legacy == nil && r.o.Threads != 1
 }
 
 // listedFile is what a batch's search found in one of its files.

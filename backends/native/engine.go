@@ -58,6 +58,17 @@ type Engine struct {
 	// CountLines has each file's lines counted for Searched where the
 	// file is searched as its own bytes (see SearchOptions.CountLines).
 	CountLines bool
+	// Invert and Passthru are rg -v and --passthru in line mode (see
+	// SearchOptions.Invert and Passthru): every file is searched to its
+	// end, or to where rg stops, and its lines emitted as they select.
+	Invert, Passthru bool
+	// FileSink, when set, gives each file with something to report a
+	// Sink of its own, told Begin, the file's lines and End on the
+	// worker searching the file, with no lock held: the caller prints
+	// files in parallel, and orders their output itself. A FileSink's
+	// error stops the search as the Search sink's would. FileErrors
+	// still go to the Search sink.
+	FileSink func(path string) search.Sink
 }
 
 // SkipByteStats sets NoStats (search.ByteStatsOptional).
@@ -114,6 +125,8 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	run.opts.NoStats = n.NoStats
 	run.opts.NoSpans = n.NoSpans
 	run.opts.CountLines = n.CountLines
+	run.opts.Invert, run.opts.Passthru = n.Invert, n.Passthru
+	run.fileSink = n.FileSink
 	if run.reading, err = newReading(q, n.Preprocessor); err != nil {
 		return search.Stats{}, err
 	}
@@ -183,6 +196,10 @@ type FileSearcher struct {
 	sinkMu  sync.Mutex
 	sink    search.Sink
 	sinkErr error // a sink error other than ErrStop, returned by Search
+	// failed is set with sinkErr, for the files printed without the lock
+	// (fileSink) to see without taking it.
+	failed   atomic.Bool
+	fileSink func(path string) search.Sink // Engine.FileSink
 	// fileErrs are per-file failures (see FileErrors), under sinkMu.
 	fileErrs []error
 
@@ -210,7 +227,7 @@ func (r *FileSearcher) File(f File) (err error) {
 	}
 	explicit := slices.Contains(r.explicit, f.Path)
 	var pre *prefilter
-	if r.opts.NoStats && !explicit && !r.m.multi {
+	if r.opts.NoStats && !explicit && !r.m.multi && !r.opts.everyLine() {
 		// The search would skip a file without a candidate unread past
 		// the prefilter (see SearchOptions.NoStats); a large one need
 		// not be mapped to know.
@@ -262,6 +279,7 @@ func (r *FileSearcher) report(e search.FileError) error {
 			err = errStopped
 		}
 		r.sinkErr = err
+		r.failed.Store(true)
 		return ErrStopWalk
 	}
 	return nil
@@ -334,6 +352,11 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 	if res.Binary {
 		r.binary.Add(1)
 		out.nulAt = res.NULOffset
+	}
+	if res.Bytes < int64(len(data)) && !opts.BinaryConvert && !opts.Text && !opts.Mapped && !r.m.multi {
+		// Read up to where rg stopped (a NUL, -v's -m) or decoded: what
+		// rg counts as searched in the file (its JSON "end" says so).
+		out.bytes = res.Bytes
 	}
 	if err == nil && r.recount && res.MatchedLines >= opts.MaxCount {
 		// Matches past the page were not reported; count them, which is
@@ -521,14 +544,12 @@ type lineRec struct {
 func (fl *fileLines) add(l Line) {
 	rec := lineRec{number: l.Number, text0: len(fl.text), span0: len(fl.spans), context: l.Context, more: l.More,
 		located: l.Located, offset: int64(l.Offset), term: l.Term, continued: l.Continued}
-	if !l.Context && len(l.Submatches) > 0 {
+	if len(l.Submatches) > 0 { // (a context line has some only as -v's)
 		rec.column = l.Submatches[0][0] + 1
 	}
 	fl.text = append(fl.text, l.Text...)
-	if !l.Context {
-		for _, sm := range l.Submatches {
-			fl.spans = append(fl.spans, search.Span{Start: sm[0], End: sm[1]})
-		}
+	for _, sm := range l.Submatches {
+		fl.spans = append(fl.spans, search.Span{Start: sm[0], End: sm[1]})
 	}
 	rec.text1, rec.span1 = len(fl.text), len(fl.spans)
 	fl.recs = append(fl.recs, rec)
@@ -550,7 +571,8 @@ func (fl *fileLines) line(path string, i int) search.Line {
 		Located: rec.located, Offset: rec.offset, Term: rec.term, Continued: rec.continued}
 	if rec.context {
 		l.Kind = search.KindContext
-	} else if rec.span1 > rec.span0 {
+	}
+	if rec.span1 > rec.span0 {
 		l.Submatches = fl.spans[rec.span0:rec.span1:rec.span1]
 	}
 	return l

@@ -36,7 +36,10 @@ type FileOut struct {
 	// nulAt is the file's NUL byte the search reported (FileResult's
 	// NULOffset), -1 none: End passes it on in FileSummary.
 	nulAt int64
-	bytes int64 // FileSummary.Bytes (a transformed file's)
+	// own is the file's own sink (FileSearcher.fileSink), nil until its
+	// first line or without one.
+	own   search.Sink
+	bytes int64 // FileSummary.Bytes (a transformed file's; a read file's up to where rg stopped, or decoded)
 }
 
 // view is l as a search.Line pointing into l's own buffers (the sink copies
@@ -46,7 +49,10 @@ func (o *FileOut) view(l Line) search.Line {
 		Located: l.Located, Offset: int64(l.Offset), Term: l.Term, Continued: l.Continued}
 	if l.Context {
 		out.Kind = search.KindContext
-		return out
+		if len(l.Submatches) == 0 {
+			return out
+		}
+		// (a matching line shown as -v's context keeps its matches)
 	}
 	o.spans = o.spans[:0]
 	for _, s := range l.Submatches {
@@ -94,6 +100,9 @@ func (o *FileOut) Add(l Line) error {
 	if o.r.q.MaxColumns > 0 && len(l.Text) > o.r.q.MaxColumns {
 		return o.AddLine(o.view(l)) // cut before it is copied
 	}
+	if o.r.fileSink != nil {
+		return o.sendOwn(o.view(l))
+	}
 	if o.locked {
 		return o.send(o.view(l))
 	}
@@ -111,6 +120,9 @@ func (o *FileOut) AddLine(l search.Line) error {
 	}
 	l.Path = o.path
 	l = search.CutLine(l, o.r.q.MaxColumns)
+	if o.r.fileSink != nil {
+		return o.sendOwn(l)
+	}
 	if o.locked {
 		return o.send(l)
 	}
@@ -162,22 +174,86 @@ func (o *FileOut) send(l search.Line) error {
 	return nil
 }
 
-// fail records a sink error (ErrStop included) for the whole search.
+// fail records a sink error (ErrStop included) for the whole search; the
+// sink is held.
 func (o *FileOut) fail(err error) error {
 	if errors.Is(err, search.ErrStop) {
 		err = errStopped
 	}
 	if o.r.sinkErr == nil {
 		o.r.sinkErr = err
+		o.r.failed.Store(true)
 	}
 	o.err = ErrStopWalk
 	return o.err
+}
+
+// sendOwn passes one line on to the file's own sink (FileSearcher.fileSink),
+// begun at the first, without the lock.
+func (o *FileOut) sendOwn(l search.Line) error {
+	if o.err == nil && o.r.failed.Load() {
+		o.err = ErrStopWalk
+	}
+	if o.err != nil {
+		return o.err
+	}
+	var err error
+	if o.own == nil {
+		o.own = o.r.fileSink(o.path)
+		err = o.own.Begin(o.path)
+	}
+	if err == nil {
+		err = o.own.Line(l)
+	}
+	if err != nil {
+		return o.failOwn(err)
+	}
+	return nil
+}
+
+// failOwn is fail for an error of the file's own sink.
+func (o *FileOut) failOwn(err error) error {
+	o.r.sinkMu.Lock()
+	defer o.r.sinkMu.Unlock()
+	return o.fail(err)
+}
+
+// closeOwn is Close with the file's own sink.
+func (o *FileOut) closeOwn(count int) error {
+	if o.err != nil {
+		return o.err
+	}
+	if o.own == nil && count == 0 {
+		return nil
+	}
+	if o.r.failed.Load() {
+		return ErrStopWalk
+	}
+	if o.own == nil {
+		o.own = o.r.fileSink(o.path)
+		if err := o.own.Begin(o.path); err != nil {
+			return o.failOwn(err)
+		}
+	}
+	sum := search.FileSummary{Path: o.path, MatchedLines: count, Bytes: o.bytes}
+	if o.nulAt >= 0 {
+		sum.Binary, sum.BinaryOffset = true, o.nulAt
+	}
+	err := o.own.End(sum)
+	o.own = nil // ended
+	if err != nil {
+		return o.failOwn(err)
+	}
+	return nil
 }
 
 // Close ends the file: the batch goes out, then End with count (the file's
 // matched lines), unless nothing was found (no lines and count 0). It
 // returns ErrStopWalk once the sink has stopped or failed.
 func (o *FileOut) Close(count int) error {
+	if o.r.fileSink != nil {
+		return o.closeOwn(count)
+	}
 	if !o.locked {
 		if o.err != nil || (count == 0 && len(o.batch.recs) == 0) {
 			return o.err
@@ -217,6 +293,10 @@ func (o *FileOut) Close(count int) error {
 // Abandon releases the sink without ending the file, for a search that
 // failed half-way (the caller's error is what counts).
 func (o *FileOut) Abandon() {
+	if a, ok := o.own.(interface{ Abandon() }); ok {
+		a.Abandon() // a file sink that took the caller's output
+	}
+	o.own = nil
 	if o.locked {
 		o.locked = false
 		o.r.sinkMu.Unlock()

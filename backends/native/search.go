@@ -64,12 +64,34 @@ type SearchOptions struct {
 	// and counting them here, where the file is in memory, saves reading
 	// it again.
 	CountLines bool
+	// Invert is rg -v in line mode: the lines selected are those that
+	// do not match. Each is emitted as a match line without submatches;
+	// a matching line is emitted only as Before/After context of a
+	// selected one, as a context line that keeps its Submatches (rg
+	// colours them and lists them in JSON). MaxCount and
+	// FileResult.MatchedLines count the selected lines; past MaxCount
+	// only the trailing After context is emitted, a selected line in it
+	// still as a match (and counted, as rg 15 counts it). No file is
+	// skipped because no literal of the pattern occurs in it (NoStats
+	// has no effect): a file without a match is all selected lines.
+	Invert bool
+	// Passthru is rg --passthru in line mode: every line is emitted, the
+	// selected ones (the matching lines, or with Invert the others) as
+	// matches and the rest as context. Without Invert, the lines past
+	// MaxCount are all emitted as context, a matching one without its
+	// submatches, as rg prints them. As with Invert, no file is skipped.
+	Passthru bool
 	// probed: the reader looked at the file before it was mapped and found
 	// a literal a match needs, and its first NUL at probedNUL (-1: none),
 	// so neither is looked for again here.
 	probed    bool
 	probedNUL int
 }
+
+// everyLine says every line of the file is looked at, matching or not
+// (Invert, Passthru): no file or region is skipped for want of a
+// literal the pattern needs.
+func (o *SearchOptions) everyLine() bool { return o.Invert || o.Passthru }
 
 // MaxSubmatches is the most submatches a Line stores; the rest are counted
 // in Line.More. A line of 50 MB of 'A' searched for "A" has 50 million
@@ -155,6 +177,7 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		o.BinaryConvert, o.KeepNUL = true, true
 	}
 	located := peek > 0 // no BOM: data is the file's own bytes
+	whole := len(data)
 	var end int
 	var binary bool
 	nulAt := -1
@@ -180,7 +203,7 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		}
 		data = data[:end]
 	} else {
-		if o.NoStats && !o.probed {
+		if o.NoStats && !o.probed && !o.everyLine() {
 			if first = m.firstCandidate(data, o.Release, o.Interrupt); first < 0 {
 				// No match anywhere, so none before a NUL either: where
 				// the NUL is (if any) only changes what the caller does
@@ -196,7 +219,7 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		nulAt = nul
 		data = data[:end]
 	}
-	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1, first: first}
+	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1, first: first, peek: peek}
 	if located {
 		s.raw = raw
 	}
@@ -211,13 +234,23 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 			err = nil
 		}
 	} else {
-		err = s.runLines()
+		if o.everyLine() {
+			err = s.runEvery()
+		} else {
+			err = s.runLines()
+		}
 		if errors.Is(err, errBinaryStop) {
 			err = nil
 		}
 	}
 	if s.binary && !binary {
 		nulAt = s.nulAt
+	}
+	if binary && !s.binary && !o.BinaryConvert && s.limitReached() && s.afterLeft == 0 && !o.CountOnly && !(o.Passthru && !o.Invert) {
+		// -m stopped rg, and its trailing context, before the fill
+		// that brought in the NUL: rg never saw it. (--passthru reads
+		// on past -m.)
+		binary, end = false, whole
 	}
 	binary = (binary || s.binary) && !o.Text
 	if !binary {
@@ -230,6 +263,9 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		s.count = 0
 	}
 	res := FileResult{MatchedLines: s.count, MatchedBeforeStop: found, Binary: binary, NULOffset: int64(nulAt), Bytes: int64(end)}
+	if s.stopBytes > 0 {
+		res.Bytes = int64(s.stopBytes)
+	}
 	if o.CountLines && err == nil {
 		res.Lines, res.LinesCounted = countLines(data, s.o.Release), true
 	}
@@ -292,6 +328,13 @@ type fileSearch struct {
 	dc       *dfaCache // this search's DFA states, from the Matcher's pool
 	win      *scanWin  // scanLines' window, kept in dc (it is large)
 	ml       [][2]int  // multiline: the held matches (see mlBlocks)
+	// spannedContext: emitLineMatch emits a context line with its
+	// submatches (Invert's matching lines, see runEvery).
+	spannedContext bool
+	peek           int // rg's first read (see decodeBOM), for rgFills
+	// stopBytes, when not 0, is where rg stopped reading the data
+	// (Invert past MaxCount): FileResult.Bytes.
+	stopBytes int
 }
 
 // nulIn reports, in multiline mode or a mapped file, a NUL in [from, to)
@@ -673,12 +716,18 @@ func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
 	s.more = 0
 	cont := s.cont
 	s.cont = false
-	return s.emit(s.locate(Line{Number: n, Text: text, Submatches: spans, More: more, Continued: cont && len(spans) > 0}, ls, le))
+	return s.emit(s.locate(Line{Number: n, Text: text, Submatches: spans, More: more, Continued: cont && len(spans) > 0, Context: s.spannedContext}, ls, le))
 }
 
 // locate sets l's offset and terminator, the line being [ls, le) of the
 // data, when the data is the file's own bytes.
 func (s *fileSearch) locate(l Line, ls, le int) Line {
+	s.locateAt(&l, ls, le)
+	return l
+}
+
+// locateAt is locate in place.
+func (s *fileSearch) locateAt(l *Line, ls, le int) {
 	raw := s.raw
 	switch {
 	case raw == nil:
@@ -690,7 +739,6 @@ func (s *fileSearch) locate(l Line, ls, le int) Line {
 			l.Term = "\r\n"
 		}
 	}
-	return l
 }
 
 // trimCR returns the text of line [ls, le) without the '\r' of a "\r\n" end.
@@ -730,7 +778,11 @@ var errBinaryStop = errors.New("binary data")
 
 // emitContext emits the line starting at ls, numbered n, as context.
 func (s *fileSearch) emitContext(ls, n int) error {
-	le := lineEnd(s.data, ls)
+	return s.emitContextLine(ls, lineEnd(s.data, ls), n)
+}
+
+// emitContextLine is emitContext of the line [ls, le).
+func (s *fileSearch) emitContextLine(ls, le, n int) error {
 	if s.nulIn(ls, le) {
 		return errBinaryStop
 	}

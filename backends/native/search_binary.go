@@ -20,28 +20,49 @@ func binaryCut(data []byte, peek, nul int) (int, bool) {
 	if nul < 0 {
 		return len(data), false
 	}
-	capacity := rgBufferSize
-	end, searched := 0, 0
-	first := peek > 0
+	f := rgFills{data: data, capacity: rgBufferSize, peek: peek, nul: nul}
+	for f.next() {
+	}
+	return f.searched, true
+}
+
+// rgFills replays rg's buffer fills over data (see binaryCut).
+type rgFills struct {
+	data     []byte
+	capacity int
+	end      int // the bytes read so far
+	searched int // the end of the complete lines read so far
+	peek     int // the first read's size (0: none)
+	nul      int // a read that brings in data[nul] ends the fills; -1 none
+}
+
+// next reads one fill: the bytes up to and including a line end, the
+// lines before searched then being searched. It is false once a read
+// brought in the NUL (searched is then where rg stopped) or nothing is
+// left.
+func (f *rgFills) next() bool {
 	for {
-		for { // one fill: read until the new bytes hold a line end
-			if end-searched >= capacity {
-				capacity *= 3
-			}
-			want := capacity - (end - searched)
-			if first {
-				want, first = min(want, peek), false
-			}
-			newEnd := min(end+want, len(data))
-			if nul < newEnd {
-				return searched, true
-			}
-			if i := bytes.LastIndexByte(data[end:newEnd], '\n'); i >= 0 {
-				searched = end + i + 1
-				end = newEnd
-				break
-			}
-			end = newEnd
+		if f.end-f.searched >= f.capacity {
+			f.capacity *= 3
+		}
+		want := f.capacity - (f.end - f.searched)
+		if f.peek > 0 {
+			want, f.peek = min(want, f.peek), 0
+		}
+		newEnd := min(f.end+want, len(f.data))
+		if f.nul >= 0 && f.nul < newEnd {
+			return false
+		}
+		if i := bytes.LastIndexByte(f.data[f.end:newEnd], '\n'); i >= 0 {
+			f.searched, f.end = f.end+i+1, newEnd
+			return true
+		}
+		f.end = newEnd
+		if newEnd == len(f.data) {
+			// The last line, without a line end.
+			done := f.searched == newEnd
+			f.searched = newEnd
+			return !done
 		}
 	}
 }

@@ -106,6 +106,12 @@ func NewStandard(w io.Writer, cfg StandardConfig) *Standard {
 	return p
 }
 
+// Reset makes p as new, to print to the same writer again, keeping
+// its buffer.
+func (p *Standard) Reset() {
+	*p = Standard{w: p.w, cfg: p.cfg, buf: p.buf[:0], matchSep: p.matchSep, contextSep: p.contextSep}
+}
+
 // Written is the number of bytes printed so far (rg --stats' "bytes printed").
 func (p *Standard) Written() int64 { return p.written }
 
@@ -145,12 +151,7 @@ const linkEnd = "\x1b]8;;\x1b\\"
 func (p *Standard) Line(l RgLine) error {
 	b := p.buf[:0]
 	if !p.fileStarted {
-		if p.cfg.Heading && p.filesPrinted > 0 && !p.cfg.Vimgrep {
-			b = append(b, '\n')
-		} else if !p.cfg.Heading && p.anyPrinted && p.cfg.Context && p.cfg.ContextSeparator != nil {
-			b = append(b, p.cfg.ContextSeparator...)
-			b = append(b, p.sepTerm()...)
-		}
+		b = p.appendFileSeparator(b)
 		if p.cfg.Heading && p.cfg.WithFilename && !p.cfg.Vimgrep {
 			b = p.appendLinkedPath(b, l.Path)
 			if p.cfg.Null {
@@ -420,6 +421,33 @@ func shiftSpans(spans []search.Span, n int) []search.Span {
 		out = append(out, search.Span{Start: max(s.Start-n, 0), End: s.End - n})
 	}
 	return out
+}
+
+// appendFileSeparator appends what goes before a file's first line when
+// others were printed before it: a blank line between headings, else the
+// context separator.
+func (p *Standard) appendFileSeparator(b []byte) []byte {
+	if p.cfg.Heading && p.filesPrinted > 0 && !p.cfg.Vimgrep {
+		b = append(b, '\n')
+	} else if !p.cfg.Heading && p.anyPrinted && p.cfg.Context && p.cfg.ContextSeparator != nil {
+		b = append(b, p.cfg.ContextSeparator...)
+		b = append(b, p.sepTerm()...)
+	}
+	return b
+}
+
+// Follows is for a file printed apart by other, a new printer of p's
+// configuration, whose output is written next to p's: it returns the
+// separator p would have printed before that file's first line, and
+// counts the file as one p printed, when other printed a line.
+func (p *Standard) Follows(other *Standard) []byte {
+	if !other.anyPrinted {
+		return nil
+	}
+	b := p.appendFileSeparator(nil)
+	p.filesPrinted++
+	p.anyPrinted = true
+	return b
 }
 
 // ContextBreak prints the context separator that rg prints before line
