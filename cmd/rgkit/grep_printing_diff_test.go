@@ -29,6 +29,7 @@ func printingTree(t *testing.T) string {
 		"spaced":   " b b b b b b b b\nc\n",
 		"assign":   "zero=one\n\na=one\n\nif true; then\n\ta=(\n\t\ta\n\t\tb\n\t)\nfi\n\na=two\n",
 		"comments": "# Compile x (compile).\n# Use -h to x.\npipc () {  # [-h] [-U]\n    emulate -L zsh\n}\n",
+		"adjacent": "funcfunc x func\nabc  de\n",
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -69,6 +70,15 @@ func TestPrintingFlagsAgainstRg15(t *testing.T) {
 		{"--trim", "--max-columns-preview", "-M30", "--column", "[2z]|abc", "long"},
 		{"--trim", "--max-columns-preview", "-M8", "--vimgrep", "--multiline", `.*a\n?bc.*`, "long"},
 		{"--trim", "--max-columns-preview", "-M8", "--color=always", "--multiline", `a\n?bc`, "long"},
+		// Adjacent matches are one coloured run; overlapping ones (two
+		// patterns) are coloured from where the first ended.
+		{"--color=always", "func", "adjacent"},
+		{"--color=always", "[a-z]", "adjacent"},
+		{"--color=always", "-e", "fu", "-e", "unc", "adjacent"},
+		{"--color=always", "-e", "func", "-e", "cf", "adjacent"},
+		{"--color=always", "-C1", "-v", "x", "adjacent"},
+		{"--color=always", "--passthru", "-e", "fu", "-e", "unc", "adjacent"},
+		{"--color=always", "-M12", "--max-columns-preview", "[a-z]", "adjacent"},
 		// Field separators, empty and not.
 		{"--field-match-separator", "", "-n", "Doctor Watsons", "prose"},
 		{"--field-context-separator", "", "-n", "-A1", "Doctor Watsons", "prose"},

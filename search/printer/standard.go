@@ -389,22 +389,41 @@ func (p *Standard) matchGranular(l RgLine) bool {
 	return p.cfg.Color && p.cfg.Styles.Match != "" || p.cfg.Column || p.cfg.Vimgrep || p.cfg.OnlyMatching || l.Replaced != nil || p.cfg.Stats
 }
 
-// appendColored writes text with the spans in the match style.
+// appendColored writes text with the spans in the match style, as rg
+// does: adjacent matches are one coloured run (rg ends the colour only
+// before text that is not a match), and a span that overlaps the one
+// before it is coloured from where that one ended.
 func (p *Standard) appendColored(b, text []byte, spans []search.Span) []byte {
 	if !p.cfg.Color || p.cfg.Styles.Match == "" || len(spans) == 0 {
 		return append(b, text...)
 	}
-	at := 0
+	at, colored := 0, false
 	for _, s := range spans {
-		if s.Start < at || s.Start >= len(text) || s.Start >= s.End {
+		if s.Start >= len(text) {
 			continue
 		}
-		end := min(s.End, len(text))
-		b = append(b, text[at:s.Start]...)
-		b = append(b, p.cfg.Styles.Match...)
-		b = append(b, text[s.Start:end]...)
-		b = append(b, styleReset...)
+		start, end := s.Start, min(s.End, len(text))
+		switch {
+		case at < start:
+			if colored {
+				b, colored = append(b, styleReset...), false
+			}
+			b = append(b, text[at:start]...)
+		case at < end:
+			start = at
+		default:
+			continue
+		}
+		if start < end {
+			if !colored {
+				b, colored = append(b, p.cfg.Styles.Match...), true
+			}
+			b = append(b, text[start:end]...)
+		}
 		at = end
+	}
+	if colored {
+		b = append(b, styleReset...)
 	}
 	return append(b, text[at:]...)
 }
