@@ -974,7 +974,10 @@ func replaceSpans(expand expander, tmpl string, l search.Line) ([]byte, []search
 
 // firstNUL returns the offset of the first NUL byte in the file at path,
 // or -1: rg reports a file named on the command line that holds one as
-// "binary file matches" instead of printing its lines.
+// "binary file matches" instead of printing its lines. A file that starts
+// with a UTF-16 byte-order mark is -1: rg decodes it before it looks, and
+// its NULs are half of every ASCII character (the callers leave out the
+// files read with an -E encoding).
 func firstNUL(path string) int64 {
 	f, err := os.Open(path)
 	if err != nil {
@@ -985,6 +988,9 @@ func firstNUL(path string) int64 {
 	var off int64
 	for {
 		n, err := f.Read(buf)
+		if off == 0 && (bytes.HasPrefix(buf[:n], []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf[:n], []byte{0xFE, 0xFF})) {
+			return -1
+		}
 		if i := bytes.IndexByte(buf[:n], 0); i >= 0 {
 			return off + int64(i)
 		}

@@ -109,10 +109,11 @@ type Line struct {
 	// Continued: multiline, the first submatch is the rest of a match
 	// that began on an earlier line.
 	Continued bool
-	// Located says Offset and Term describe the line in the file as read:
-	// its first byte's offset and the terminator after it ("\n", "\r\n"
-	// or "" at the end). Not set when the data searched is not the file's
-	// bytes (a BOM decoded, NULs converted) or in multiline mode.
+	// Located says Offset and Term describe the line in the text rg
+	// counts offsets in: the file as read, or the text decoded from its
+	// byte-order mark. Offset is the line's first byte and Term the
+	// terminator after it ("\n", "\r\n" or "" at the end). Not set when
+	// NULs were turned into line ends, or in multiline mode.
 	Located bool
 	Offset  int
 	Term    string
@@ -177,6 +178,12 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		o.BinaryConvert, o.KeepNUL = true, true
 	}
 	located := peek > 0 // no BOM: data is the file's own bytes
+	// A byte-order mark was decoded: the lines are located in the decoded
+	// text, whose offsets rg prints (-b, JSON), not the file's.
+	var decoded []byte
+	if !located {
+		decoded = data
+	}
 	whole := len(data)
 	var end int
 	var binary bool
@@ -196,6 +203,9 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		data, binary = convertNUL(data)
 		end = len(data)
 		located = located && !binary
+		if binary {
+			decoded = nil // NULs turned into line ends: no longer the text rg numbers offsets in
+		}
 	} else if m.multi || o.Mapped {
 		end, binary = multilineBinaryCut(data)
 		if binary {
@@ -222,6 +232,8 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1, first: first, peek: peek}
 	if located {
 		s.raw = raw
+	} else if decoded != nil {
+		s.raw = decoded
 	}
 	if m.multi || (o.BinaryConvert && !o.KeepNUL) {
 		s.o.Release = nil

@@ -96,7 +96,7 @@ func readingTree(t *testing.T) string {
 	write("e/le.txt", utf16le)
 	write("e/be.txt", utf16be)
 	write("e/bom-le.txt", append([]byte{0xFF, 0xFE}, utf16le...))
-	write("e/bom-utf8.txt", []byte("\xEF\xBB\xBFfoo with bom\n"))
+	write("e/bom-utf8.txt", []byte("\xEF\xBB\xBFfoo with bom\nand foo\n"))
 	write("e/latin1.txt", []byte("caf\xe9 foo\nna\xefve\n"))
 	write("e/sjis.txt", sjis)
 	write("e/euckr.txt", euckr)
@@ -148,6 +148,11 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{"-E", "none", "-c", "h", "e/bom-le.txt"}, {"-E", "bogus", "foo", "e/le.txt"},
 		{"-E", "iso-2022-kr", "foo", "e/le.txt"}, sorted("-E", "utf-16le", "-c", "o", "e"),
 		{"-E", "utf-16le", "--json", "wor", "e/le.txt"},
+		// A byte-order mark: the file is decoded, named or walked, and -b
+		// counts in the decoded text (rg's offsets).
+		{"foo", "e/bom-le.txt"}, {"-b", "-n", "foo", "e/bom-le.txt"}, {"--column", "-b", "o", "e/bom-le.txt"},
+		{"-b", "foo", "e/bom-utf8.txt"}, {"-b", "-o", "bom", "e/bom-utf8.txt"}, sorted("-b", "foo", "e/bom-le.txt", "e/bom-utf8.txt"),
+		sorted("-b", "-g", "bom-*", "foo", "e"),
 		// --crlf.
 		{"--crlf", "-n", "foo$", "c/crlf.txt"}, {"--crlf", "-x", "foo", "c/crlf.txt"}, {"--crlf", "-c", "^foo", "c/crlf.txt"},
 		{"--crlf", "-o", ".*$", "c/crlf.txt"}, {"--crlf", "-n", "-x", "$", "c/blank.txt"}, {"--crlf", "-c", "^$", "c/blank.txt"},
