@@ -208,7 +208,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		} else if needsListing(o) {
 			err = run.runListing(ctx, chain, q, t)
 		} else {
-			res, err = chain.Search(ctx, tq, run.sinkFor(t))
+			res, err = run.search(ctx, chain, tq, t)
 		}
 		reports.flush()
 		run.addResult(res)

@@ -309,6 +309,9 @@ func (s *rgSink) Begin(rel string) error {
 		if r.std != nil && s.own && s.ownStd != nil {
 			s.ownStd.Reset()
 			s.std = s.ownStd
+		} else if r.std != nil && s.own && !r.sorting() {
+			s.ownStd = printer.NewStandard(ownWriter{s}, r.cfg)
+			s.std = s.ownStd
 		} else if r.std != nil {
 			s.std = printer.NewStandard(&s.buf, r.cfg)
 			if s.own {
@@ -450,6 +453,9 @@ func (s *rgSink) spillOwn() error {
 	if !s.holding {
 		r.outMu.Lock()
 		s.holding = true
+		// (A match is a match even if the write below fails, a reader
+		// gone, and End never comes: rg then exits 0.)
+		r.matched = r.matched || s.lines > 0
 		if err := s.follow(); err != nil {
 			return err
 		}
@@ -457,6 +463,24 @@ func (s *rgSink) spillOwn() error {
 	_, err := r.w.Write(s.buf.Bytes())
 	s.buf.Reset()
 	return err
+}
+
+// ownWriter is what the printer of a file printed apart writes into: the
+// file's buffer until it passes ownSpill, then the output itself, also in
+// the middle of a line (--vimgrep prints a long line once per match, and a
+// line of thousands of matches held whole was hundreds of MB).
+type ownWriter struct{ s *rgSink }
+
+func (w ownWriter) Write(p []byte) (int, error) {
+	s := w.s
+	if s.holding {
+		return s.run.w.Write(p)
+	}
+	n, _ := s.buf.Write(p)
+	if s.buf.Len() >= ownSpill {
+		return n, s.spillOwn()
+	}
+	return n, nil
 }
 
 // follow writes, once, the separator the run's printer puts before the

@@ -400,6 +400,20 @@ func (r *rgRun) searchEveryLine(ctx context.Context, n *native.Engine, q search.
 	return err
 }
 
+// search runs tq over t through the chain. A chain of the native engine
+// alone prints each file on the search's worker where it can
+// (printsInWorkers), as -v and --passthru do: printed one line at a time
+// under the search's lock, printing was the search's bottleneck wherever
+// many lines print.
+func (r *rgRun) search(ctx context.Context, chain *search.Chain, tq search.Query, t target) (search.Result, error) {
+	if n := nativeEngine(chain); n != nil && len(chain.Engines) == 1 && r.printsInWorkers() && !t.file {
+		fileSink := n.FileSink
+		n.FileSink = func(string) search.Sink { return r.ownSink(t) }
+		defer func() { n.FileSink = fileSink }()
+	}
+	return chain.Search(ctx, tq, r.sinkFor(t))
+}
+
 // printsInWorkers says each file's lines are printed on the search's
 // worker into a buffer of the file's own, and the buffer written out when
 // the file is done, as rg prints: -v and --passthru print nearly every
