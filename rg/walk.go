@@ -416,11 +416,11 @@ func (r *rgRun) search(ctx context.Context, chain *search.Chain, tq search.Query
 
 // printsInWorkers says each file's lines are printed on the search's
 // worker into a buffer of the file's own, and the buffer written out when
-// the file is done, as rg prints: -v and --passthru print nearly every
-// line, and printed one at a time under the search's lock the printing
-// was most of the run's time. rg's standard output only (JSON's printer
-// counts across files), and not with -j1, where --line-buffered writes
-// each line as it is printed.
+// the file is done, as rg prints: printed one at a time under the
+// search's lock, the printing was most of the run's time where many lines
+// print (-v, --passthru, context). rg's standard output only (JSON's
+// printer counts across files), and not with -j1, where --line-buffered
+// writes each line as it is printed.
 func (r *rgRun) printsInWorkers() bool {
 	return r.std != nil && r.js == nil && r.legacy == nil && r.o.Threads != 1
 }
