@@ -263,6 +263,10 @@ type rgSink struct {
 	// before it is written.
 	own, holding, followed bool
 	ownStd                 *printer.Standard // own's printer, into buf (kept in the run's pool)
+	// js is the JSON printer this file prints to: the run's, or with own
+	// ownJS, one of the file's own (kept in the pool) whose counts the
+	// run's absorbs at End.
+	js, ownJS *printer.RgJSON
 	// sliced: rg maps this named file and looks for a NUL in it, and the
 	// statistics are printed. sliceNUL is then the NUL rg's slice searcher
 	// notes: one in the first 64 KiB, or under --json the first on a line
@@ -326,10 +330,22 @@ func (s *rgSink) Begin(rel string) error {
 		}
 	}
 	if r.js != nil {
-		if r.sorting() {
+		s.js = r.js
+		switch {
+		case s.own:
+			var w io.Writer = ownWriter{s}
+			if r.sorting() {
+				w = &s.buf
+			}
+			if s.ownJS == nil {
+				s.ownJS = printer.NewRgJSON(w)
+			}
+			s.ownJS.SetOutput(w)
+			s.js = s.ownJS
+		case r.sorting():
 			r.js.SetOutput(&s.buf)
 		}
-		r.js.Begin(s.path)
+		s.js.Begin(s.path)
 	}
 	return nil
 }
@@ -490,6 +506,9 @@ func (s *rgSink) follow() error {
 		return nil
 	}
 	s.followed = true
+	if s.run.std == nil {
+		return nil // (JSON has no separators)
+	}
 	if sep := s.run.std.Follows(s.std); sep != nil {
 		_, err := s.run.w.Write(sep)
 		return err
@@ -505,7 +524,7 @@ func (r *rgRun) ownSink(t target) *rgSink {
 		return &rgSink{run: r, t: t, own: true}
 	}
 	s.buf.Reset()
-	*s = rgSink{run: r, t: t, own: true, buf: s.buf, ownStd: s.ownStd}
+	*s = rgSink{run: r, t: t, own: true, buf: s.buf, ownStd: s.ownStd, ownJS: s.ownJS}
 	return s
 }
 
@@ -536,10 +555,10 @@ func (s *rgSink) printLine(rl *printer.RgLine) error {
 	}
 	switch {
 	case r.js != nil && r.o.Quiet:
-		r.js.Tally(*rl)
+		s.js.Tally(*rl)
 		return nil
 	case r.js != nil:
-		return r.js.Line(*rl)
+		return s.js.Line(*rl)
 	}
 	return s.std.Line(*rl)
 }
@@ -748,7 +767,10 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		} else if sum.Bytes > 0 {
 			size = sum.Bytes // decompressed or transcoded
 		}
-		err = r.js.End(size, binaryOff) // with -q it only counts
+		err = s.js.End(size, binaryOff) // with -q it only counts
+		if s.own {
+			r.js.Absorb(s.js) // (outMu is held)
+		}
 	case r.o.Quiet, squashed:
 	case r.o.Mode == rgcli.ModeFilesWithMatches:
 		err = s.std.PathLine(s.path)

@@ -418,11 +418,12 @@ func (r *rgRun) search(ctx context.Context, chain *search.Chain, tq search.Query
 // worker into a buffer of the file's own, and the buffer written out when
 // the file is done, as rg prints: printed one at a time under the
 // search's lock, the printing was most of the run's time where many lines
-// print (-v, --passthru, context). rg's standard output only (JSON's
-// printer counts across files), and not with -j1, where --line-buffered
-// writes each line as it is printed.
+// print (-v, --passthru, context, JSON). rg's own formats only (with
+// JSON each file has a printer of its own whose counts the run's absorbs,
+// RgJSON.Absorb), and not with -j1, where --line-buffered writes each line
+// as it is printed.
 func (r *rgRun) printsInWorkers() bool {
-	return r.std != nil && r.js == nil && r.legacy == nil && r.o.Threads != 1
+	return (r.std != nil || r.js != nil) && r.legacy == nil && r.o.Threads != 1
 }
 
 // countsWithZero says -c --include-zero prints t's counts, which

@@ -43,6 +43,15 @@ func NewRgJSON(w io.Writer) *RgJSON { return &RgJSON{w: w} }
 // apart while it sorts).
 func (p *RgJSON) SetOutput(w io.Writer) { p.w = w }
 
+// Absorb adds what q printed and counted to p's totals and clears q's:
+// a file printed apart by a printer of its own (the CLI prints files on
+// the search's workers) counts in the run's summary.
+func (p *RgJSON) Absorb(q *RgJSON) {
+	p.total.add(q.total)
+	p.written += q.written
+	q.total, q.written = JSONFileStats{}, 0
+}
+
 // Written is the number of bytes printed so far.
 func (p *RgJSON) Written() int64 { return p.written }
 
