@@ -310,17 +310,15 @@ func (s *rgSink) Begin(rel string) error {
 	s.std = r.std
 	if r.sorting() || s.own {
 		s.buf.Reset()
-		if r.std != nil && s.own && s.ownStd != nil {
+		switch {
+		case r.std != nil && s.own && s.ownStd != nil:
 			s.ownStd.Reset()
 			s.std = s.ownStd
-		} else if r.std != nil && s.own && !r.sorting() {
-			s.ownStd = printer.NewStandard(ownWriter{s}, r.cfg)
+		case r.std != nil && s.own:
+			s.ownStd = printer.NewStandard(s.ownOutput(), r.cfg)
 			s.std = s.ownStd
-		} else if r.std != nil {
+		case r.std != nil:
 			s.std = printer.NewStandard(&s.buf, r.cfg)
-			if s.own {
-				s.ownStd = s.std
-			}
 		}
 	}
 	if s.std != nil {
@@ -333,14 +331,9 @@ func (s *rgSink) Begin(rel string) error {
 		s.js = r.js
 		switch {
 		case s.own:
-			var w io.Writer = ownWriter{s}
-			if r.sorting() {
-				w = &s.buf
-			}
 			if s.ownJS == nil {
-				s.ownJS = printer.NewRgJSON(w)
+				s.ownJS = printer.NewRgJSON(s.ownOutput())
 			}
-			s.ownJS.SetOutput(w)
 			s.js = s.ownJS
 		case r.sorting():
 			r.js.SetOutput(&s.buf)
@@ -497,6 +490,16 @@ func (w ownWriter) Write(p []byte) (int, error) {
 		return n, s.spillOwn()
 	}
 	return n, nil
+}
+
+// ownOutput is where the printers of a file printed apart write: its
+// buffer, which --sort holds whole, else ownWriter. (A pooled sink keeps
+// its printers, which write to the same sink.)
+func (s *rgSink) ownOutput() io.Writer {
+	if s.run.sorting() {
+		return &s.buf
+	}
+	return ownWriter{s}
 }
 
 // follow writes, once, the separator the run's printer puts before the

@@ -129,14 +129,9 @@ func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Qu
 			return r.listWithoutMatch(ctx, n, q, t)
 		}
 	}
-	if r.countsInverted(t) {
+	if r.countsInverted(t) || r.countsWithZero(t) {
 		if n := nativeEngine(chain); n != nil {
-			return r.summarizeInverted(ctx, n, q, t)
-		}
-	}
-	if r.countsWithZero(t) {
-		if n := nativeEngine(chain); n != nil {
-			return r.countWithZero(ctx, n, q, t)
+			return r.summarizeCounts(ctx, n, q, t)
 		}
 	}
 	if r.o.Mode == rgcli.ModeFiles {
@@ -295,43 +290,62 @@ func (r *rgRun) searchEveryFile(ctx context.Context, n *native.Engine, q search.
 	return res, err
 }
 
-// countsInverted says -v prints only counts, paths or nothing for t
-// (summaryMode), each file's from its number of lines less its matching
-// ones: summarizeInverted then has both from one search. It leaves to the
-// listing path what reads a file otherwise than as its own lines (-U,
-// --null-data, -z, --pre, -E), --stop-on-nonmatch and --passthru, and the
-// NUL rules of mapped files; so every file the search reports was searched
-// in memory and has its lines counted (native.FileResult.LinesCounted).
-func (r *rgRun) countsInverted(t target) bool {
+// walksOwnLines says every file of t is one the walk found, read as its
+// own lines in line mode, where rg stops at a NUL as the engine does: not
+// -U, --null-data, -z, --pre or an -E encoding, not --stop-on-nonmatch, and
+// not the NUL rules of files named on the command line or mapped (which
+// rgSink replays by name). The modes searched in one pass of the native
+// engine instead of the listing path need it.
+func (r *rgRun) walksOwnLines(t target) bool {
 	o := r.o
-	return o.Invert && r.printsSummary() && !t.file && !stopsOnNonmatch(o) && !o.Passthru &&
-		!o.Multiline && !o.NullData && !o.SearchZip && o.Pre == "" &&
-		(o.Encoding == "" || o.Encoding == "auto") && !r.mapped
+	return !t.file && t.stream == nil && !stopsOnNonmatch(o) && !o.Multiline && !o.NullData && !o.SearchZip &&
+		o.Pre == "" && (o.Encoding == "" || o.Encoding == "auto") && !r.mapped
 }
 
-// summarizeInverted prints -v's counts (countsInverted) for t from one
-// search of it by the native engine, which tells of every file it searched
-// with its matching lines and its number of lines (Engine.Searched,
-// Engine.CountLines): the listing path searched batches of files named one
-// by one and then read each file again to count its lines. Each file is
-// printed as soon as it is searched, as rg prints it, and nothing is held
-// for the tree.
-func (r *rgRun) summarizeInverted(ctx context.Context, n *native.Engine, q search.Query, t target) error {
+// countsInverted says -v prints only counts, paths or nothing for t
+// (summaryMode), each file's from its number of lines less its matching
+// ones: summarizeCounts then has both from one search, and every file it
+// reports has its lines counted (native.FileResult.LinesCounted).
+// --passthru stays on the listing path.
+func (r *rgRun) countsInverted(t target) bool {
+	return r.o.Invert && r.printsSummary() && !r.o.Passthru && r.walksOwnLines(t)
+}
+
+// countsWithZero says -c --include-zero prints t's counts, which
+// summarizeCounts has from one search. It leaves to the listing path -v
+// (countsInverted), --count-matches, -q, --stats and --binary's NUL rules.
+func (r *rgRun) countsWithZero(t target) bool {
+	o := r.o
+	return includeZero(o) && o.Mode == rgcli.ModeCount && !o.Invert && !o.Quiet && !o.Stats && !o.Binary &&
+		!o.Passthru && r.printsSummary() && r.walksOwnLines(t)
+}
+
+// summarizeCounts prints the counts of countsInverted and countsWithZero
+// for t from one search of it by the native engine, which tells of every
+// file it searched with its matching lines and, for -v, its number of
+// lines (Engine.Searched, Engine.CountLines). The listing path searched
+// batches of files named one by one (3.1x rg's time for -c
+// --include-zero on GOROOT/src), and for -v then read each file again to
+// count its lines. Each file is printed as soon as it is searched, as rg
+// prints it, and nothing is held for the tree.
+func (r *rgRun) summarizeCounts(ctx context.Context, n *native.Engine, q search.Query, t target) error {
+	invert := r.o.Invert
 	q.Mode = search.ModeCount
-	q.MaxCountPerFile, q.MaxCountSet = 0, false // -m counts the inverted lines (finish)
+	if invert {
+		q.MaxCountPerFile, q.MaxCountSet = 0, false // -m counts the inverted lines (finish)
+	}
 	// rg -q stops at the first file with a line that does not match.
-	quits := r.o.Quiet && !r.o.Stats && (r.o.MaxCount == nil || *r.o.MaxCount > 0)
+	quits := invert && r.o.Quiet && !r.o.Stats && (r.o.MaxCount == nil || *r.o.MaxCount > 0)
 	var mu sync.Mutex
-	res, err := r.searchEveryFile(ctx, n, q, t, search.Discard, true, &mu, func(rel string, fr native.FileResult) error {
+	res, err := r.searchEveryFile(ctx, n, q, t, search.Discard, invert, &mu, func(rel string, fr native.FileResult) error {
 		if quits && !fr.Binary && fr.Lines > int64(fr.MatchedLines) {
 			r.matched = true
 			return errQuit
 		}
-		s := &rgSink{run: r, t: t}
-		if err := s.Begin(rel); err != nil {
-			return err
+		selected := int64(fr.MatchedBeforeStop)
+		if invert {
+			selected = fr.Lines - selected
 		}
-		selected := fr.Lines - int64(fr.MatchedBeforeStop)
 		mStopsFirst := r.o.MaxCount != nil && *r.o.MaxCount > 0 && selected >= int64(*r.o.MaxCount)
 		if fr.Binary && r.quitsAtNUL(t, fr.NULOffset) && !mStopsFirst {
 			// rg stopped at the NUL, where -m did not stop it first: the
@@ -341,7 +355,13 @@ func (r *rgRun) summarizeInverted(ctx context.Context, n *native.Engine, q searc
 				r.files++
 				r.lines += selected
 			}
-		} else if err := (&allLines{r: r, s: s, count: selected}).finish(); err != nil {
+			return nil
+		}
+		s := &rgSink{run: r, t: t}
+		if err := s.Begin(rel); err != nil {
+			return err
+		}
+		if err := (&allLines{r: r, s: s, count: selected}).finish(); err != nil {
 			return err
 		}
 		return s.finishFile()
@@ -368,9 +388,7 @@ func (r *rgRun) summarizeInverted(ctx context.Context, n *native.Engine, q searc
 func (r *rgRun) printsEveryLine(t target) bool {
 	o := r.o
 	return o.Invert != o.Passthru && (o.Mode == rgcli.ModeStandard || o.Mode == rgcli.ModeJSON) && !o.Quiet &&
-		r.legacy == nil && !t.file && t.stream == nil && !stopsOnNonmatch(o) && !o.Binary &&
-		!o.Multiline && !o.NullData && !o.SearchZip && o.Pre == "" &&
-		(o.Encoding == "" || o.Encoding == "auto") && !r.mapped && !(o.PCRE2 && o.MaxCount != nil)
+		r.legacy == nil && !o.Binary && !(o.PCRE2 && o.MaxCount != nil) && r.walksOwnLines(t)
 }
 
 // searchEveryLine prints -v's or --passthru's lines for t
@@ -424,43 +442,6 @@ func (r *rgRun) search(ctx context.Context, chain *search.Chain, tq search.Query
 // as it is printed.
 func (r *rgRun) printsInWorkers() bool {
 	return (r.std != nil || r.js != nil) && r.legacy == nil && r.o.Threads != 1
-}
-
-// countsWithZero says -c --include-zero prints t's counts, which
-// countWithZero has from one search. It leaves to the listing path -v
-// (countsInverted), --count-matches, -q, --stats, what reads a file
-// otherwise than as its own lines (as countsInverted does) and the NUL
-// rules of named, mapped and --binary files.
-func (r *rgRun) countsWithZero(t target) bool {
-	o := r.o
-	return includeZero(o) && o.Mode == rgcli.ModeCount && !o.Invert && !o.Quiet && !o.Stats && r.printsSummary() &&
-		!t.file && !o.Binary && !stopsOnNonmatch(o) && !o.Passthru && !o.Multiline && !o.NullData && !o.SearchZip &&
-		o.Pre == "" && (o.Encoding == "" || o.Encoding == "auto") && !r.mapped
-}
-
-// countWithZero prints -c --include-zero (countsWithZero) for t from one
-// search of it by the native engine, which tells of every file it
-// searched with its count (Engine.Searched), printing each file as it is
-// searched: the listing path listed the tree, then searched it in batches
-// of files named one by one (3.1x rg's time on GOROOT/src).
-func (r *rgRun) countWithZero(ctx context.Context, n *native.Engine, q search.Query, t target) error {
-	q.Mode = search.ModeCount
-	var mu sync.Mutex
-	res, err := r.searchEveryFile(ctx, n, q, t, search.Discard, false, &mu, func(rel string, fr native.FileResult) error {
-		if fr.Binary && r.quitsAtNUL(t, fr.NULOffset) && fr.MatchedLines == 0 {
-			return nil // rg stopped at the NUL before -m stopped it: no count
-		}
-		s := &rgSink{run: r, t: t}
-		if err := s.Begin(rel); err != nil {
-			return err
-		}
-		if err := (&allLines{r: r, s: s, count: int64(fr.MatchedLines)}).finish(); err != nil {
-			return err
-		}
-		return s.finishFile()
-	})
-	r.addResult(res)
-	return err
 }
 
 // listedFile is what a batch's search found in one of its files.
