@@ -49,9 +49,9 @@ func (f *fileReports) flush() {
 	defer f.mu.Unlock()
 	slices.SortStableFunc(f.held, func(a, b heldReport) int {
 		if f.reverse {
-			return comparePaths(b.path, a.path)
+			return search.ComparePaths(b.path, a.path)
 		}
-		return comparePaths(a.path, b.path)
+		return search.ComparePaths(a.path, b.path)
 	})
 	for _, h := range f.held {
 		fmt.Fprint(f.errOut, h.msg)

@@ -3,7 +3,6 @@ package rg
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -922,7 +921,7 @@ func (r *rgRun) sortFiles() {
 		case rgcli.SortModified, rgcli.SortAccessed, rgcli.SortCreated:
 			c = key(a).Compare(key(b))
 		default:
-			c = comparePaths(a.path, b.path)
+			c = search.ComparePaths(a.path, b.path)
 		}
 		if r.o.SortReverse {
 			c = -c
@@ -953,34 +952,6 @@ func (a *accessTimes) get(abs string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return t.(time.Time), true
-}
-
-// comparePaths orders paths component by component, as a walk that sorts
-// each directory's entries by name visits them.
-//
-// That is a bytewise comparison in which '/' ranks below every other byte
-// (a name ends before any longer name that it begins), so it needs no
-// split: sorting a listing of 100,000 paths called it millions of times,
-// and splitting allocated on each call.
-func comparePaths(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	if i == n {
-		return cmp.Compare(len(a), len(b))
-	}
-	return cmp.Compare(pathRank(a[i]), pathRank(b[i]))
-}
-
-// pathRank is c's rank in comparePaths: '/' first, then every byte in
-// its own order.
-func pathRank(c byte) int {
-	if c == '/' {
-		return -1
-	}
-	return int(c)
 }
 
 // printStats writes rg's --stats block.

@@ -46,7 +46,7 @@ func (r *rgRun) listFiles(ctx context.Context, q search.Query, t target) ([]stri
 		files = append(files, rel)
 		return nil
 	})
-	slices.SortFunc(files, comparePaths)
+	slices.SortFunc(files, search.ComparePaths)
 	return files, err
 }
 

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -344,7 +343,7 @@ func (c *collector) compareFiles(a, b *fileBuf) int {
 			return n
 		}
 	}
-	return comparePaths(a.path, b.path)
+	return ComparePaths(a.path, b.path)
 }
 
 // advance finishes the active file and streams the files that waited for
@@ -723,31 +722,4 @@ func (a *arena) own(l Line) Line {
 		l.Submatches = a.spans[at:len(a.spans):len(a.spans)]
 	}
 	return l
-}
-
-// comparePaths orders slash paths the way rg --sort path does: directory by
-// directory, so "a/b" sorts before "a-c" (byte order would put '-' first).
-func comparePaths(a, b string) int {
-	for {
-		ai, bi := strings.IndexByte(a, '/'), strings.IndexByte(b, '/')
-		as, bs := a, b
-		if ai >= 0 {
-			as = a[:ai]
-		}
-		if bi >= 0 {
-			bs = b[:bi]
-		}
-		if c := strings.Compare(as, bs); c != 0 {
-			return c
-		}
-		switch {
-		case ai < 0 && bi < 0:
-			return 0
-		case ai < 0:
-			return -1
-		case bi < 0:
-			return 1
-		}
-		a, b = a[ai+1:], b[bi+1:]
-	}
 }

@@ -255,24 +255,6 @@ func TestCutLine(t *testing.T) {
 	}
 }
 
-func TestComparePaths(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"a/b", "a-c", -1}, // by directory, not bytes ('-' < '/')
-		{"a", "a/b", -1},
-		{"b", "a/z", 1},
-		{"x/y", "x/y", 0},
-		{"A", "a", -1}, // byte order within a name, like rg
-	}
-	for _, tt := range tests {
-		if got := comparePaths(tt.a, tt.b); got != tt.want {
-			t.Errorf("comparePaths(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-}
-
 // windowScript is a deterministic pseudo-random engine run: files with 0-4
 // matches (with before/after context), begun and ended in a shuffled,
 // interleaved order, the way a parallel engine emits them.

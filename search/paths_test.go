@@ -1,4 +1,4 @@
-package rg
+package search
 
 import (
 	"math/rand/v2"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// byComponents is the order comparePaths must give, spelled out: the
+// byComponents is the order ComparePaths must give, spelled out: the
 // paths split at '/' and their names compared one by one, a path that
 // runs out of names first ranking first.
 func byComponents(a, b string) int {
@@ -29,8 +29,8 @@ func TestComparePathsOrdersByNameThenDepth(t *testing.T) {
 	}
 	for _, p := range fixed {
 		for _, ab := range [][2]string{p, {p[1], p[0]}} {
-			if got, want := comparePaths(ab[0], ab[1]), byComponents(ab[0], ab[1]); sign(got) != want {
-				t.Errorf("comparePaths(%q, %q) = %d, want the sign of %d", ab[0], ab[1], got, want)
+			if got, want := ComparePaths(ab[0], ab[1]), byComponents(ab[0], ab[1]); sign(got) != want {
+				t.Errorf("ComparePaths(%q, %q) = %d, want the sign of %d", ab[0], ab[1], got, want)
 			}
 		}
 	}
@@ -47,8 +47,8 @@ func TestComparePathsOrdersByNameThenDepth(t *testing.T) {
 	}
 	for range 20000 {
 		a, b := randPath(), randPath()
-		if got, want := comparePaths(a, b), byComponents(a, b); sign(got) != want {
-			t.Fatalf("comparePaths(%q, %q) = %d, want the sign of %d", a, b, got, want)
+		if got, want := ComparePaths(a, b), byComponents(a, b); sign(got) != want {
+			t.Fatalf("ComparePaths(%q, %q) = %d, want the sign of %d", a, b, got, want)
 		}
 	}
 }
@@ -61,4 +61,22 @@ func sign(n int) int {
 		return 1
 	}
 	return 0
+}
+
+func TestComparePathsExamples(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"a/b", "a-c", -1}, // by directory, not bytes ('-' < '/')
+		{"a", "a/b", -1},
+		{"b", "a/z", 1},
+		{"x/y", "x/y", 0},
+		{"A", "a", -1}, // byte order within a name, like rg
+	}
+	for _, tt := range tests {
+		if got := ComparePaths(tt.a, tt.b); got != tt.want {
+			t.Errorf("ComparePaths(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
 }
