@@ -69,6 +69,14 @@ type Engine struct {
 	// error stops the search as the Search sink's would. FileErrors
 	// still go to the Search sink.
 	FileSink func(path string) search.Sink
+	// InOrder, when set, has the walk go through each directory in name
+	// order and is told how far the search has come: every file whose
+	// path sorts before upTo (search.ComparePaths) has been searched, and
+	// its sink (or FileSink) told End. rg --sort path prints that output
+	// as the search goes, where it held all of it until the end. It is
+	// called from the search's workers, concurrently, and an upTo may come
+	// after a later one.
+	InOrder func(upTo string)
 }
 
 // SkipByteStats sets NoStats (search.ByteStatsOptional).
@@ -141,6 +149,7 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	// from its listed directory. A confined query keeps openat2 beneath the
 	// root for every file.
 	wo.openAt = q.Confine == nil
+	wo.inOrder = n.InOrder
 	wo.OnError = func(e search.FileError) { _ = run.report(e) } // the walk counts it; a stopped sink ends the walk at its next file
 	ws, err := Walk(ctx, wo, run.File)
 	st := run.Stats()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,6 +117,15 @@ type WalkOptions struct {
 	// path again. Only for a callback that is done with the file when it
 	// returns: the descriptor is closed once the directory is listed.
 	openAt bool
+	// inOrder, when set, has the walk visit every directory's entries in
+	// name order (its subdirectories are queued before its files are
+	// passed on), and is called as the walk moves on: every file whose path sorts
+	// before upTo (search.ComparePaths) has been passed to the callback,
+	// and the callback has returned. It may be called from several
+	// goroutines at once, and an upTo may come after a later one. rg
+	// --sort path prints as it walks, in order, instead of holding the
+	// whole output until the end (Engine.InOrder).
+	inOrder func(upTo string)
 }
 
 // File is one file Walk lists.
@@ -253,6 +263,7 @@ func (w *walker) run() {
 		paths = []string{""}
 	}
 	var missing error
+	var starts []work
 	for _, p := range paths {
 		rel := filepath.ToSlash(filepath.Clean(p))
 		if rel == "." {
@@ -272,7 +283,7 @@ func (w *walker) run() {
 		}
 		switch {
 		case fi.IsDir():
-			w.q.push(w.startWork(abs, rel))
+			starts = append(starts, w.startWork(abs, rel))
 		case fi.Mode().IsRegular():
 			if err := w.emit(rel, abs, fi); err != nil {
 				w.stop(err)
@@ -281,6 +292,13 @@ func (w *walker) run() {
 		default:
 			w.skipped.Add(1)
 		}
+	}
+	if w.o.inOrder != nil {
+		w.q.ordered = true
+		slices.Reverse(starts) // the queue is a stack: the first start is listed first
+	}
+	for _, it := range starts {
+		w.q.push(it)
 	}
 	n := w.o.Workers
 	if n <= 0 {
@@ -381,6 +399,7 @@ func (w *walker) emit(rel, abs string, fi fs.FileInfo) error {
 
 func (w *walker) worker() {
 	var l dirList
+	var later deferredEntries
 	for {
 		it, ok := w.q.pop()
 		if !ok {
@@ -389,8 +408,10 @@ func (w *walker) worker() {
 		if w.ctx.Err() != nil {
 			w.stop(nil)
 		} else if !w.stopped.Load() {
-			w.listDir(it, &l)
+			w.listDir(it, &l, &later)
 		}
-		w.q.done()
+		if upTo, ok := w.q.done(it); ok {
+			w.o.inOrder(upTo)
+		}
 	}
 }

@@ -2,12 +2,13 @@ package native
 
 import (
 	"io/fs"
-
-	"github.com/rgkit/rgkit/search"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/rgkit/rgkit/search"
 )
 
 // dirent is one directory entry: its name and type bits (fs.ModeDir,
@@ -29,7 +30,7 @@ type fileMeta struct {
 
 // listDir lists one directory: builds its ignore state, filters its entries
 // like rg, queues subdirectories and passes files to fn.
-func (w *walker) listDir(it work, l *dirList) {
+func (w *walker) listDir(it work, l *dirList, later *deferredEntries) {
 	defer l.close()
 	if it.unreachable {
 		w.fail(it.rel, &fs.PathError{Op: "open", Path: it.abs, Err: errOutsideRoot})
@@ -44,16 +45,59 @@ func (w *walker) listDir(it work, l *dirList) {
 		m.note(l.ents[i].name)
 	}
 	ig := it.parent.child(it.abs, it.rel, m, &w.ign)
+	if w.o.inOrder != nil {
+		slices.SortFunc(l.ents, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
+		later.dirs, later.files = later.dirs[:0], later.files[:0]
+	} else {
+		later = nil
+	}
 	for i := range l.ents {
 		if w.stopped.Load() {
 			return
 		}
-		w.entry(it, ig, l, &l.ents[i])
+		w.entry(it, ig, l, &l.ents[i], later)
+	}
+	if later != nil {
+		w.passInOrder(it, later)
 	}
 }
 
+// deferredEntries is what a walk in path order (WalkOptions.inOrder) found
+// in a directory: its subdirectories are queued once it is listed, the
+// last first, so that the workers' stack hands them out in name order, and
+// then its files are passed on in name order.
+type deferredEntries struct {
+	dirs  []work
+	files []File
+}
+
+// passInOrder queues a listed directory's subdirectories and passes on
+// its files (see deferredEntries), telling inOrder how far the walk has
+// come before each file.
+func (w *walker) passInOrder(it work, later *deferredEntries) {
+	for i := len(later.dirs) - 1; i >= 0; i-- {
+		w.q.push(later.dirs[i])
+		later.dirs[i] = work{}
+	}
+	for i := range later.files {
+		if w.stopped.Load() {
+			break
+		}
+		f := later.files[i]
+		later.files[i] = File{}
+		if upTo, ok := w.q.advance(it.pend, f.Path); ok {
+			w.o.inOrder(upTo)
+		}
+		if err := w.fn(f); err != nil {
+			w.stop(err)
+			break
+		}
+	}
+	clear(later.files)
+}
+
 // entry handles one directory entry.
-func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
+func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent, later *deferredEntries) {
 	if e.name == nameGit && !w.o.GitDir {
 		w.skipped.Add(1) // .git is never searched, even with Hidden
 		return
@@ -117,7 +161,11 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 			}
 		}
 		l.childWork(&it, &child, e.name, w.o.FollowSymlinks)
-		w.q.push(child)
+		if later != nil {
+			later.dirs = append(later.dirs, child)
+		} else {
+			w.q.push(child)
+		}
 		return
 	}
 	if !typ.IsRegular() {
@@ -147,6 +195,10 @@ func (w *walker) entry(it work, ig *ignoreDir, l *dirList, e *dirent) {
 	f := File{Path: rel, Abs: abs, Size: meta.size, ModTime: meta.mtime}
 	if w.o.openAt {
 		f.dir, f.nameOff = l, e.off
+	}
+	if later != nil {
+		later.files = append(later.files, f)
+		return
 	}
 	if err := w.fn(f); err != nil {
 		w.stop(err)

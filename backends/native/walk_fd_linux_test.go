@@ -32,7 +32,7 @@ func TestUnreachableStartClosesNoDescriptorItDoesNotOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	var l dirList // as each walk worker starts
-	(&walker{}).listDir(work{unreachable: true}, &l)
+	(&walker{}).listDir(work{unreachable: true}, &l, nil)
 	if err := unix.Fstat(0, &st); err != nil {
 		t.Fatalf("listing an unreachable start closed descriptor 0: %v", err)
 	}

@@ -1,9 +1,12 @@
 package native
 
 import (
+	"container/heap"
 	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/rgkit/rgkit/search"
 )
 
 // work is one directory to list.
@@ -33,6 +36,9 @@ type work struct {
 	// per-component opens.
 	parentID dirID
 	check    bool
+	// pend is the directory's place among those the walk has yet to
+	// finish, in a walk in path order (workQueue.ordered).
+	pend *pendingDir
 }
 
 // walkRoot is a start directory held open while the walk is below it: an
@@ -75,6 +81,49 @@ type workQueue struct {
 	items   []work
 	pending int // queued or being listed
 	closed  bool
+	// ordered keeps the directories queued or being listed in a heap by
+	// the first path below which each may still pass a file on (its own
+	// path, then each of its files' as it is passed): the least of them is
+	// how far a walk in path order has come (WalkOptions.inOrder).
+	ordered  bool
+	unlisted pendingHeap
+}
+
+// pendingDir is a directory a walk in path order has yet to finish: key is
+// the first path at or after which it may still pass a file on.
+type pendingDir struct {
+	key   string
+	index int // in the heap
+}
+
+// pendingHeap is a min-heap of pendingDirs by search.ComparePaths of their keys.
+type pendingHeap []*pendingDir
+
+func (h pendingHeap) Len() int           { return len(h) }
+func (h pendingHeap) Less(i, j int) bool { return search.ComparePaths(h[i].key, h[j].key) < 0 }
+func (h pendingHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+func (h *pendingHeap) Push(x any) {
+	p := x.(*pendingDir)
+	p.index = len(*h)
+	*h = append(*h, p)
+}
+func (h *pendingHeap) Pop() any {
+	old := *h
+	p := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return p
+}
+
+// upTo is the least key, false when nothing is pending.
+func (h pendingHeap) upTo() (string, bool) {
+	if len(h) == 0 {
+		return "", false
+	}
+	return h[0].key, true
 }
 
 func (q *workQueue) lazyInit() {
@@ -87,6 +136,10 @@ func (q *workQueue) push(it work) {
 	q.mu.Lock()
 	q.lazyInit()
 	if !q.closed {
+		if q.ordered {
+			it.pend = &pendingDir{key: it.rel}
+			heap.Push(&q.unlisted, it.pend)
+		}
 		q.items = append(q.items, it)
 		q.pending++
 		q.cond.Signal()
@@ -117,8 +170,10 @@ func (q *workQueue) pop() (work, bool) {
 	return it, true
 }
 
-// done marks a popped directory as listed.
-func (q *workQueue) done() {
+// done marks a popped directory as listed. In a walk in path order it
+// returns how far the walk has now come, false when that did not change
+// or nothing is pending.
+func (q *workQueue) done(it work) (upTo string, moved bool) {
 	q.mu.Lock()
 	q.lazyInit()
 	q.pending--
@@ -126,7 +181,34 @@ func (q *workQueue) done() {
 		q.closed = true
 		q.cond.Broadcast()
 	}
+	if it.pend != nil && it.pend.index >= 0 {
+		least := it.pend.index == 0
+		heap.Remove(&q.unlisted, it.pend.index)
+		it.pend.index = -1
+		if least {
+			upTo, moved = q.unlisted.upTo()
+		}
+	}
 	q.mu.Unlock()
+	return upTo, moved
+}
+
+// advance moves a directory being listed in a walk in path order on to
+// the file it passes next, and returns how far the walk has now come
+// (false when that did not change).
+func (q *workQueue) advance(p *pendingDir, next string) (upTo string, moved bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if p == nil || p.index < 0 {
+		return "", false
+	}
+	least := p.index == 0
+	p.key = next
+	heap.Fix(&q.unlisted, p.index)
+	if !least && p.index != 0 {
+		return "", false
+	}
+	return q.unlisted.upTo()
 }
 
 // close ends the walk early.
