@@ -24,6 +24,7 @@ type heldOutput struct {
 	spill    *os.File // nil until the memory is used up
 	spillErr error    // the temporary file could not be made: memory only
 	end      int64    // the spill file's size
+	inFile   int      // held outputs in the spill file not yet released
 	remove   string   // the spill file's name when it could not be unlinked open (Windows)
 }
 
@@ -58,7 +59,22 @@ func (h *heldOutput) hold(out []byte) heldBytes {
 	}
 	b := heldBytes{off: h.end, n: int64(len(out))}
 	h.end += b.n
+	h.inFile++
 	return b
+}
+
+// release forgets b, written out: its memory is free for what is held
+// next, and the spill file is reused from its start once nothing in it is
+// waiting.
+func (h *heldOutput) release(b heldBytes) {
+	switch {
+	case b.mem != nil:
+		h.inMemory -= int64(len(b.mem))
+	case b.n > 0:
+		if h.inFile--; h.inFile == 0 {
+			h.end = 0
+		}
+	}
 }
 
 // writeTo writes b's bytes to w, reading them back from the spill file

@@ -210,6 +210,9 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		} else {
 			res, err = run.search(ctx, chain, tq, t)
 		}
+		if rerr := run.releaseInOrder("", true); err == nil {
+			err = rerr // (--sort path: the PATH argument's files are all done)
+		}
 		reports.flush()
 		run.addResult(res)
 		if errors.Is(err, syscall.EPIPE) || errors.Is(err, errQuit) {

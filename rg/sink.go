@@ -37,22 +37,24 @@ type rgRun struct {
 	replacer  expander
 	// lineReader reads the files printed line by line (-v, --passthru),
 	// one at a time, reusing its buffer.
-	lineReader *bufio.Reader
-	countBuf   []byte // countFileLines' buffer (-v -c and the like)
-	matched    bool
-	stats      search.Stats
-	backend    string // the engine that ran last (--format rgkit-json's summary)
-	matches    int64  // submatches (--stats)
-	lines      int64  // matched lines (--stats)
-	files      int64  // files with a match (--stats)
-	sorted     []sortedFile
-	held       heldOutput      // the sorted files' output (memory, then a temporary file)
-	atimes     *accessTimes    // --sort accessed: the keys from before the search read the files
-	errs       fileErrors      // files that could not be read
-	spans      *spanFinder     // finds the matches of a line past those the library stored
-	mapped     bool            // rg maps the named files (at most ten, all files): see namedBinary
-	bytesCut   int64           // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
-	begun      map[string]bool // the named files that had a line to print, when mapped (see cutUnbegunMapped)
+	lineReader  *bufio.Reader
+	countBuf    []byte // countFileLines' buffer (-v -c and the like)
+	matched     bool
+	stats       search.Stats
+	backend     string // the engine that ran last (--format rgkit-json's summary)
+	matches     int64  // submatches (--stats)
+	lines       int64  // matched lines (--stats)
+	files       int64  // files with a match (--stats)
+	sorted      []sortedFile
+	wroteSorted bool            // a held file has been written (the next takes a separator)
+	inOrder     pathOrder       // --sort path's files, printed as the walk passes them
+	held        heldOutput      // the sorted files' output (memory, then a temporary file)
+	atimes      *accessTimes    // --sort accessed: the keys from before the search read the files
+	errs        fileErrors      // files that could not be read
+	spans       *spanFinder     // finds the matches of a line past those the library stored
+	mapped      bool            // rg maps the named files (at most ten, all files): see namedBinary
+	bytesCut    int64           // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
+	begun       map[string]bool // the named files that had a line to print, when mapped (see cutUnbegunMapped)
 	// crlf finds a CRLF line's spans with its '\r', as rg does; nil when
 	// no spans are printed.
 	crlf    *native.Matcher
@@ -70,6 +72,7 @@ type rgRun struct {
 type sortedFile struct {
 	arg  int    // the PATH argument it came from: --sort path sorts within each
 	path string // as printed
+	rel  string // as the engine named it (pathOrder's key)
 	abs  string
 	out  heldBytes
 }
@@ -232,6 +235,7 @@ type rgSink struct {
 	t   target
 
 	path      string // as printed
+	rel       string // as the engine named it (relative to the target's root)
 	abs       string
 	loc       *lineLocator
 	binaryOff int64 // first NUL of an explicit file, -1 none
@@ -279,7 +283,7 @@ func (s *rgSink) Begin(rel string) error {
 	if r.legacy != nil {
 		return r.legacy.Begin(rel)
 	}
-	s.path = s.t.printedPath(rel)
+	s.path, s.rel = s.t.printedPath(rel), rel
 	if r.o.PathSeparator != "" {
 		s.path = strings.ReplaceAll(s.path, "/", r.o.PathSeparator)
 	}
@@ -822,9 +826,13 @@ func (s *rgSink) finishFile() error {
 		}
 	}
 	if r.sorting() {
-		if s.buf.Len() > 0 {
-			r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: r.held.hold(s.buf.Bytes())})
+		if s.buf.Len() == 0 {
+			return r.inOrder.failed()
 		}
+		if r.sortsInPathOrder() {
+			return r.holdInOrder(s.rel, s.buf.Bytes())
+		}
+		r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: r.held.hold(s.buf.Bytes())})
 		return nil
 	}
 	if r.flushEach {
@@ -852,17 +860,13 @@ func (r *rgRun) sorting() bool {
 
 // finish writes the held files in --sort order, and --json's summary.
 func (r *rgRun) finish(wall time.Duration) error {
+	if err := r.releaseInOrder("", true); err != nil {
+		return err
+	}
 	if r.sorting() {
 		r.sortFiles()
-		for i, f := range r.sorted {
-			if i > 0 && r.std != nil && r.o.Mode == rgcli.ModeStandard {
-				if sep := r.fileSeparator(); sep != nil {
-					if _, err := r.w.Write(sep); err != nil {
-						return err
-					}
-				}
-			}
-			if err := r.held.writeTo(r.w, f.out); err != nil {
+		for _, f := range r.sorted {
+			if err := r.writeSorted(f); err != nil {
 				return err
 			}
 		}
@@ -875,6 +879,22 @@ func (r *rgRun) finish(wall time.Duration) error {
 		return r.legacy.Summary(search.Result{Backend: r.backend, Stats: r.stats}, nil)
 	}
 	return nil
+}
+
+// writeSorted writes one held file's output, after the separator rg
+// prints between two files.
+func (r *rgRun) writeSorted(f sortedFile) error {
+	if r.wroteSorted && r.std != nil && r.o.Mode == rgcli.ModeStandard {
+		if sep := r.fileSeparator(); sep != nil {
+			if _, err := r.w.Write(sep); err != nil {
+				return err
+			}
+		}
+	}
+	r.wroteSorted = true
+	err := r.held.writeTo(r.w, f.out)
+	r.held.release(f.out)
+	return err
 }
 
 // fileSeparator is what rg prints between two files' lines.

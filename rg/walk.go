@@ -400,12 +400,13 @@ func (r *rgRun) printsEveryLine(t target) bool {
 func (r *rgRun) searchEveryLine(ctx context.Context, n *native.Engine, q search.Query, t target) error {
 	q.Root, q.Paths = t.root, t.paths
 	q.GlobBase, q.GlobCwd = t.globBase()
-	invert, passthru, fileSink := n.Invert, n.Passthru, n.FileSink
+	invert, passthru, fileSink, inOrder := n.Invert, n.Passthru, n.FileSink, n.InOrder
 	n.Invert, n.Passthru = r.o.Invert, r.o.Passthru
 	if r.printsInWorkers() {
 		n.FileSink = func(string) search.Sink { return r.ownSink(t) }
+		n.InOrder = r.walkPassed()
 	}
-	defer func() { n.Invert, n.Passthru, n.FileSink = invert, passthru, fileSink }()
+	defer func() { n.Invert, n.Passthru, n.FileSink, n.InOrder = invert, passthru, fileSink, inOrder }()
 	nq, err := search.Normalize(q)
 	if err != nil {
 		return err
@@ -425,9 +426,10 @@ func (r *rgRun) searchEveryLine(ctx context.Context, n *native.Engine, q search.
 // many lines print.
 func (r *rgRun) search(ctx context.Context, chain *search.Chain, tq search.Query, t target) (search.Result, error) {
 	if n := nativeEngine(chain); n != nil && len(chain.Engines) == 1 && r.printsInWorkers() && !t.file {
-		fileSink := n.FileSink
+		fileSink, inOrder := n.FileSink, n.InOrder
 		n.FileSink = func(string) search.Sink { return r.ownSink(t) }
-		defer func() { n.FileSink = fileSink }()
+		n.InOrder = r.walkPassed()
+		defer func() { n.FileSink, n.InOrder = fileSink, inOrder }()
 	}
 	return chain.Search(ctx, tq, r.sinkFor(t))
 }

@@ -23,7 +23,8 @@ const treeHeldLimit = 10 << 20
 // TestListingModesHoldNothingPerFile: the modes that print something for
 // files without a match (`--files`, `--files-without-match`, -v's counts)
 // print each file as the walk finds it or the search finishes it and hold
-// none of them, so their peak memory does not grow with the tree: 20,000
+// none of them, and `--sort path` prints each file once the walk has
+// passed every file before it, so their peak memory does not grow with the tree: 20,000
 // files with 490-byte paths (10 MB of paths) cost less than treeHeldLimit
 // more than one file does.
 func TestListingModesHoldNothingPerFile(t *testing.T) {
@@ -58,6 +59,8 @@ func TestListingModesHoldNothingPerFile(t *testing.T) {
 		{[]string{"--files-without-match", "zzz"}, files},
 		{[]string{"-v", "-c", "zzz"}, files},
 		{[]string{"-v", "-l", "zzz"}, files},
+		{[]string{"--sort", "path", "a"}, files},
+		{[]string{"--sort", "path", "-c", "a"}, files},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			base, _ := childPeak(t, bin, small, tt.args)
