@@ -236,10 +236,12 @@ func (r *FileSearcher) File(f File) (err error) {
 	}
 	explicit := slices.Contains(r.explicit, f.Path)
 	var pre *prefilter
-	if r.opts.NoStats && !explicit && !r.m.multi && !r.opts.everyLine() {
+	if r.opts.NoStats && !explicit && !r.m.multi && !r.opts.everyLine() && r.q.Binary == search.BinaryQuit {
 		// The search would skip a file without a candidate unread past
 		// the prefilter (see SearchOptions.NoStats); a large one need
-		// not be mapped to know.
+		// not be mapped to know. (The probe looks no further than the
+		// first NUL, where rg stops by default: with --binary or -a rg
+		// searches on, and a large binary file was missed whole.)
 		pre = r.m.pre
 	}
 	follow := r.q.FollowSymlinks || explicit || r.underExplicit(f.Path)

@@ -69,7 +69,8 @@ func (s *truncatingSink) End(f search.FileSummary) error {
 // at the start, the middle and the very end, one across the first chunk's
 // end, a case-folded one, a UTF-16 file whose raw bytes hold no literal,
 // files with none, and files with a NUL byte before, between and after
-// matches (with a UTF-8 byte order mark too).
+// matches (with a UTF-8 byte order mark too), by default and with
+// --binary and -a, which search on past a NUL.
 func TestProbedLargeFilesAnswerAsMappedOnes(t *testing.T) {
 	t.Parallel()
 	filler := strings.Repeat("PM_RESUM and pm_resu, nothing else\n", 9000) // ~315 KiB
@@ -101,6 +102,11 @@ func TestProbedLargeFilesAnswerAsMappedOnes(t *testing.T) {
 		{Pattern: "PM_RESUME", Root: root, Mode: search.ModeFilesWithMatches},
 		{Pattern: "pm_resume", Root: root, Case: search.CaseInsensitive},
 		{Pattern: `\bPM_RESUME\b`, Root: root},
+		// --binary and -a search past a NUL: the probe must not stop there
+		// (it did, and a large binary file was missed whole).
+		{Pattern: "PM_RESUME", Root: root, Binary: search.BinarySearch},
+		{Pattern: "PM_RESUME", Root: root, Binary: search.BinaryText, Mode: search.ModeCount},
+		{Pattern: "PM_RESUME", Root: root, Binary: search.BinaryText, Mode: search.ModeFilesWithMatches},
 	} {
 		want := collectNative(t, q, false)
 		if got := collectNative(t, q, true); got != want {
@@ -108,6 +114,9 @@ func TestProbedLargeFilesAnswerAsMappedOnes(t *testing.T) {
 		}
 		if !strings.Contains(want, "border.c") || !strings.Contains(want, "utf16.txt") {
 			t.Errorf("%q mode %d: border.c and utf16.txt must match:\n%s", q.Pattern, q.Mode, want)
+		}
+		if q.Binary != search.BinaryQuit && (!strings.Contains(want, "nul-early.bin") || !strings.Contains(want, "nul-only.bin")) {
+			t.Errorf("%q mode %d binary %d: the matches after a NUL must be found:\n%s", q.Pattern, q.Mode, q.Binary, want)
 		}
 	}
 }
