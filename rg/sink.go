@@ -782,7 +782,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		err = s.std.PathLine(s.path)
 	case r.o.Mode == rgcli.ModeCount:
 		err = s.std.Count(s.path, s.lines)
-	case r.o.Mode == rgcli.ModeCountMatches && sum.Binary && !s.t.file && (r.o.MaxCount == nil || s.lines < int64(*r.o.MaxCount)):
+	case r.o.Mode == rgcli.ModeCountMatches && sum.Binary && !s.t.file && !r.o.Binary && (r.o.MaxCount == nil || s.lines < int64(*r.o.MaxCount)):
 		// rg's summary printer squashes the count of a file it stopped
 		// reading at a NUL, as for -c.
 	case r.o.Mode == rgcli.ModeCountMatches:

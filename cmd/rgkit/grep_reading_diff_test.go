@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/text/encoding/japanese"
@@ -105,6 +106,9 @@ func readingTree(t *testing.T) string {
 	write("c/crlf.txt", []byte("foo\r\nbar foo\r\nfoo bar\r\nlast foo"))
 	write("b/bin.dat", []byte("foo1\nbar\x00baz foo\nfoo3\n"))
 	write("b/text.txt", []byte("foo text\n"))
+	// Large enough to be mapped (past 256 KiB), a NUL before every match:
+	// -a and --binary find them, the default stops at the NUL.
+	write("big/nul.bin", []byte("x\x00\n"+strings.Repeat("filler line\n", 30000)+"foo after\n"+strings.Repeat("more\n", 1000)+"last foo"))
 	write("u/uni.txt", []byte("Straße foo\nÄrger FOO\nk\u212a foo\n"))
 	write("pre/a.txt", []byte("alpha foo\n"))
 	write("pre/b.md", []byte("beta foo\n"))
@@ -169,6 +173,14 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		sorted("-a", "foo", "b"), sorted("-a", "-n", "baz", "b"), {"-a", "-c", `\x00`, "b/bin.dat"},
 		sorted("--binary", "-c", "foo", "b"), sorted("-uuu", "-n", "foo", "b"), sorted("--binary", "--no-binary", "-c", "foo", "b"),
 		sorted("-c", "foo", "b"), sorted("-a", "--no-text", "-c", "foo", "b"),
+		sorted("-a", "-n", "foo", "big"), sorted("--binary", "foo", "big"), sorted("-uuu", "-l", "foo", "big"),
+		sorted("--binary", "--count-matches", "--include-zero", "foo", "big", "b"), sorted("-c", "--include-zero", "foo", "big"),
+		// A count goes to the end of a binary file (only printed lines stop
+		// at its first match): walked with --binary, named, with -j1.
+		sorted("--binary", "--count-matches", "foo", "big", "b"), sorted("--binary", "-c", "--include-zero", "foo", "big", "b"),
+		sorted("-j1", "--binary", "--count-matches", "--include-zero", "foo", "big", "b"),
+		sorted("-c", "--include-zero", "foo", "b/bin.dat", "big/nul.bin"), sorted("--count-matches", "foo", "b/bin.dat", "big/nul.bin"),
+		sorted("--count-matches", "--include-zero", "foo", "b/bin.dat", "b/text.txt"), {"-c", "-a", "foo", "big/nul.bin"},
 		// --null-data: NUL ends records; '\n' inside one is a byte that '.'
 		// skips and '^'/'$' match around.
 		sorted("--null-data", "foo", "n"), sorted("--null-data", "-n", "-b", "foo", "n"), sorted("--null-data", "-c", "bar$", "n"),
