@@ -33,11 +33,11 @@ func (r *rgRun) sortsInPathOrder() bool {
 // holdInOrder keeps a finished file's output until the search has passed
 // every file before it. (The held output is written and released under
 // the same lock.)
-func (r *rgRun) holdInOrder(rel string, out []byte) error {
+func (r *rgRun) holdInOrder(rel string, printed bool, out []byte) error {
 	p := &r.inOrder
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	heap.Push(&p.waiting, sortedFile{rel: rel, out: r.held.hold(out)})
+	heap.Push(&p.waiting, sortedFile{rel: rel, printed: printed, out: r.held.hold(out)})
 	return p.err
 }
 

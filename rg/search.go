@@ -159,6 +159,13 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	if o.Mmap != nil {
 		run.mapped = *o.Mmap
 	}
+	// The engine sees one PATH argument at a time: it is told rg's choice
+	// for the whole command line (a file named beside a directory, or
+	// beside ten others, is read, and its NULs turned into line breaks).
+	q.Mmap = search.MmapNever
+	if run.mapped {
+		q.Mmap = search.MmapAlways
+	}
 	if run.mapped {
 		run.begun = map[string]bool{}
 	}

@@ -37,24 +37,23 @@ type rgRun struct {
 	replacer  expander
 	// lineReader reads the files printed line by line (-v, --passthru),
 	// one at a time, reusing its buffer.
-	lineReader  *bufio.Reader
-	countBuf    []byte // countFileLines' buffer (-v -c and the like)
-	matched     bool
-	stats       search.Stats
-	backend     string // the engine that ran last (--format rgkit-json's summary)
-	matches     int64  // submatches (--stats)
-	lines       int64  // matched lines (--stats)
-	files       int64  // files with a match (--stats)
-	sorted      []sortedFile
-	wroteSorted bool            // a held file has been written (the next takes a separator)
-	inOrder     pathOrder       // --sort path's files, printed as the walk passes them
-	held        heldOutput      // the sorted files' output (memory, then a temporary file)
-	atimes      *accessTimes    // --sort accessed: the keys from before the search read the files
-	errs        fileErrors      // files that could not be read
-	spans       *spanFinder     // finds the matches of a line past those the library stored
-	mapped      bool            // rg maps the named files (at most ten, all files): see namedBinary
-	bytesCut    int64           // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
-	begun       map[string]bool // the named files that had a line to print, when mapped (see cutUnbegunMapped)
+	lineReader *bufio.Reader
+	countBuf   []byte // countFileLines' buffer (-v -c and the like)
+	matched    bool
+	stats      search.Stats
+	backend    string // the engine that ran last (--format rgkit-json's summary)
+	matches    int64  // submatches (--stats)
+	lines      int64  // matched lines (--stats)
+	files      int64  // files with a match (--stats)
+	sorted     []sortedFile
+	inOrder    pathOrder       // --sort path's files, printed as the walk passes them
+	held       heldOutput      // the sorted files' output (memory, then a temporary file)
+	atimes     *accessTimes    // --sort accessed: the keys from before the search read the files
+	errs       fileErrors      // files that could not be read
+	spans      *spanFinder     // finds the matches of a line past those the library stored
+	mapped     bool            // rg maps the named files (at most ten, all files): see namedBinary
+	bytesCut   int64           // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
+	begun      map[string]bool // the named files that had a line to print, when mapped (see cutUnbegunMapped)
 	// crlf finds a CRLF line's spans with its '\r', as rg does; nil when
 	// no spans are printed.
 	crlf    *native.Matcher
@@ -75,6 +74,9 @@ type sortedFile struct {
 	rel  string // as the engine named it (pathOrder's key)
 	abs  string
 	out  heldBytes
+	// printed: the file printed a line, not only a binary file's note
+	// (only then does rg put a separator before it).
+	printed bool
 }
 
 // printsSpans reports whether the output shows where a line's matches are
@@ -685,7 +687,7 @@ func (s *rgSink) locate(l *search.Line) (int64, []byte) {
 		return l.Offset, terminator(l.Term)
 	}
 	if s.loc == nil {
-		s.loc = openLocator(s.abs)
+		s.loc = openLocator(s.abs, !s.run.o.Text && !s.run.mapped && (s.run.o.Binary || s.t.file))
 	}
 	return s.loc.at(l.Number)
 }
@@ -829,10 +831,11 @@ func (s *rgSink) finishFile() error {
 		if s.buf.Len() == 0 {
 			return r.inOrder.failed()
 		}
+		printed := s.std != nil && s.std.Printed()
 		if r.sortsInPathOrder() {
-			return r.holdInOrder(s.rel, s.buf.Bytes())
+			return r.holdInOrder(s.rel, printed, s.buf.Bytes())
 		}
-		r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: r.held.hold(s.buf.Bytes())})
+		r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: r.held.hold(s.buf.Bytes()), printed: printed})
 		return nil
 	}
 	if r.flushEach {
@@ -884,29 +887,16 @@ func (r *rgRun) finish(wall time.Duration) error {
 // writeSorted writes one held file's output, after the separator rg
 // prints between two files.
 func (r *rgRun) writeSorted(f sortedFile) error {
-	if r.wroteSorted && r.std != nil && r.o.Mode == rgcli.ModeStandard {
-		if sep := r.fileSeparator(); sep != nil {
+	if r.std != nil && r.o.Mode == rgcli.ModeStandard {
+		if sep := r.std.FollowsFile(f.printed); sep != nil {
 			if _, err := r.w.Write(sep); err != nil {
 				return err
 			}
 		}
 	}
-	r.wroteSorted = true
 	err := r.held.writeTo(r.w, f.out)
 	r.held.release(f.out)
 	return err
-}
-
-// fileSeparator is what rg prints between two files' lines.
-func (r *rgRun) fileSeparator() []byte {
-	c := r.cfg
-	switch {
-	case c.Heading:
-		return []byte("\n")
-	case c.Context && c.ContextSeparator != nil:
-		return append(bytes.Clone(c.ContextSeparator), '\n')
-	}
-	return nil
 }
 
 // sortFiles orders the held files by --sort / --sortr's key.
@@ -1086,14 +1076,18 @@ type lineLocator struct {
 	line int   // lines consumed so far
 	off  int64 // offset of the next line
 	err  error
+	// nulEnds: a NUL ends a line too, as in a file rg reads with --binary
+	// or names: it turns each NUL into a line break before searching, so
+	// the engine counted lines that way.
+	nulEnds bool
 }
 
-func openLocator(path string) *lineLocator {
+func openLocator(path string, nulEnds bool) *lineLocator {
 	f, err := os.Open(path)
 	if err != nil {
 		return &lineLocator{err: err}
 	}
-	return &lineLocator{f: f, r: bufio.NewReaderSize(f, 64<<10)}
+	return &lineLocator{f: f, r: bufio.NewReaderSize(f, 64<<10), nulEnds: nulEnds}
 }
 
 // at returns line n's offset and terminator ("\n", "\r\n" or none).
@@ -1101,48 +1095,54 @@ func (l *lineLocator) at(n int) (int64, []byte) {
 	if l.err != nil || n <= l.line {
 		return 0, nil
 	}
-	for l.line < n-1 {
-		skipped, err := l.skipLine()
+	for l.line < n {
+		start := l.off
+		size, term, err := l.nextLine()
 		if err != nil {
 			l.err = err
 			return 0, nil
 		}
-		l.off += skipped
+		l.off += size
 		l.line++
-	}
-	start := l.off
-	text, err := l.r.ReadSlice('\n')
-	size := int64(len(text))
-	for errors.Is(err, bufio.ErrBufferFull) {
-		last := text[len(text)-1]
-		var more []byte
-		more, err = l.r.ReadSlice('\n')
-		size += int64(len(more))
-		if len(more) > 0 {
-			text = append([]byte{last}, more...)
+		if l.line == n {
+			return start, term
 		}
 	}
-	l.off += size
-	l.line++
-	if bytes.HasSuffix(text, termLF) { // a NUL ends no line in a file
-		_, term := splitLine(text)
-		return start, term
-	}
-	return start, nil
+	return 0, nil
 }
 
-// skipLine consumes one line and returns its size.
-func (l *lineLocator) skipLine() (int64, error) {
-	var n int64
+// nextLine consumes one line and returns its size and terminator; a last
+// line without one is a line, the end of the file is io.EOF.
+func (l *lineLocator) nextLine() (int64, []byte, error) {
+	var size int64
+	var prev byte // the byte before what is buffered
 	for {
-		chunk, err := l.r.ReadSlice('\n')
-		n += int64(len(chunk))
-		if err == nil {
-			return n, nil
+		if _, err := l.r.Peek(1); err != nil {
+			if size > 0 && errors.Is(err, io.EOF) {
+				return size, nil, nil
+			}
+			return size, nil, err
 		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return n, err
+		buf, _ := l.r.Peek(l.r.Buffered())
+		i := bytes.IndexByte(buf, '\n')
+		if l.nulEnds {
+			if z := bytes.IndexByte(buf, 0); z >= 0 && (i < 0 || z < i) {
+				i = z
+			}
 		}
+		if i < 0 {
+			prev = buf[len(buf)-1]
+			size += int64(len(buf))
+			l.r.Discard(len(buf))
+			continue
+		}
+		cr := i > 0 && buf[i-1] == '\r' || i == 0 && prev == '\r'
+		size += int64(i + 1)
+		l.r.Discard(i + 1)
+		if cr {
+			return size, termCRLF, nil
+		}
+		return size, termLF, nil
 	}
 }
 

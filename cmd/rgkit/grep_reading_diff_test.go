@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,6 +182,13 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		sorted("-j1", "--binary", "--count-matches", "--include-zero", "foo", "big", "b"),
 		sorted("-c", "--include-zero", "foo", "b/bin.dat", "big/nul.bin"), sorted("--count-matches", "foo", "b/bin.dat", "big/nul.bin"),
 		sorted("--count-matches", "--include-zero", "foo", "b/bin.dat", "b/text.txt"), {"-c", "-a", "foo", "big/nul.bin"},
+		// Offsets in a file whose NULs rg turned into line breaks: each NUL
+		// ends a line, as the engine counted them.
+		sorted("--binary", "--json", "foo", "b"), sorted("-uuu", "--json", "foo", "b"), sorted("--binary", "-n", "-b", "foo", "b"),
+		sorted("--binary", "--json", "foo", "big"), sorted("--json", "foo", "b/bin.dat", "b"), sorted("-b", "-C1", "foo", "b/bin.dat", "c"),
+		sorted("--binary", "--vimgrep", "foo", "b", "c"),
+		// ... and in a file named beside eleven others: rg reads it too.
+		append([]string{"--json", "foo", "b/bin.dat"}, slices.Repeat([]string{"b/text.txt"}, 10)...),
 		// --null-data: NUL ends records; '\n' inside one is a byte that '.'
 		// skips and '^'/'$' match around.
 		sorted("--null-data", "foo", "n"), sorted("--null-data", "-n", "-b", "foo", "n"), sorted("--null-data", "-c", "bar$", "n"),

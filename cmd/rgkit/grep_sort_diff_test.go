@@ -73,3 +73,48 @@ func TestSortPathAgainstRg15(t *testing.T) {
 		})
 	}
 }
+
+// TestSeparatorsAroundBinaryFiles: a file whose only output is rg's
+// "binary file matches" note gets no separator ("--" with context, a blank
+// line with --heading) before it, but counts as output: the next file's
+// lines get one, whether the files are held for --sort or printed as they
+// are searched.
+func TestSeparatorsAroundBinaryFiles(t *testing.T) {
+	rg := rg15(t)
+	bin := rgkitBin(t)
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"a.txt":     "hay\nneedle\nhay\n",
+		"b.bin":     "needle\x00\nneedle\n",
+		"c.txt":     "needle\nhay\n",
+		"d/e.bin":   "hay\x00needle\n",
+		"d/f.txt":   "hay\nhay\nneedle\n",
+		"g.bin":     "\x00\nno match here\n",
+		"h/i/j.txt": "needle\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := os.Environ()
+	for _, args := range [][]string{
+		{"--binary", "-C1", "needle"},
+		{"--binary", "-A1", "-n", "needle"},
+		{"--binary", "-C1", "needle", "d", "b.bin", "a.txt"},
+		{"-C1", "needle", "b.bin", "c.txt", "d/e.bin"},
+		{"--binary", "-C1", "--heading", "needle"},
+		{"--heading", "needle", "b.bin", "c.txt", "d/e.bin", "b.bin", "c.txt"},
+	} {
+		for _, order := range [][]string{{"--sort", "path"}, {"-j1"}} {
+			c := diffCase{args: append(order, args...)}
+			t.Run(c.name(), func(t *testing.T) {
+				t.Parallel()
+				nativeLikeRg15(t, rg, bin, dir, env, c)
+			})
+		}
+	}
+}

@@ -84,14 +84,16 @@ type Standard struct {
 
 	matchSep, contextSep string // the field separators in effect
 
-	filesPrinted int    // files with output so far (heading's blank line)
-	curPath      string // the file being printed
-	linkPath     string // its absolute path, for hyperlinks ("" for none)
-	fileStarted  bool
-	lastLine     int // last line number printed in this file
-	anyPrinted   bool
-	written      int64
-	num          [20]byte // a line number's digits, formatted without an allocation
+	curPath     string // the file being printed
+	linkPath    string // its absolute path, for hyperlinks ("" for none)
+	fileStarted bool
+	lastLine    int  // last line number printed in this file
+	anyPrinted  bool // a line was printed
+	// wroteAny: anything was printed, a binary file's note too; rg puts its
+	// separator before a file's first line once anything was.
+	wroteAny bool
+	written  int64
+	num      [20]byte // a line number's digits, formatted without an allocation
 }
 
 // NewStandard returns a printer writing to w.
@@ -119,6 +121,7 @@ func (p *Standard) flush(b []byte) error {
 	p.buf = b[:0]
 	n, err := p.w.Write(b)
 	p.written += int64(n)
+	p.wroteAny = p.wroteAny || n > 0
 	return err
 }
 
@@ -161,7 +164,6 @@ func (p *Standard) Line(l RgLine) error {
 			}
 		}
 		p.fileStarted = true
-		p.filesPrinted++
 	} else {
 		b = p.appendBreak(b, l.Number)
 	}
@@ -446,9 +448,9 @@ func shiftSpans(spans []search.Span, n int) []search.Span {
 // others were printed before it: a blank line between headings, else the
 // context separator.
 func (p *Standard) appendFileSeparator(b []byte) []byte {
-	if p.cfg.Heading && p.filesPrinted > 0 && !p.cfg.Vimgrep {
+	if p.cfg.Heading && p.wroteAny && !p.cfg.Vimgrep {
 		b = append(b, '\n')
-	} else if !p.cfg.Heading && p.anyPrinted && p.cfg.Context && p.cfg.ContextSeparator != nil {
+	} else if !p.cfg.Heading && p.wroteAny && p.cfg.Context && p.cfg.ContextSeparator != nil {
 		b = append(b, p.cfg.ContextSeparator...)
 		b = append(b, p.sepTerm()...)
 	}
@@ -456,16 +458,28 @@ func (p *Standard) appendFileSeparator(b []byte) []byte {
 }
 
 // Follows is for a file printed apart by other, a new printer of p's
-// configuration, whose output is written next to p's: it returns the
-// separator p would have printed before that file's first line, and
-// counts the file as one p printed, when other printed a line.
+// configuration, whose output (not empty) is written next to p's: it
+// returns the separator p would have printed before that file's first
+// line, none when the file printed only a binary file's note, and counts
+// the output as p's.
 func (p *Standard) Follows(other *Standard) []byte {
-	if !other.anyPrinted {
-		return nil
+	return p.FollowsFile(other.anyPrinted)
+}
+
+// Printed reports whether a line was printed since the printer was made
+// or Reset (a binary file's note alone is not one: rg puts no separator
+// before it).
+func (p *Standard) Printed() bool { return p.anyPrinted }
+
+// FollowsFile is Follows for a file whose printer is gone, told whether
+// that printer printed a line (Printed): rg --sort's held files.
+func (p *Standard) FollowsFile(printed bool) []byte {
+	var b []byte
+	if printed {
+		b = p.appendFileSeparator(nil)
+		p.anyPrinted = true
 	}
-	b := p.appendFileSeparator(nil)
-	p.filesPrinted++
-	p.anyPrinted = true
+	p.wroteAny = true
 	return b
 }
 
