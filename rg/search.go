@@ -165,8 +165,6 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	q.Mmap = search.MmapNever
 	if run.mapped {
 		q.Mmap = search.MmapAlways
-	}
-	if run.mapped {
 		run.begun = map[string]bool{}
 	}
 	run.errs = fileErrors{w: s.errOut, silent: o.NoMessages, single: o.Sort != rgcli.SortNone || o.SortReverse || o.Threads == 1}

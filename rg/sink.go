@@ -390,7 +390,9 @@ func (s *rgSink) Line(l search.Line) error {
 		if r.js == nil {
 			s.binaryStop = max(s.lastMatchEnd, fill)
 			if l.Kind == search.KindMatch {
-				s.binaryStop = s.binaryLineEnd(l, rl)
+				// The match line's end: located as the engine numbered
+				// the lines (in a file rg reads, each NUL ends one).
+				s.binaryStop = rl.Offset + int64(len(l.Text)+len(rl.Term))
 			}
 		}
 		if s.std != nil {
@@ -641,35 +643,6 @@ func (r *rgRun) cutUnbegunMapped(targets []target) {
 			if nul := peekNUL(abs); nul >= 0 {
 				r.bytesCut += fi.Size() - nul
 			}
-		}
-	}
-}
-
-// binaryLineEnd is the end of match line l, with rl its place as located,
-// where rg's printer stopped the search on noticing the file's NUL. A file
-// rg reads (not maps) had its NULs turned into line ends by then, so the
-// engine numbered its lines that way and l is found by that count.
-func (s *rgSink) binaryLineEnd(l search.Line, rl printer.RgLine) int64 {
-	if l.Located || s.run.mapped || s.t.stream != nil {
-		return rl.Offset + int64(len(l.Text)+len(rl.Term))
-	}
-	f, err := os.Open(s.abs)
-	if err != nil {
-		return rl.Offset + int64(len(l.Text)+len(rl.Term))
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	var off int64
-	for line := 1; ; off++ {
-		c, err := br.ReadByte()
-		if err != nil {
-			return off
-		}
-		if c == '\n' || c == 0 {
-			if line == l.Number {
-				return off + 1
-			}
-			line++
 		}
 	}
 }
@@ -1095,7 +1068,7 @@ func (l *lineLocator) at(n int) (int64, []byte) {
 	if l.err != nil || n <= l.line {
 		return 0, nil
 	}
-	for l.line < n {
+	for {
 		start := l.off
 		size, term, err := l.nextLine()
 		if err != nil {
@@ -1108,7 +1081,6 @@ func (l *lineLocator) at(n int) (int64, []byte) {
 			return start, term
 		}
 	}
-	return 0, nil
 }
 
 // nextLine consumes one line and returns its size and terminator; a last
