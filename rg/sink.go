@@ -660,9 +660,16 @@ func (s *rgSink) locate(l *search.Line) (int64, []byte) {
 		return l.Offset, terminator(l.Term)
 	}
 	if s.loc == nil {
-		s.loc = openLocator(s.abs, !s.run.o.Text && !s.run.mapped && (s.run.o.Binary || s.t.file))
+		s.loc = openLocator(s.abs, s.nulEndsLines())
 	}
 	return s.loc.at(l.Number)
+}
+
+// nulEndsLines says rg reads the file with each NUL as a line break
+// (--binary, or a file named on the command line, read, not mapped).
+func (s *rgSink) nulEndsLines() bool {
+	r := s.run
+	return !r.o.Text && !r.mapped && (r.o.Binary || s.t.file)
 }
 
 // listPath lists the file as one the search was after (--files,
@@ -739,7 +746,12 @@ func (s *rgSink) End(sum search.FileSummary) error {
 			break // rg's JSON has no "end" for a file whose reading failed
 		}
 		binaryOff := int64(-1)
-		if sum.Binary {
+		switch {
+		case s.sliced:
+			// A mapped file: rg saw only the NULs in its first 64 KiB
+			// and on the lines it handed over.
+			binaryOff = s.sliceNUL
+		case sum.Binary:
 			binaryOff = sum.BinaryOffset
 		}
 		size := s.searchedBytes()
@@ -1009,6 +1021,7 @@ func firstNUL(path string) int64 {
 var (
 	termLF   = []byte("\n")
 	termCRLF = []byte("\r\n")
+	nulByte  = []byte{0} // a line end where rg reads NULs as line breaks
 )
 
 // terminator is a search.Line's Term as the printers take it.

@@ -295,16 +295,23 @@ func (r *rgRun) searchEveryFile(ctx context.Context, n *native.Engine, q search.
 	return res, err
 }
 
-// walksOwnLines says every file of t is one the walk found, read as its
-// own lines in line mode, where rg stops at a NUL as the engine does: not
-// -U, --null-data, -z, --pre or an -E encoding, not --stop-on-nonmatch, and
-// not the NUL rules of files named on the command line or mapped (which
-// rgSink replays by name). The modes searched in one pass of the native
-// engine instead of the listing path need it.
-func (r *rgRun) walksOwnLines(t target) bool {
+// readsOwnLines says every file of t is read as its own lines in line
+// mode: not -U, --null-data, -z, --pre or an -E encoding, not
+// --stop-on-nonmatch, not a stream. Files named on the command line and
+// mapped files may be among them: rgSink replays rg's NUL rules for them
+// by name (what -v and --passthru need, printsEveryLine).
+func (r *rgRun) readsOwnLines(t target) bool {
 	o := r.o
-	return !t.file && t.stream == nil && !stopsOnNonmatch(o) && !o.Multiline && !o.NullData && !o.SearchZip &&
-		o.Pre == "" && (o.Encoding == "" || o.Encoding == "auto") && !r.mapped
+	return t.stream == nil && !stopsOnNonmatch(o) && !o.Multiline && !o.NullData && !o.SearchZip &&
+		o.Pre == "" && (o.Encoding == "" || o.Encoding == "auto")
+}
+
+// walksOwnLines is readsOwnLines for files the walk found alone, read,
+// where rg stops at a NUL as the engine does: not the NUL rules of files
+// named on the command line or mapped. The summary modes searched in one
+// pass of the native engine instead of the listing path need it.
+func (r *rgRun) walksOwnLines(t target) bool {
+	return !t.file && !r.mapped && r.readsOwnLines(t)
 }
 
 // countsInverted says -v prints only counts, paths or nothing for t
@@ -444,17 +451,19 @@ func (r *rgRun) summarizeCounts(ctx context.Context, n *native.Engine, q search.
 // (Engine.Invert, Engine.Passthru), on its parallel workers and through
 // the run's sink, as a search without them. It leaves to the listing
 // path what reads a file otherwise than as its own lines in line mode
-// (-U, --null-data, -z, --pre, -E), --stop-on-nonmatch, -q, the files
-// named on the command line and mapped (whose NUL rules rgSink replays
-// by name) and --binary's; so every file is one the walk found, read,
-// and cut where rg stops at a NUL (native.FileResult.Binary). -v with
-// --passthru stays there too (rg's -m counts oddly with both), and -P
-// with -m (rg's searcher goes line by line there, and past -m prints
-// what the engine's replay of its faster search does not).
+// (-U, --null-data, -z, --pre, -E), --stop-on-nonmatch and -q. Binary
+// files take this path too, whatever rg does with their NULs: the engine
+// splits lines at them where rg reads each as a line break (--binary, a
+// named file read), and rgSink.Line cuts the lines where rg notices one
+// (the listing path printed them whole, numbered and offset as text, and
+// printed on past the NUL). -v with --passthru stays on the listing path
+// (rg's -m counts oddly with both), and -P with -m (rg's searcher goes
+// line by line there, and past -m prints what the engine's replay of its
+// faster search does not).
 func (r *rgRun) printsEveryLine(t target) bool {
 	o := r.o
 	return o.Invert != o.Passthru && (o.Mode == rgcli.ModeStandard || o.Mode == rgcli.ModeJSON) && !o.Quiet &&
-		r.legacy == nil && !o.Binary && !(o.PCRE2 && o.MaxCount != nil) && r.walksOwnLines(t)
+		r.legacy == nil && !(o.PCRE2 && o.MaxCount != nil) && r.readsOwnLines(t)
 }
 
 // searchEveryLine prints -v's or --passthru's lines for t
@@ -468,7 +477,7 @@ func (r *rgRun) searchEveryLine(ctx context.Context, n *native.Engine, q search.
 	q.GlobBase, q.GlobCwd = t.globBase()
 	invert, passthru, fileSink, inOrder := n.Invert, n.Passthru, n.FileSink, n.InOrder
 	n.Invert, n.Passthru = r.o.Invert, r.o.Passthru
-	if r.printsInWorkers() {
+	if r.printsInWorkers() && !t.file { // (as search: a named file prints through the run's sink)
 		n.FileSink = func(string) search.Sink { return r.ownSink(t) }
 		n.InOrder = r.walkPassed()
 	}
@@ -787,7 +796,7 @@ func (r *rgRun) printsSummary() bool {
 func (r *rgRun) summarizeListed(_ context.Context, s *rgSink, matched map[int]search.Line) error {
 	a := allLines{r: r, s: s}
 	if r.o.Invert {
-		total, err := countFileLines(s.abs, r.lineBuf())
+		total, err := countFileLines(s.abs, r.lineBuf(), s.nulEndsLines())
 		if err != nil {
 			return err
 		}
@@ -815,9 +824,9 @@ func (r *rgRun) lineBuf() []byte {
 }
 
 // countFileLines returns the number of lines in the file at path as
-// printAllLines splits them: one per '\n', and one for a last line
-// without it.
-func countFileLines(path string, buf []byte) (int64, error) {
+// printAllLines splits them: one per '\n' (and per NUL where nulEnds),
+// and one for a last line without it.
+func countFileLines(path string, buf []byte, nulEnds bool) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
@@ -828,8 +837,14 @@ func countFileLines(path string, buf []byte) (int64, error) {
 	for {
 		n, err := f.Read(buf)
 		if n > 0 {
-			lines += int64(bytes.Count(buf[:n], []byte{'\n'}))
+			lines += int64(bytes.Count(buf[:n], termLF))
 			last = buf[n-1]
+			if nulEnds {
+				lines += int64(bytes.Count(buf[:n], nulByte))
+				if last == 0 {
+					last = '\n'
+				}
+			}
 		}
 		if errors.Is(err, io.EOF) {
 			break
