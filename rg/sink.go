@@ -278,6 +278,8 @@ type rgSink struct {
 	// handed to the printer; -1 none.
 	sliced   bool
 	sliceNUL int64
+	// counted is FileSummary.Counted, set at End: see countedBytes.
+	counted int64
 }
 
 func (s *rgSink) Begin(rel string) error {
@@ -370,6 +372,13 @@ func (s *rgSink) Line(l search.Line) error {
 	if statsSearchWhole(r.o) {
 		if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 && l.Located {
 			s.stopAt = l.Offset + int64(len(l.Text)+len(terminator(l.Term)))
+		}
+		if s.sliced && s.sliceNUL < 0 && l.Located {
+			// rg's slice searcher notes a NUL on a matched line whatever
+			// it prints (see below).
+			if i := bytes.IndexByte(l.Text, 0); i >= 0 {
+				s.sliceNUL = l.Offset + int64(i)
+			}
 		}
 		return nil // counted for --stats; -l, -c and -q print no lines
 	}
@@ -584,12 +593,22 @@ func (s *rgSink) searchedBytesWhole() int64 {
 	return 0
 }
 
+// countedBytes is what the engine counted as searched in the file: all
+// of it, or up to where it stopped (FileSummary.Counted).
+func (s *rgSink) countedBytes() int64 {
+	n := s.searchedBytesWhole()
+	if s.counted > 0 && s.counted < n {
+		n = s.counted
+	}
+	return n
+}
+
 // searchedBytes is what rg counts as searched in the file: all of it, or
 // up to where -m or the line where rg noticed a NUL stopped it; a file rg
 // maps counts no further than its NUL (rg's slice searcher reports the
 // binary offset when it comes before where the search ended).
 func (s *rgSink) searchedBytes() int64 {
-	n := s.searchedBytesWhole()
+	n := s.countedBytes()
 	if s.stopAt > 0 && s.stopAt < n {
 		n = s.stopAt
 	}
@@ -712,6 +731,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		s.loc.close()
 		s.loc = nil
 	}
+	s.counted = sum.Counted
 	filesMode := r.o.Mode == rgcli.ModeFilesWithMatches || (r.o.Quiet && r.o.Mode != rgcli.ModeJSON)
 	// rg's summary printer squashes the count (and the path) of a file it
 	// stopped reading at a NUL: with --stats it reads past the first
@@ -736,7 +756,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		r.matches += s.matches
 	}
 	if (r.js != nil || r.o.Stats) && s.countsLess() {
-		r.bytesCut += s.searchedBytesWhole() - s.searchedBytes()
+		r.bytesCut += s.countedBytes() - s.searchedBytes()
 	}
 	s.noticeReadNUL()
 	var err error

@@ -69,6 +69,11 @@ type FileSummary struct {
 	// as other bytes than its own (decompressed, transcoded, preprocessed:
 	// rg's JSON reports those); 0 means the file's own size.
 	Bytes int64
+	// Counted, when not 0, is what the engine added to Stats.BytesSearched
+	// for the file where that is less than its size (it stopped early:
+	// -m, a NUL), so that a caller counting less still can subtract the
+	// difference.
+	Counted int64
 }
 
 // Sink receives results: Begin, then the file's lines in order (content mode

@@ -43,6 +43,14 @@ func TestGitGrepMemoryIsBounded(t *testing.T) {
 			g.NoStats = true // git grep runs only when it can prune
 			g.MaxMemory = c.maxMem
 			res, got := run(g, native.New())
+			// The cap is enforced by sampling (and an rlimit set just
+			// after the start): a git that runs its course while the
+			// sampler is starved by the other tests answers. Two more
+			// tries tell that race from a cap never enforced.
+			for try := 1; try < 3 && res.Backend != c.answerer && c.answerer == "native"; try++ {
+				t.Logf("try %d answered by %s; trying again", try, res.Backend)
+				res, got = run(g, native.New())
+			}
 			var why []string
 			for _, s := range res.Skipped {
 				why = append(why, s.Reason.Error())

@@ -359,7 +359,10 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 	}
 	r.searched.Add(1)
 	r.bytes.Add(res.Bytes)
-	out.nulAt = -1
+	out.nulAt, out.counted = -1, 0
+	if res.Bytes < int64(len(data)) {
+		out.counted = res.Bytes
+	}
 	if res.Binary {
 		r.binary.Add(1)
 		out.nulAt = res.NULOffset

@@ -40,6 +40,8 @@ type FileOut struct {
 	// first line or without one.
 	own   search.Sink
 	bytes int64 // FileSummary.Bytes (a transformed file's; a read file's up to where rg stopped, or decoded)
+	// counted is FileSummary.Counted: res.Bytes where less than the data.
+	counted int64
 }
 
 // view is l as a search.Line pointing into l's own buffers (the sink copies
@@ -235,7 +237,7 @@ func (o *FileOut) closeOwn(count int) error {
 			return o.failOwn(err)
 		}
 	}
-	sum := search.FileSummary{Path: o.path, MatchedLines: count, Bytes: o.bytes}
+	sum := search.FileSummary{Path: o.path, MatchedLines: count, Bytes: o.bytes, Counted: o.counted}
 	if o.nulAt >= 0 {
 		sum.Binary, sum.BinaryOffset = true, o.nulAt
 	}
@@ -280,7 +282,7 @@ func (o *FileOut) Close(count int) error {
 			return o.fail(err)
 		}
 	}
-	sum := search.FileSummary{Path: o.path, MatchedLines: count, Bytes: o.bytes}
+	sum := search.FileSummary{Path: o.path, MatchedLines: count, Bytes: o.bytes, Counted: o.counted}
 	if o.nulAt >= 0 {
 		sum.Binary, sum.BinaryOffset = true, o.nulAt
 	}

@@ -139,10 +139,15 @@ func (s *fileSearch) runEvery() error {
 			// and where rg stopped reading: past the matching line that
 			// ends this run of selected lines in the fill, else at the
 			// fill's end.
-			fills = rgFills{data: data, capacity: rgBufferSize, peek: s.peek, nul: -1}
-			for fills.searched <= ls && fills.next() {
+			if s.o.Mapped || s.o.KeepNUL {
+				// rg searches a mapped file as one buffer.
+				fills = rgFills{searched: len(data) + 1}
+			} else {
+				fills = rgFills{data: data, capacity: rgBufferSize, peek: s.peek, nul: -1}
+				for fills.searched <= ls && fills.next() {
+				}
 			}
-			s.stopBytes = fills.searched
+			s.stopBytes = min(fills.searched, len(data))
 			if ms < fills.searched {
 				s.stopBytes = min(lineEnd(data, ms)+1, len(data))
 			}

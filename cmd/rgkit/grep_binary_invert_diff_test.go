@@ -64,11 +64,27 @@ func TestInvertAndPassthruInBinaryFilesAgainstRg15(t *testing.T) {
 	}
 	// A mapped file's JSON "binary_offset" is the NUL rg's slice searcher
 	// saw: in the first 64 KiB or on a line it handed over, else null.
+	// (These run in path order: rg prints named files as its threads
+	// finish them.)
 	for _, args := range [][]string{
 		{"--json", "filler", "s/big"}, {"--json", "filler", "s/big", "c.txt"},
 		{"--json", "foo", "s/big"}, {"--json", "-v", "filler", "s/big"},
+		// The statistics count what rg searched: a mapped file no
+		// further than a NUL on a matched line, even with -c or -l; with
+		// -v -m, where the engine's stop and the NUL's both cut (they were
+		// subtracted from the file's size in turn: -11 bytes searched).
+		{"--stats", "-c", "foo", "s/big"}, {"--stats", "--binary", "-c", "foo", "s/big", "c.txt"},
+		{"--stats", "-l", "foo", "s/big"}, {"--stats", "-v", "-m1", "foo", "s/d", "s/b", "e"},
+		{"--stats", "-v", "-m1", "foo", "s/b"}, {"--stats", "-v", "-m1", "foo", "a.bin", "c.txt"},
+		{"--stats", "--passthru", "foo", "s/big"}, {"--stats", "--passthru", "foo", "s/d"},
+		{"--stats", "-v", "-C1", "foo", "a.bin", "c.txt"}, {"--stats", "-v", "foo", "s/d"},
+		{"--stats", "-v", "-A1", "foo", "s/d", "s/b", "e"}, {"--json", "-v", "-m1", "foo", "s/d"},
+		// -v -m in a mapped file: rg's one buffer ends at the matching
+		// line after the last selected one, or at the NUL it saw.
+		{"--stats", "-v", "-m1", "foo", "s/big"}, {"--json", "-v", "-m1", "foo", "s/big"},
+		{"--stats", "-v", "-m1", "filler", "s/big"}, {"--json", "-v", "-m2", "filler", "s/big"},
 	} {
-		c := diffCase{args: args}
+		c := diffCase{args: append([]string{"--sort", "path"}, args...)}
 		t.Run(c.name(), func(t *testing.T) {
 			t.Parallel()
 			nativeLikeRg15(t, rg, bin, dir, env, c)
