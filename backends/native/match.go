@@ -78,6 +78,10 @@ type Matcher struct {
 	// exact means a prefilter hit is a match by itself, so the regexp only
 	// runs to report submatches.
 	exact bool
+	// wholeLine is the literal a line must be, all of it, for the pattern
+	// (?m:^)L(?m:$) (rg -x around a literal): a candidate line is decided
+	// by comparing it, not by the DFA. "" for other patterns.
+	wholeLine string
 	// lit, when set, is the one case-sensitive literal that is the whole
 	// pattern: a line's submatches are its occurrences, found with
 	// bytes.Index instead of the regexp.
@@ -168,6 +172,9 @@ func Compile(o MatchOptions) (*Matcher, error) {
 			m.exact = false
 		} else if !m.exact {
 			m.split = buildSplit(tree, m.pre)
+		}
+		if !m.multi && !o.Word {
+			m.wholeLine = wholeLineLiteral(tree, m.pre)
 		}
 		if m.exact && m.textVM == nil && len(m.pre.finders) == 1 && !m.pre.finders[0].fold && len(m.pre.finders[0].litB) > 0 {
 			m.lit = m.pre.finders[0].litB

@@ -240,3 +240,17 @@ func reverseRunes(b []byte, scratch *[]byte) []byte {
 	*scratch = out
 	return out
 }
+
+// wholeLineLiteral is L when tree is (?m:^)L(?m:$) for a case-sensitive
+// literal L that p's one finder scans for, else "".
+func wholeLineLiteral(tree *syntax.Regexp, p *prefilter) string {
+	if p == nil || len(p.finders) != 1 || p.finders[0].fold || tree.Op != syntax.OpConcat || len(tree.Sub) != 3 ||
+		tree.Sub[0].Op != syntax.OpBeginLine || tree.Sub[1].Op != syntax.OpLiteral || tree.Sub[2].Op != syntax.OpEndLine {
+		return ""
+	}
+	l, ok := literalOf(tree.Sub[1])
+	if !ok || l.fold || l.s != p.finders[0].lit {
+		return ""
+	}
+	return l.s
+}

@@ -71,6 +71,7 @@ func TestPrefilterNeverChangesResults(t *testing.T) {
 		"foo", "Foo", "fo+", "(Read|Write)(At|From|To)", `func \w+Error\(`, `\w+\d\s*=\s*\d`,
 		`a=\d`, `x\s*=`, `=\s*\d`, "[ab]c", "é", "http", "k", "foo|bar|baz", `(?:foo)+x`, `=`, `.=.`,
 		`[A-Z][a-z]+[0-9]{2}`, `\bfoo\b`, `^foo`, `foo$`, `^$`, `\Bo`, `x*`, `[^a-z ]+=`, `(?i)ab|c\d`,
+		`(?m:^)(?:foo)(?m:$)`, `^(?:http)$`, `(?m:^)(?:a1)(?m:$)`, // rg -x around a literal (Matcher.wholeLine)
 	}
 	words := []string{"foo", "FOO", "Foo", "bar", "baz", "ReadAt", "WriteTo", "ReadFull", "func ", "xError(",
 		"a1", "b2 = 3", "=", " ", "\n", "_", "9", "Ab12", "-", "\r\n", "http", "HTTP", "é", "\xff", "k", "\u212a", "c", "ac", "x="}
@@ -80,20 +81,20 @@ func TestPrefilterNeverChangesResults(t *testing.T) {
 	}
 	var pairs []pair
 	for _, p := range patterns {
-		for _, mode := range []MatchOptions{{}, {CaseInsensitive: true}, {Word: true}} {
-			opts := MatchOptions{Pattern: p, CaseInsensitive: mode.CaseInsensitive, Word: mode.Word}
+		for _, mode := range []MatchOptions{{}, {CaseInsensitive: true}, {Word: true}, {CRLF: true}} {
+			opts := MatchOptions{Pattern: p, CaseInsensitive: mode.CaseInsensitive, Word: mode.Word, CRLF: mode.CRLF}
 			fast, err := Compile(opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			slow, _ := Compile(opts)
-			slow.pre, slow.split, slow.exact, slow.dfa = nil, nil, false, nil
+			slow.pre, slow.split, slow.exact, slow.dfa, slow.wholeLine = nil, nil, false, nil, ""
 			pairs = append(pairs, pair{opts, fast, slow})
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	so := SearchOptions{Before: 1, After: 1}
-	for i := 0; i < 300; i++ {
+	for i := 0; i < 600; i++ {
 		var b bytes.Buffer
 		for j := rng.IntN(60); j > 0; j-- {
 			b.WriteString(words[rng.IntN(len(words))])

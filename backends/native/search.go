@@ -477,7 +477,11 @@ func (s *fileSearch) nextMatchLine(sc *scanner, pos int) (int, int, bool) {
 			if s.interrupted(ls) {
 				return 0, 0, false
 			}
-			if s.m.exact || s.candidateMatches(ls, le, c) {
+			if w := s.m.wholeLine; w != "" {
+				if string(data[ls:s.matchEnd(ls, le)]) == w {
+					return ls, le, true
+				}
+			} else if s.m.exact || s.candidateMatches(ls, le, c) {
 				return ls, le, true
 			}
 			pos, start = le+1, le+1
