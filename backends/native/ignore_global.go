@@ -5,13 +5,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // excludesFileRE is the lazy INI match rg 15.2 uses for core.excludesFile
 // (ignore crate, gitignore.rs parse_excludes_file): optional double quotes
 // around the value are dropped. Like rg, it does not handle sections,
-// escapes or includes.
-var excludesFileRE = regexp.MustCompile(`(?im)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$`)
+// escapes or includes. Compiled when first used (not at every start).
+var excludesFileRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$`)
+})
 
 // systemGitconfig is git's system configuration when GIT_CONFIG_SYSTEM is
 // unset.
@@ -50,7 +53,7 @@ func globalExcludesPath(getenv func(string) string) string {
 		if err != nil {
 			continue
 		}
-		if m := excludesFileRE.FindSubmatch(data); m != nil {
+		if m := excludesFileRE().FindSubmatch(data); m != nil {
 			p := string(m[1])
 			if home != "" {
 				p = strings.ReplaceAll(p, "~", home)

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // V is a release number MAJOR.MINOR.PATCH.
@@ -91,13 +92,15 @@ func Prefix(s string) (V, bool) {
 }
 
 // rgVersionRE matches the first line of `rg --version`: "ripgrep 13.0.0",
-// "ripgrep 14.1.0 (rev e50df40a19)", "ripgrep 15.0.0-dev".
-var rgVersionRE = regexp.MustCompile(`(?m)^ripgrep (\d+\.\d+\.\d+)\S*`)
+// "ripgrep 14.1.0 (rev e50df40a19)", "ripgrep 15.0.0-dev". Compiled when
+// first used: every program linking this package (cmd/rg too) would pay
+// for it at start.
+var rgVersionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^ripgrep (\d+\.\d+\.\d+)\S*`) })
 
 // Ripgrep returns the release number that `rg --version` printed, without
 // any suffix ("15.0.0" for "ripgrep 15.0.0-dev").
 func Ripgrep(out []byte) (string, error) {
-	m := rgVersionRE.FindSubmatch(out)
+	m := rgVersionRE().FindSubmatch(out)
 	if m == nil {
 		first, _, _ := strings.Cut(string(out), "\n")
 		if len(first) > 80 {
