@@ -332,9 +332,29 @@ func describeSearchError(err error) string {
 			"binary detection is enabled and matching a NUL byte is impossible."
 	}
 	if errors.As(err, &ipe) {
+		if lit, ok := lineTerminatorLiteral(ipe); ok {
+			// rg's own words for a pattern that needs a line terminator
+			// outside multiline mode.
+			return "the literal \"" + lit + "\" is not allowed in a regex\n\n" +
+				"Consider enabling multiline mode with the --multiline flag (or -U for short).\n" +
+				"When multiline mode is enabled, new line characters can be matched."
+		}
 		return "regex parse error:\n    " + ipe.Pattern + "\n" + "error: " + ipe.Error()
 	}
 	return err.Error()
+}
+
+// lineTerminatorLiteral is how rg names the line terminator byte a
+// refused pattern needs (search.Normalize refuses a '\n' outside
+// multiline mode, and a '\r' with --crlf): `\n` or `\r`.
+func lineTerminatorLiteral(e *search.InvalidPatternError) (string, bool) {
+	switch {
+	case strings.HasPrefix(e.Reason, "the pattern contains a line break"):
+		return `\n`, true
+	case strings.HasPrefix(e.Reason, "the pattern contains a carriage return"):
+		return `\r`, true
+	}
+	return "", false
 }
 
 // pathTarget makes a target of a PATH argument as the user wrote it. A
