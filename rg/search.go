@@ -419,25 +419,11 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 	if o.PCRE2 {
 		q.Pattern, q.PCRE2 = pcreQueryPattern(o, patterns), true
 	}
-	ps := make([]string, len(patterns))
-	for i, p := range patterns {
-		if o.Fixed {
-			p = regexp.QuoteMeta(p)
-		}
-		if o.LineRegexp {
-			p = "^(?:" + p + ")$"
-		}
-		ps[i] = p
-	}
-	switch {
-	case o.PCRE2:
-	case len(ps) == 1:
-		q.Pattern = ps[0]
-	default:
-		q.Pattern = "(?:" + strings.Join(ps, ")|(?:") + ")"
+	if !o.PCRE2 {
+		q.Pattern = defaultPattern(o, patterns)
 	}
 	q.Pattern = withoutDotall(o, q.Pattern)
-	q.Case = map[rgcli.Case]search.CaseMode{rgcli.CaseSensitive: search.CaseSensitive, rgcli.CaseInsensitive: search.CaseInsensitive, rgcli.CaseSmart: search.CaseSmart}[o.Case]
+	q.Case = caseMode(o.Case)
 	q.Word, q.Multiline = o.Word, o.Multiline
 	if o.PCRE2 && o.Case == rgcli.CaseSmart {
 		q.Case = search.CaseSensitive
@@ -534,6 +520,31 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// defaultPattern is the one pattern of rg's default engine built from
+// patterns: each quoted with -F and wrapped for -x as ^(?:...)$, then
+// joined as (?:p1)|(?:p2) when there are more.
+func defaultPattern(o *rgcli.Options, patterns []string) string {
+	ps := make([]string, len(patterns))
+	for i, p := range patterns {
+		if o.Fixed {
+			p = regexp.QuoteMeta(p)
+		}
+		if o.LineRegexp {
+			p = "^(?:" + p + ")$"
+		}
+		ps[i] = p
+	}
+	if len(ps) == 1 {
+		return ps[0]
+	}
+	return "(?:" + strings.Join(ps, ")|(?:") + ")"
+}
+
+// caseMode is rg's case option as the library's.
+func caseMode(c rgcli.Case) search.CaseMode {
+	return map[rgcli.Case]search.CaseMode{rgcli.CaseSensitive: search.CaseSensitive, rgcli.CaseInsensitive: search.CaseInsensitive, rgcli.CaseSmart: search.CaseSmart}[c]
 }
 
 // pcreQueryPattern is the one pattern rg -P builds from patterns: each

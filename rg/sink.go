@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -188,42 +187,33 @@ func replacerFor(o *rgcli.Options) expander {
 			return out
 		}
 	}
-	re := goReplacer(o)
-	if re == nil {
-		return nil
-	}
-	return func(dst []byte, tmpl string, text []byte, start, end int) []byte {
-		m := text[start:end]
-		if idx := re.FindSubmatchIndex(m); idx != nil {
-			return re.Expand(dst, []byte(tmpl), m, idx)
+	if x := defaultExpander(o); x != nil {
+		return func(dst []byte, tmpl string, text []byte, start, end int) []byte {
+			if out, ok := x.Expand(dst, tmpl, text[start:end]); ok {
+				return out
+			}
+			return append(dst, tmpl...)
 		}
-		return append(dst, tmpl...)
 	}
+	return nil
 }
 
-// goReplacer is the pattern of the default engine as a Go regexp that
-// matches one whole match.
-func goReplacer(o *rgcli.Options) *regexp.Regexp {
-	ps := make([]string, len(o.Patterns))
-	for i, p := range o.Patterns {
-		if o.Fixed {
-			p = regexp.QuoteMeta(p)
-		}
-		ps[i] = p
-	}
-	p := strings.Join(ps, "|")
-	insensitive := o.Case == rgcli.CaseInsensitive || (o.Case == rgcli.CaseSmart && strings.ToLower(p) == p)
-	if insensitive {
-		p = "(?i)" + p
-	}
-	if o.Multiline && o.MultilineDotall {
-		p = "(?s)" + p
-	}
-	re, err := regexp.Compile(`\A(?:` + p + `)\z`)
+// defaultExpander reads the patterns of the default engine as the
+// matcher does (rg's dialect, smart case resolved as the search
+// resolves it) for -r's groups; nil when it cannot (-r then prints its
+// template as it is).
+func defaultExpander(o *rgcli.Options) *native.Expander {
+	q, err := search.Normalize(search.Query{Pattern: withoutDotall(o, defaultPattern(o, o.Patterns)), Case: caseMode(o.Case),
+		Multiline: o.Multiline, CRLF: o.CRLF, Root: "/"})
 	if err != nil {
 		return nil
 	}
-	return re
+	x, err := native.NewExpander(native.MatchOptions{Pattern: q.Pattern, CaseInsensitive: q.Case == search.CaseInsensitive,
+		Multiline: o.Multiline && o.MultilineDotall, CRLF: o.CRLF, NoUnicode: o.NoUnicode})
+	if err != nil {
+		return nil
+	}
+	return x
 }
 
 // sinkFor returns the search.Sink for one target.

@@ -17,6 +17,10 @@ type parser struct {
 	fl       flags
 	names    map[string]bool
 	depth    int
+	// captures: groups become OpCapture nodes (Options.Captures); caps
+	// counts the capturing groups opened so far.
+	captures bool
+	caps     int
 	// onLit, when set, sees every literal character as written (plain,
 	// escaped, or a class item or range end), for SmartCase.
 	onLit func(rune)
@@ -221,6 +225,7 @@ func (p *parser) parseGroup(start int) (*syntax.Regexp, error) {
 	}
 	defer func() { p.depth-- }()
 	saved := p.fl
+	capture, name := start > 0, "" // (the wrapper's group, at 0, is not the pattern's)
 	if p.peek() == '?' {
 		p.next()
 		switch p.peek() {
@@ -231,7 +236,8 @@ func (p *parser) parseGroup(start int) (*syntax.Regexp, error) {
 				return nil, p.err(start, KindLookAround, "look-around, including look-ahead and look-behind, is not supported")
 			}
 			p.next()
-			if err := p.parseName(); err != nil {
+			var err error
+			if name, err = p.parseName(); err != nil {
 				return nil, err
 			}
 		case 'P':
@@ -239,10 +245,12 @@ func (p *parser) parseGroup(start int) (*syntax.Regexp, error) {
 				return nil, p.err(p.pos, KindSyntax, "unrecognized flag")
 			}
 			p.pos += 2
-			if err := p.parseName(); err != nil {
+			var err error
+			if name, err = p.parseName(); err != nil {
 				return nil, err
 			}
 		default:
+			capture = false
 			open, err := p.parseFlags(start)
 			if err != nil {
 				return nil, err
@@ -251,6 +259,11 @@ func (p *parser) parseGroup(start int) (*syntax.Regexp, error) {
 				return nil, nil
 			}
 		}
+	}
+	cap := 0
+	if capture {
+		p.caps++
+		cap = p.caps
 	}
 	re, err := p.parseAlt()
 	if err != nil {
@@ -261,34 +274,40 @@ func (p *parser) parseGroup(start int) (*syntax.Regexp, error) {
 	}
 	p.next() // ')'
 	p.fl = saved
+	if capture && p.captures {
+		if re == nil {
+			re = &syntax.Regexp{Op: syntax.OpEmptyMatch}
+		}
+		re = &syntax.Regexp{Op: syntax.OpCapture, Cap: cap, Name: name, Sub: []*syntax.Regexp{re}}
+	}
 	return re, nil
 }
 
 // parseName reads a capture name and its '>'. Capture groups carry no
 // meaning for a searcher; the name is checked as rg checks it.
-func (p *parser) parseName() error {
+func (p *parser) parseName() (string, error) {
 	start := p.pos
 	for !p.eof() && p.peek() != '>' {
 		r := p.next()
 		first := p.pos-utf8.RuneLen(r) == start
 		ok := r == '_' || unicode.IsLetter(r) || (!first && (unicode.IsDigit(r) || r == '.' || r == '[' || r == ']'))
 		if !ok {
-			return p.err(p.pos-utf8.RuneLen(r), KindSyntax, "invalid capture group character")
+			return "", p.err(p.pos-utf8.RuneLen(r), KindSyntax, "invalid capture group character")
 		}
 	}
 	if p.eof() {
-		return p.err(start, KindSyntax, "unclosed capture group name")
+		return "", p.err(start, KindSyntax, "unclosed capture group name")
 	}
 	name := p.src[start:p.pos]
 	p.next()
 	if name == "" {
-		return p.err(start, KindSyntax, "empty capture group name")
+		return "", p.err(start, KindSyntax, "empty capture group name")
 	}
 	if p.names[name] {
-		return p.err(start, KindSyntax, "duplicate capture group name")
+		return "", p.err(start, KindSyntax, "duplicate capture group name")
 	}
 	p.names[name] = true
-	return nil
+	return name, nil
 }
 
 // parseFlags reads "flags)" or "flags:" after "(?". open reports a group

@@ -31,6 +31,10 @@ type Options struct {
 	CRLF            bool // --crlf: (?R)
 	NoUnicode       bool // --no-unicode: (?-u)
 	AllowNUL        bool // -a: binary detection is off, so a NUL byte may be matched
+	// Captures keeps the capture groups in the tree (OpCapture, numbered
+	// and named as rg numbers them), for -r's $1 and $name. A searcher has
+	// no use for them and leaves them out.
+	Captures bool
 }
 
 // Kind classifies a refused pattern.
@@ -155,8 +159,8 @@ func Word(tree *syntax.Regexp) *syntax.Regexp {
 
 // Parse reads pattern as rg 15 does (rg wraps it as "(?:pattern)" first,
 // so a (?x) comment runs to the end of the pattern and swallows that
-// closing parenthesis, as in rg) and returns its tree. Capture groups are
-// kept; the caller may Simplify the tree.
+// closing parenthesis, as in rg) and returns its tree, capture groups
+// only with o.Captures; the caller may Simplify the tree.
 func Parse(pattern string, o Options) (*syntax.Regexp, error) {
 	re, err := newParser(pattern, o).parseAll()
 	if err != nil {
@@ -191,7 +195,7 @@ func SmartCase(pattern string) (insensitive bool) {
 }
 
 func newParser(pattern string, o Options) *parser {
-	p := &parser{src: "(?:" + pattern + ")", pat: pattern, names: map[string]bool{}}
+	p := &parser{src: "(?:" + pattern + ")", pat: pattern, names: map[string]bool{}, captures: o.Captures}
 	p.fl = flags{i: o.CaseInsensitive, m: true, s: o.DotNL, u: !o.NoUnicode, R: o.CRLF}
 	return p
 }

@@ -2,6 +2,7 @@ package rgregex
 
 import (
 	"errors"
+	"fmt"
 	"regexp/syntax"
 	"strings"
 	"testing"
@@ -193,6 +194,49 @@ func TestSingleCharacterAlternationIsAClassAsInRg(t *testing.T) {
 		}
 		if re.Op != syntax.OpCharClass {
 			t.Errorf("%s = %v, want one class", pat, re)
+		}
+	}
+}
+
+// TestParseKeepsCapturesWhenAsked: with Options.Captures the groups are
+// OpCapture nodes numbered in the order they open, with their names, and
+// non-capturing and flag groups are not; without it, no group is kept.
+func TestParseKeepsCapturesWhenAsked(t *testing.T) {
+	caps := func(re *syntax.Regexp) (out []string) {
+		var walk func(*syntax.Regexp)
+		walk = func(re *syntax.Regexp) {
+			if re.Op == syntax.OpCapture {
+				out = append(out, fmt.Sprintf("%d:%s", re.Cap, re.Name))
+			}
+			for _, s := range re.Sub {
+				walk(s)
+			}
+		}
+		walk(re)
+		return out
+	}
+	for _, c := range []struct {
+		pattern string
+		want    string
+	}{
+		{`(a)(?:b)(?P<x>c(d))`, "[1: 2:x 3:]"},
+		{`(?i)(a|(?<y>b))()`, "[1: 2:y 3:]"},
+		{`(?i:a)(?x) ( b )`, "[1:]"},
+		{`a`, "[]"},
+	} {
+		re, err := Parse(c.pattern, Options{Captures: true})
+		if err != nil {
+			t.Fatalf("%s: %v", c.pattern, err)
+		}
+		if got := fmt.Sprint(caps(re)); got != c.want {
+			t.Errorf("%s: captures %s, want %s", c.pattern, got, c.want)
+		}
+		plain, err := Parse(c.pattern, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := caps(plain); len(got) != 0 {
+			t.Errorf("%s without Captures: %v", c.pattern, got)
 		}
 	}
 }

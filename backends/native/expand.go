@@ -1,0 +1,59 @@
+package native
+
+import (
+	"errors"
+	"regexp"
+
+	"github.com/rgkit/rgkit/internal/rgregex"
+)
+
+// Expander expands rg -r's template ($1, ${1}, $name, ${name}, $$) for
+// the matches of a pattern in rg's default dialect. The pattern is read as
+// Compile reads it, so a group holds what rg's holds: Go's own parser
+// would read \w, \d and \s as ASCII classes, and a group around
+// "Example_世界" would not match (the template was printed unexpanded).
+type Expander struct {
+	re *regexp.Regexp
+}
+
+// NewExpander compiles o's pattern (not o.PCRE2: see NewPCRE2Expander)
+// to match one whole match. -w's boundaries are left out (the match they
+// enclose is the text Expand is given), and rg's Unicode \b and \B become
+// Go's ASCII ones, which agree on the text around a word of ASCII letters.
+func NewExpander(o MatchOptions) (*Expander, error) {
+	pat := o.Pattern
+	if o.Fixed {
+		pat = regexp.QuoteMeta(pat)
+	}
+	tree, err := rgregex.Parse(pat, rgregex.Options{
+		CaseInsensitive: o.CaseInsensitive, DotNL: o.Multiline, CRLF: o.CRLF, NoUnicode: o.NoUnicode, AllowNUL: true, Captures: true})
+	if err != nil {
+		return nil, err
+	}
+	tree = tree.Simplify()
+	if rgregex.HasAssertion(tree) {
+		if tree = asciiEquivalent(tree); tree == nil {
+			return nil, errors.New("native: the pattern's assertions have no Go equivalent")
+		}
+	}
+	src, ok := goSource(tree)
+	if !ok {
+		src = tree.String()
+	}
+	re, err := regexp.Compile(`\A(?:` + src + `)\z`)
+	if err != nil {
+		return nil, err
+	}
+	return &Expander{re: re}, nil
+}
+
+// Expand appends to dst the template expanded against match, the text of
+// one match; ok is false when the pattern does not match it whole (dst is
+// then returned as it was).
+func (x *Expander) Expand(dst []byte, tmpl string, match []byte) (out []byte, ok bool) {
+	idx := x.re.FindSubmatchIndex(match)
+	if idx == nil {
+		return dst, false
+	}
+	return x.re.Expand(dst, []byte(tmpl), match, idx), true
+}
