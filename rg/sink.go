@@ -674,6 +674,17 @@ func (s *rgSink) locate(l *search.Line) (int64, []byte) {
 	return s.loc.at(l.Number)
 }
 
+// lineEnds is which bytes end the file's lines as the search reads them.
+func (s *rgSink) lineEnds() lineEnds {
+	switch {
+	case s.run.o.NullData:
+		return endNUL
+	case s.nulEndsLines():
+		return endLFOrNUL
+	}
+	return endLF
+}
+
 // nulEndsLines says rg reads the file with each NUL as a line break
 // (--binary, or a file named on the command line, read, not mapped).
 func (s *rgSink) nulEndsLines() bool {

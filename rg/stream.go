@@ -489,19 +489,26 @@ func (s *streamSearch) finish() error {
 // printAllLines prints a file's.
 func (r *rgRun) streamListing(ctx context.Context, q search.Query, st *streamSource, s *rgSink) (search.Result, error) {
 	res := search.Result{Backend: "native"}
-	_, m, err := streamMatcher(q)
+	nq, m, err := streamMatcher(q)
 	if err != nil {
 		return res, err
 	}
-	// NULs are plain bytes here: lines are cut at '\n' alone, as the
-	// printer cuts them.
+	// Lines are cut at '\n', each NUL read as one (below) unless -a. With --null-data the stream is read with its
+	// bytes permuted (native.NullDataReader), so that a record ends in
+	// '\n' here too, as the matcher expects; allLines gives each record
+	// its own bytes back.
 	opts := native.SearchOptions{BinaryConvert: true, KeepNUL: true, Interrupt: ctx.Err}
 	st.binaryOff = -1
 	if err := s.Begin("stdin"); err != nil {
 		return res, err
 	}
-	all := allLines{r: r, s: s, n: 1}
-	rd := newChunkReader(st.r)
+	all := allLines{r: r, s: s, n: 1, permuted: nq.NullData}
+	src := st.r
+	if nq.NullData {
+		src = native.NullDataReader(src)
+	}
+	rd := newChunkReader(src)
+	convert := !nq.NullData && nq.Binary != search.BinaryText
 	var buf []byte
 	anyMatch, eof := false, false
 	for !eof {
@@ -511,23 +518,33 @@ func (r *rgRun) streamListing(ctx context.Context, q search.Query, st *streamSou
 			}
 			eof = true
 		}
+		if i := bytes.IndexByte(buf, 0); i >= 0 && convert {
+			if st.binaryOff < 0 {
+				st.binaryOff = st.bytes + int64(i)
+				if r.std != nil {
+					s.binaryOff = st.binaryOff // the lines are not printed, the note is
+				}
+			}
+			// rg reads a stream's NULs as line breaks (its JSON prints
+			// them as such, and -v selects the pieces).
+			for ; i >= 0; i = bytes.IndexByte(buf, 0) {
+				buf[i] = '\n'
+			}
+		}
 		end := bytes.LastIndexByte(buf, '\n') + 1
 		if eof {
 			end = len(buf)
 		}
 		window := buf[:end]
-		if i := bytes.IndexByte(window, 0); i >= 0 && st.binaryOff < 0 {
-			st.binaryOff = st.bytes + int64(i)
-			if r.std != nil {
-				s.binaryOff = st.binaryOff // the lines are not printed, the note is
-			}
-		}
 		st.bytes += int64(len(window))
 		res.Stats.BytesSearched = st.bytes
 		matched := map[int]search.Line{}
 		first := all.n
 		if _, err := m.Search(window, opts, func(l native.Line) error {
 			l.Number += first - 1
+			if nq.NullData {
+				l = native.UnpermuteLine(l)
+			}
 			matched[l.Number] = native.SearchLine("stdin", l)
 			return nil
 		}); err != nil {

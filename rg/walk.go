@@ -302,7 +302,7 @@ func (r *rgRun) searchEveryFile(ctx context.Context, n *native.Engine, q search.
 // by name (what -v and --passthru need, printsEveryLine).
 func (r *rgRun) readsOwnLines(t target) bool {
 	o := r.o
-	return t.stream == nil && !stopsOnNonmatch(o) && !o.Multiline && !o.NullData && !o.SearchZip &&
+	return t.stream == nil && !stopsOnNonmatch(o) && !o.Multiline && !o.SearchZip &&
 		o.Pre == "" && (o.Encoding == "" || o.Encoding == "auto")
 }
 
@@ -311,7 +311,7 @@ func (r *rgRun) readsOwnLines(t target) bool {
 // named on the command line or mapped. The summary modes searched in one
 // pass of the native engine instead of the listing path need it.
 func (r *rgRun) walksOwnLines(t target) bool {
-	return !t.file && !r.mapped && r.readsOwnLines(t)
+	return !t.file && !r.mapped && !r.o.NullData && r.readsOwnLines(t)
 }
 
 // countsInverted says -v prints only counts, paths or nothing for t
@@ -765,6 +765,12 @@ type allLines struct {
 	// succeeded: a line has been selected, after which
 	// --stop-on-nonmatch ends the file at the first line that is not.
 	succeeded bool
+	// permuted: the lines come with their bytes permuted for --null-data
+	// (native.NullDataReader), each ending in '\n' for a NUL.
+	permuted bool
+	// printed: a line went out (rg's JSON then ends the file, even with
+	// no line selected: --passthru's context).
+	printed bool
 }
 
 // summaryOnly says a listed file prints no line of its own (printsSummary)
@@ -796,7 +802,7 @@ func (r *rgRun) printsSummary() bool {
 func (r *rgRun) summarizeListed(_ context.Context, s *rgSink, matched map[int]search.Line) error {
 	a := allLines{r: r, s: s}
 	if r.o.Invert {
-		total, err := countFileLines(s.abs, r.lineBuf(), s.nulEndsLines())
+		total, err := countFileLines(s.abs, r.lineBuf(), s.lineEnds())
 		if err != nil {
 			return err
 		}
@@ -823,28 +829,36 @@ func (r *rgRun) lineBuf() []byte {
 	return r.countBuf
 }
 
+// lineEnds is which bytes end a line for countFileLines.
+type lineEnds uint8
+
+const (
+	endLF      lineEnds = iota // '\n'
+	endLFOrNUL                 // '\n' and NUL: rg reads each NUL as a line break
+	endNUL                     // NUL alone: --null-data
+)
+
 // countFileLines returns the number of lines in the file at path as
-// printAllLines splits them: one per '\n' (and per NUL where nulEnds),
-// and one for a last line without it.
-func countFileLines(path string, buf []byte, nulEnds bool) (int64, error) {
+// the search splits them (ends), one for a last line without an end.
+func countFileLines(path string, buf []byte, ends lineEnds) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
 	var lines int64
-	last := byte('\n')
+	ended := true // the data so far ends with a line end
 	for {
 		n, err := f.Read(buf)
 		if n > 0 {
-			lines += int64(bytes.Count(buf[:n], termLF))
-			last = buf[n-1]
-			if nulEnds {
-				lines += int64(bytes.Count(buf[:n], nulByte))
-				if last == 0 {
-					last = '\n'
-				}
+			last := buf[n-1]
+			if ends != endNUL {
+				lines += int64(bytes.Count(buf[:n], termLF))
 			}
+			if ends != endLF {
+				lines += int64(bytes.Count(buf[:n], nulByte))
+			}
+			ended = (last == '\n' && ends != endNUL) || (last == 0 && ends != endLF)
 		}
 		if errors.Is(err, io.EOF) {
 			break
@@ -853,7 +867,7 @@ func countFileLines(path string, buf []byte, nulEnds bool) (int64, error) {
 			return 0, err
 		}
 	}
-	if last != '\n' {
+	if !ended {
 		lines++
 	}
 	return lines, nil
@@ -873,7 +887,13 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 	}
 	a.n++
 	text, term := raw, []byte(nil)
-	if bytes.HasSuffix(raw, termLF) { // lines here are cut at '\n' alone
+	switch {
+	case a.permuted:
+		if bytes.HasSuffix(raw, termLF) {
+			text, term = raw[:len(raw)-1], nulByte
+		}
+		text = native.UnpermuteLine(native.Line{Text: text}).Text
+	case bytes.HasSuffix(raw, termLF): // lines here are cut at '\n' alone
 		text, term = splitLine(raw)
 	}
 	selected := isMatch != r.o.Invert
@@ -892,18 +912,26 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 		rl = printer.RgLine{Line: search.Line{Number: n, Text: text, Kind: search.KindContext}}
 	}
 	rl.Path, rl.Term, rl.Offset = s.path, term, a.off
+	if a.permuted {
+		// The record's text up to its NUL: the matcher's line may have
+		// left a line break at its end out (a '\n' is a '\r' there).
+		rl.Text = text
+	}
 	a.off += int64(len(raw))
 	limited := r.o.Invert && r.o.MaxCount != nil && a.count >= int64(*r.o.MaxCount)
 	if limited {
 		// Past -v's -m limit only the trailing context is printed (a
 		// selected line in it still as a match, as rg 15 does).
-		if a.afterLeft == 0 {
+		if a.afterLeft == 0 || a.binaryStops() {
 			return true, nil
 		}
 		a.afterLeft--
 		return false, a.emit(rl)
 	}
 	if !selected {
+		if (r.o.Passthru || a.afterLeft > 0) && a.binaryStops() {
+			return true, nil
+		}
 		if r.o.Passthru {
 			return false, a.emit(rl)
 		}
@@ -919,6 +947,15 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 		}
 		return false, nil
 	}
+	if a.binaryStops() {
+		// The line counts unless a -B context line before it stopped rg
+		// first.
+		if len(a.before) == 0 {
+			a.count++
+			a.matches += int64(len(rl.Submatches) + rl.MoreSubmatches)
+		}
+		return true, nil
+	}
 	a.count++
 	a.matches += int64(len(rl.Submatches) + rl.MoreSubmatches)
 	for _, c := range a.before {
@@ -928,27 +965,35 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 	}
 	a.before = a.before[:0]
 	_, a.afterLeft = r.o.ContextLines()
-	if s.binaryOff >= 0 && r.std != nil {
-		// A stream found binary: rg prints a note instead of its lines and
-		// stops at the first one it would print.
-		return true, nil
-	}
 	return false, a.emit(rl)
+}
+
+// binaryStops says the stream was found binary where its lines print: rg
+// prints no line from there, stops at the first one it would print (a
+// context line too), and says "binary file matches" if a line was
+// selected before. Counts (-c, --count-matches) and -l read on.
+func (a *allLines) binaryStops() bool {
+	return a.s.binaryOff >= 0 && a.r.std != nil && a.printsLines()
+}
+
+// printsLines says the run's output mode prints lines (not -q, -c,
+// --count-matches or -l).
+func (a *allLines) printsLines() bool {
+	m := a.r.o.Mode
+	return !a.r.o.Quiet && m != rgcli.ModeCount && m != rgcli.ModeFilesWithMatches && m != rgcli.ModeCountMatches
 }
 
 // emit prints one line in the run's output mode.
 func (a *allLines) emit(rl printer.RgLine) error {
 	r, s := a.r, a.s
-	switch {
-	case r.o.Quiet, r.o.Mode == rgcli.ModeCount, r.o.Mode == rgcli.ModeFilesWithMatches, r.o.Mode == rgcli.ModeCountMatches:
-		return nil
-	case s.binaryOff >= 0 && r.std != nil:
+	if !a.printsLines() || a.binaryStops() {
 		return nil
 	}
 	if r.replacer != nil && len(rl.Submatches) > 0 {
 		rl.Replaced, rl.ReplacedSpans = replaceSpans(r.replacer, *r.o.Replace, rl.Line)
 	}
 	var err error
+	a.printed = true
 	if r.js != nil {
 		err = r.js.Line(rl)
 	} else {
@@ -974,9 +1019,14 @@ func (a *allLines) finish() error {
 		r.matches += a.matches
 	}
 	switch {
-	case r.o.Quiet || (count == 0 && !includeZero(r.o)):
-	case r.js != nil:
-		return r.js.End(s.searchedBytesWhole(), -1)
+	case r.o.Quiet:
+	case r.js != nil && (count > 0 || a.printed):
+		binaryOff := int64(-1)
+		if st := s.t.stream; st != nil {
+			binaryOff = st.binaryOff // (a file's goes through the engine's search, not here)
+		}
+		return r.js.End(s.searchedBytesWhole(), binaryOff)
+	case count == 0 && !includeZero(r.o):
 	case r.o.Mode == rgcli.ModeCount:
 		return s.std.Count(s.path, count)
 	case r.o.Mode == rgcli.ModeCountMatches:

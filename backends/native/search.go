@@ -708,7 +708,7 @@ func (s *fileSearch) keepSpan(start int) bool {
 }
 
 func (s *fileSearch) emitLineMatch(ls, le, n int, spans [][2]int) error {
-	text := trimCR(s.data, ls, le)
+	text := s.m.lineText(s.data, ls, le)
 	if s.m.opts.CRLF && !s.m.opts.PCRE2 && len(text) < le-ls {
 		// --crlf: '$' never matches between "\r" and "\n", so nothing
 		// starts past the '\r'. (PCRE2's any-CRLF convention lets a
@@ -751,10 +751,20 @@ func (s *fileSearch) locateAt(l *Line, ls, le int) {
 		l.Located, l.Offset = true, ls
 	case raw[le] == '\n':
 		l.Located, l.Offset, l.Term = true, ls, "\n"
-		if le > ls && raw[le-1] == '\r' {
+		if le > ls && raw[le-1] == '\r' && !s.m.opts.NullData {
 			l.Term = "\r\n"
 		}
 	}
+}
+
+// lineText is the text of line [ls, le) of data: without the '\r' of a
+// "\r\n" end (rg's printer takes it for part of the line end), except
+// under --null-data, where that '\r' is a record's own '\n', permuted.
+func (m *Matcher) lineText(data []byte, ls, le int) []byte {
+	if m.opts.NullData {
+		return data[ls:le]
+	}
+	return trimCR(data, ls, le)
 }
 
 // trimCR returns the text of line [ls, le) without the '\r' of a "\r\n" end.
@@ -803,7 +813,7 @@ func (s *fileSearch) emitContextLine(ls, le, n int) error {
 		return errBinaryStop
 	}
 	s.doneEnd, s.doneLine = le+1, n
-	return s.emit(s.locate(Line{Number: n, Text: trimCR(s.data, ls, le), Context: true}, ls, le))
+	return s.emit(s.locate(Line{Number: n, Text: s.m.lineText(s.data, ls, le), Context: true}, ls, le))
 }
 
 // trailingContext emits the after-context of the last match. When the

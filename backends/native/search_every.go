@@ -181,7 +181,7 @@ func (s *fileSearch) emitEvery(ls, le, n int, spans, context bool) error {
 		// Nearly every line printed: built once, in place (emitLineMatch
 		// copies its Line from call to call, and looks for spans).
 		s.doneEnd, s.doneLine = le+1, n
-		l := Line{Number: n, Text: trimCR(s.data, ls, le), Context: context}
+		l := Line{Number: n, Text: s.m.lineText(s.data, ls, le), Context: context}
 		s.locateAt(&l, ls, le)
 		return s.emit(l)
 	}

@@ -218,7 +218,7 @@ func (s *streamState) trailingContext(buf []byte, first, base int) (bool, error)
 		if n <= s.lastSent {
 			continue
 		}
-		text := trimCR(buf, ls, le)
+		text := s.m.lineText(buf, ls, le)
 		l := Line{Number: n, Text: text, Context: true}
 		var found bool
 		if _, err := s.m.Search(text, SearchOptions{MaxCount: 1, MaxColumns: s.o.MaxColumns, Decoded: true, Text: true, NoSpans: s.o.NoSpans}, func(ml Line) error {
