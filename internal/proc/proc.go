@@ -138,6 +138,12 @@ func Run(ctx context.Context, spec Spec, stdout func(io.Reader) error) (Result, 
 		killed.Store(true)
 		p := cmd.Process
 		err := signalGroup(p, false)
+		if errors.Is(err, syscall.ESRCH) {
+			// Nothing left of the group: the child exited on its own
+			// (and was reaped) as the run stopped. os/exec reports that
+			// as no failure; ESRCH itself it would report as one.
+			return os.ErrProcessDone
+		}
 		timerMu.Lock()
 		killTimer = time.AfterFunc(grace, func() { _ = signalGroup(p, true) })
 		timerMu.Unlock()

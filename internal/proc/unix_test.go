@@ -206,6 +206,32 @@ func TestRunProcReaderReturningEarlyStopsTheProcess(t *testing.T) {
 	proctest.AssertGroupGone(t, pid)
 }
 
+// TestRunProcReaderStoppingAfterTheExitIsNoFailure: a reader that stops
+// early after the child has exited (rg reading a --pre command's output
+// stops at a NUL) cancels a process that is gone; that is no failure. It
+// was reported as "exec: canceling Cmd: no such process" (the group kill
+// found nothing), and rg --pre printed a failed preprocessor.
+func TestRunProcReaderStoppingAfterTheExitIsNoFailure(t *testing.T) {
+	t.Parallel()
+	spec := Spec{Path: "/bin/sh", Args: []string{"-c", "printf 'a\\000b'"}}
+	// Which comes first, the exit or the stop, is the scheduler's choice:
+	// enough runs see both.
+	for i := range 200 {
+		_, err := Run(context.Background(), spec, func(r io.Reader) error {
+			if _, err := r.Read(make([]byte, 1)); err != nil {
+				return err
+			}
+			if i%2 == 0 {
+				time.Sleep(time.Millisecond) // the child may have exited by now
+			}
+			return nil // stop early: the rest is unread
+		})
+		if err != nil {
+			t.Fatalf("run %d, a reader stopping early: %v", i, err)
+		}
+	}
+}
+
 func TestRunProcRefusesRelativeAndMissingBinaries(t *testing.T) {
 	cases := map[string]string{
 		"relative": "rg",
