@@ -17,10 +17,6 @@ var unsupportedFlags = []struct {
 	flag, why string
 	given     func(o *rgcli.Options) bool
 }{
-	{"--stop-on-nonmatch with context, --passthru, --json or --stats", "the lines of a file are cut after the search, without those", func(o *rgcli.Options) bool {
-		b, a := o.ContextLines()
-		return o.StopOnNonmatch && !o.Multiline && (b > 0 || a > 0 || o.Passthru || o.Mode == rgcli.ModeJSON || o.Stats)
-	}},
 	{"--hostname-bin with --hyperlink-format", "running a program for the host name is left to rg", func(o *rgcli.Options) bool {
 		return o.HostnameBin != "" && o.HyperlinkFormatActive()
 	}},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -689,9 +690,11 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 		return s.finishFile()
 	}
 	lines := r.printAllLines
-	if r.summaryOnly(s) && !(r.o.Invert && stopsOnNonmatch(r.o)) {
+	if r.summaryOnly(s) && !(stopsOnNonmatch(r.o) && (r.o.Invert || printsStats(r.o))) {
 		// Nothing but a count or the path is printed: the search's matched
-		// lines say it all, with the file's number of lines for -v.
+		// lines say it all, with the file's number of lines for -v. (Not
+		// where --stop-on-nonmatch's stop is to be found line by line, or
+		// counted for the statistics.)
 		lines = r.summarizeListed
 	}
 	if err := lines(ctx, s, matched); err != nil {
@@ -771,6 +774,24 @@ type allLines struct {
 	// printed: a line went out (rg's JSON then ends the file, even with
 	// no line selected: --passthru's context).
 	printed bool
+	// stopped: rg stopped reading the file (--stop-on-nonmatch, -v's -m)
+	// at stopOff; the statistics count no further.
+	stopped bool
+	stopOff int64
+	// slow: -v --stop-on-nonmatch went on line by line, past the first run
+	// of selected lines (from runStart) and its first step (see line and
+	// pastLimitLine). firstFill is where the complete lines of rg's first
+	// read of a stream end (see stepsOver).
+	slow      bool
+	runStart  int64
+	firstFill int64
+	// limitAt is where the line that reached -v's -m limit starts;
+	// bufEnd is bufferEnd's last answer, for bufEndFor-1.
+	limitAt           int64
+	bufEnd, bufEndFor int64
+	// pastLimit counts the lines rg selects past -v's -m limit when it
+	// reached it line by line (see line): they count beyond the limit.
+	pastLimit int64
 }
 
 // summaryOnly says a listed file prints no line of its own (printsSummary)
@@ -878,11 +899,22 @@ func countFileLines(path string, buf []byte, ends lineEnds) (int64, error) {
 func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err error) {
 	r, s, n := a.r, a.s, a.n
 	l, isMatch := matched[n]
-	if stopsOnNonmatch(r.o) {
-		if isMatch != r.o.Invert {
-			a.succeeded = true
-		} else if a.succeeded {
-			return true, nil // rg reads no further
+	stopHere, skipHere := false, false
+	if stopsOnNonmatch(r.o) && !a.pastMaxCount() { // (past -v's -m, its trailing context ends the file)
+		switch {
+		case isMatch != r.o.Invert:
+			if !a.succeeded {
+				a.succeeded, a.runStart = true, a.off
+			}
+		case a.succeeded && r.o.Invert && !r.o.Passthru && !a.slow && a.stepsOver(a.off+int64(len(raw))):
+			// rg's -v takes the first run of selected lines in one step
+			// that ends past the matching line after it, when both are
+			// in one buffer of its: it does not stop at that line (nor
+			// print it as after-context); the next is the first it
+			// checks (and may select) line by line.
+			a.slow, skipHere = true, true
+		case a.succeeded:
+			stopHere = true // rg reads no further than this line
 		}
 	}
 	a.n++
@@ -918,15 +950,28 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 		rl.Text = text
 	}
 	a.off += int64(len(raw))
-	limited := r.o.Invert && r.o.MaxCount != nil && a.count >= int64(*r.o.MaxCount)
-	if limited {
-		// Past -v's -m limit only the trailing context is printed (a
-		// selected line in it still as a match, as rg 15 does).
-		if a.afterLeft == 0 || a.binaryStops() {
-			return true, nil
+	if a.off <= streamPeek {
+		a.firstFill = a.off
+	}
+	if skipHere {
+		a.holdBefore(rl) // (it is a -B context line of the next selected one)
+		return false, nil
+	}
+	if stopHere {
+		// --stop-on-nonmatch: the first line after the run of selected
+		// ones still prints as the after-context owed or as --passthru's,
+		// then rg stops, having read to its end.
+		a.stopped, a.stopOff = true, a.off
+		if (r.o.Passthru || a.afterLeft > 0) && !a.binaryStops() {
+			if !r.o.Passthru && s.std != nil {
+				s.std.Visited(rl.Number - 1) // rg puts no "--" before after-context
+			}
+			return true, a.emit(rl)
 		}
-		a.afterLeft--
-		return false, a.emit(rl)
+		return true, nil
+	}
+	if a.pastMaxCount() {
+		return a.pastLimitLine(rl, raw, selected)
 	}
 	if !selected {
 		if (r.o.Passthru || a.afterLeft > 0) && a.binaryStops() {
@@ -939,12 +984,7 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 			a.afterLeft--
 			return false, a.emit(rl)
 		}
-		if b, _ := r.o.ContextLines(); b > 0 {
-			rl.Text, rl.Term = bytes.Clone(rl.Text), bytes.Clone(rl.Term)
-			if a.before = append(a.before, rl); len(a.before) > b {
-				a.before = a.before[1:]
-			}
-		}
+		a.holdBefore(rl)
 		return false, nil
 	}
 	if a.binaryStops() {
@@ -958,6 +998,9 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 	}
 	a.count++
 	a.matches += int64(len(rl.Submatches) + rl.MoreSubmatches)
+	if a.pastMaxCount() {
+		a.limitAt = rl.Offset
+	}
 	for _, c := range a.before {
 		if err := a.emit(c); err != nil {
 			return true, err
@@ -966,6 +1009,109 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 	a.before = a.before[:0]
 	_, a.afterLeft = r.o.ContextLines()
 	return false, a.emit(rl)
+}
+
+// pastLimitLine is line for a line past -v's -m limit: only the trailing
+// context is printed (a selected line in it still as a match, as rg 15
+// does).
+func (a *allLines) pastLimitLine(rl printer.RgLine, raw []byte, selected bool) (done bool, err error) {
+	o := a.r.o
+	if !a.slow && stopsOnNonmatch(o) && !o.Passthru && a.afterLeft > 0 && !a.stepsOver(a.off) {
+		a.slow = true // the context owed goes past rg's first step
+	}
+	if a.slow {
+		// -v --stop-on-nonmatch past -m, line by line: rg stops after
+		// the last line, unless context is owed; then its search matches
+		// nothing more, so every line is selected, printed as a match and
+		// owes the context again, to the end.
+		if a.afterLeft == 0 || a.binaryStops() {
+			a.stopped, a.stopOff = true, a.off-int64(len(raw))
+			return true, nil
+		}
+		rl.Kind = search.KindMatch
+		a.pastLimit++
+		a.matches += int64(len(rl.Submatches) + rl.MoreSubmatches)
+		return false, a.emit(rl)
+	}
+	// rg has read to the end of the matching line that ended the run of
+	// selected lines, or of a selected line in the trailing context after
+	// it, where it moves back to.
+	if !selected && !a.stopped || selected && a.afterLeft > 0 {
+		a.stopped, a.stopOff = true, a.off
+	}
+	if a.afterLeft == 0 && selected && !a.stopped {
+		if a.s.t.stream == nil && a.off <= a.bufferEnd(a.limitAt) {
+			return false, nil // (the run goes on in rg's buffer: its read ends past it)
+		}
+		a.stopped, a.stopOff = true, a.off-int64(len(raw)) // (at its buffer's end)
+		return true, nil
+	}
+	if a.afterLeft == 0 || a.binaryStops() {
+		return true, nil
+	}
+	a.afterLeft--
+	if selected {
+		a.pastLimit++ // rg 15 counts a selected line in the trailing context
+		a.matches += int64(len(rl.Submatches) + rl.MoreSubmatches)
+	}
+	return false, a.emit(rl)
+}
+
+// streamPeek is how much rg's first read of a stream takes (its
+// byte-order-mark sniffer's).
+const streamPeek = 3
+
+// maxStepSpan bounds how far stepsOver reads a file to replay rg's
+// buffer fills: a run and its end farther apart are not in one fill.
+const maxStepSpan = 8 << 20
+
+// stepsOver says rg's first search step over a -v run of selected lines
+// (from a.runStart) reaches end: both are in one buffer of rg's.
+func (a *allLines) stepsOver(end int64) bool { return end <= a.bufferEnd(a.runStart) }
+
+// bufferEnd is where the buffer of rg's that holds offset from ends (the
+// last answer is kept): a mapped file is one buffer; a file read comes in
+// fills (native.FillEnd); a stream's first read takes a few bytes and,
+// for an input that is not large, the next one the rest.
+func (a *allLines) bufferEnd(from int64) int64 {
+	if a.bufEndFor == from+1 {
+		return a.bufEnd
+	}
+	s := a.s
+	a.bufEndFor = from + 1
+	switch {
+	case s.t.stream != nil && from < a.firstFill:
+		a.bufEnd = a.firstFill
+	case s.t.stream != nil, s.t.file && a.r.mapped:
+		a.bufEnd = math.MaxInt64
+	default:
+		a.bufEnd = from // (unreadable: no buffer past the line)
+		if f, err := os.Open(s.abs); err == nil {
+			head := make([]byte, from+maxStepSpan)
+			n, _ := io.ReadFull(f, head)
+			f.Close()
+			a.bufEnd = int64(native.FillEnd(head[:n], int(from)))
+		}
+	}
+	return a.bufEnd
+}
+
+// pastMaxCount says -v's -m limit is reached: only the trailing context
+// is printed from here (a selected line in it still as a match, as rg 15
+// does).
+func (a *allLines) pastMaxCount() bool {
+	o := a.r.o
+	return o.Invert && o.MaxCount != nil && a.count >= int64(*o.MaxCount)
+}
+
+// holdBefore keeps rl, a line not printed, among the last -B lines.
+func (a *allLines) holdBefore(rl printer.RgLine) {
+	if b, _ := a.r.o.ContextLines(); b > 0 {
+		rl.Text, rl.Term = bytes.Clone(rl.Text), bytes.Clone(rl.Term)
+		if a.before = append(a.before, rl); len(a.before) > b {
+			a.before = a.before[1:]
+		}
+	}
 }
 
 // binaryStops says the stream was found binary where its lines print: rg
@@ -1012,11 +1158,19 @@ func (a *allLines) finish() error {
 	if r.o.Invert && r.o.MaxCount != nil {
 		count = min(count, int64(*r.o.MaxCount))
 	}
+	count += a.pastLimit
 	if count > 0 {
 		r.matched = true
 		r.files++
 		r.lines += count
 		r.matches += a.matches
+	}
+	searched := s.searchedBytesWhole()
+	if a.stopped && a.stopOff < searched {
+		if printsStats(r.o) {
+			r.bytesCut += searched - a.stopOff // (the search counted all of it)
+		}
+		searched = a.stopOff
 	}
 	switch {
 	case r.o.Quiet:
@@ -1025,7 +1179,7 @@ func (a *allLines) finish() error {
 		if st := s.t.stream; st != nil {
 			binaryOff = st.binaryOff // (a file's goes through the engine's search, not here)
 		}
-		return r.js.End(s.searchedBytesWhole(), binaryOff)
+		return r.js.End(searched, binaryOff)
 	case count == 0 && !includeZero(r.o):
 	case r.o.Mode == rgcli.ModeCount:
 		return s.std.Count(s.path, count)

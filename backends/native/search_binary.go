@@ -113,6 +113,20 @@ func indexNUL(data []byte, release func(int)) int {
 	return -1
 }
 
+// FillEnd is where the complete lines of rg's buffer fill that holds
+// offset off end, for a file rg reads whose data begins with head: its
+// first read is the byte-order-mark sniffer's few bytes, then fills of
+// 64 KiB roll the unfinished line over (see binaryCut). head need hold
+// the file's start only as far as the answer matters: past its end it is
+// taken for the file's.
+func FillEnd(head []byte, off int) int {
+	_, peek := decodeBOM(head[:min(len(head), 3)])
+	f := rgFills{data: head, capacity: rgBufferSize, peek: peek, nul: -1}
+	for f.searched <= off && f.next() {
+	}
+	return f.searched
+}
+
 // ReadStop is how much of data (a file's contents whose first NUL byte
 // is at nul) rg searches when it reads the file in buffer fills rather
 // than mapping it, in the mode where it searches past NULs (a file named

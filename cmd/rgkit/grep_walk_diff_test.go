@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -62,7 +63,11 @@ func walkTree(t *testing.T) (dir, home string) {
 		// Lines that match, then not, then again, and a last line
 		// without its '\n': what -v -c counts and where
 		// --stop-on-nonmatch stops.
-		"repo/runs.txt":        "foo 1\nbar 2\nfoo foo 3\nfoo 4\nbaz 5\n\nfoo 7\nno newline foo",
+		"repo/runs.txt": "foo 1\nbar 2\nfoo foo 3\nfoo 4\nbaz 5\n\nfoo 7\nno newline foo",
+		// -v --stop-on-nonmatch steps over the line after its first run
+		// of selected lines, as rg does, and goes on past it.
+		"stop/a.txt":           "x\nbar\nfoo\nbaz\nfoo\nqux\n",
+		"stop/b.txt":           "bar\nfoo\nbaz\nqq\nfoo\nqux\nfoo\n",
 		"repo/notail.txt":      "a\nb",
 		"repo/x.rs/inside.txt": "foo in a directory named like a type\n",
 		// Outside any repository: git's ignore files apply only with
@@ -229,14 +234,26 @@ func walkCases() []diffCase {
 	}
 	// --stop-on-nonmatch ends a file at the first line that does not
 	// match after one that did (with -v, the reverse); a later -U turns it
-	// off.
+	// off. That line still prints as owed -A context or as --passthru's
+	// (these were refused), and the statistics count to its end.
 	for _, flags := range [][]string{
 		{}, {"-n"}, {"-c"}, {"--count-matches"}, {"-l"}, {"-v"}, {"-v", "-c"}, {"-m1"}, {"-b"}, {"-o"},
 		{"-U"}, {"--files-without-match"}, {"-c", "--include-zero"}, {"-q"}, {"--vimgrep"}, {"-r", "X"},
+		{"-A1"}, {"-B1"}, {"-C1", "-n"}, {"--passthru"}, {"--json"}, {"--stats"}, {"-v", "-A1"},
+		{"-v", "--passthru"}, {"--passthru", "--json"}, {"-A2", "--stats"}, {"-m1", "-A1"}, {"-c", "--stats"}, {"-l", "--stats"},
 	} {
 		args := append([]string{"--sort", "path", "--stop-on-nonmatch"}, flags...)
 		add(append(args, "foo", "repo")...)
 		add(append(args, "foo", "repo/late.txt")...)
+		if slices.Contains(flags, "-v") {
+			add(append(args, "foo", "stop")...)
+		}
+	}
+	for _, flags := range [][]string{
+		{"-v", "-n"}, {"-v", "-B1"}, {"-v", "-m1", "-A1"}, {"-v", "-m2", "-A1", "--stats"}, {"-v", "-m2", "-A2", "--stats"},
+		{"-v", "-m3", "--stats"}, {"-v", "-m2", "-A1", "--json"}, {"-v", "-m2", "-c"},
+	} {
+		add(append(append([]string{"--sort", "path", "--stop-on-nonmatch"}, flags...), "foo", "stop")...)
 	}
 	add("-U", "--stop-on-nonmatch", "foo", "repo/late.txt")
 	// --type-list shows the table as the command line leaves it.
@@ -402,6 +419,7 @@ func TestGrepFileSelectionAgainstRg15(t *testing.T) {
 	t.Run("--stop-on-nonmatch and --include-zero on stdin", func(t *testing.T) {
 		t.Parallel()
 		for _, args := range [][]string{{"--stop-on-nonmatch", "-n", "foo"}, {"--stop-on-nonmatch", "-v", "foo"}, {"--stop-on-nonmatch", "-c", "foo"},
+			{"--stop-on-nonmatch", "-A1", "foo"}, {"--stop-on-nonmatch", "--passthru", "foo"}, {"--stop-on-nonmatch", "--json", "foo"},
 			{"-c", "--include-zero", "nomatch"}, {"--count-matches", "--include-zero", "nomatch"}} {
 			check(t, env, diffCase{args: args, stdin: "bar\nfoo a\nfoo b\nbar\nfoo c\n"})
 		}

@@ -497,6 +497,15 @@ func (p *Standard) ContextBreak(n int) error {
 	return nil
 }
 
+// Visited counts line n of the file being printed as passed over without
+// printing it: a line that follows it gets no separator for it. (rg
+// prints after-context lines with no separator before them.)
+func (p *Standard) Visited(n int) {
+	if p.fileStarted && n > p.lastLine {
+		p.lastLine = n
+	}
+}
+
 // appendBreak appends the context separator when line n of the started
 // file does not follow the last line printed.
 func (p *Standard) appendBreak(b []byte, n int) []byte {
