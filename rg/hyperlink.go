@@ -1,7 +1,6 @@
 package rg
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,8 +24,9 @@ var hyperlinkFormats = map[string]string{
 }
 
 // hyperlinker builds the URLs of --hyperlink-format (already checked by
-// rgcli): lines says the format names the line. nil when there is none.
-func hyperlinker(o *rgcli.Options) (url func(abs string, line, column int) string, lines bool) {
+// rgcli), {host} being host: lines says the format names the line. nil
+// when there is none.
+func hyperlinker(o *rgcli.Options, host string) (url func(abs string, line, column int) string, lines bool) {
 	format := o.HyperlinkFormat
 	if f, ok := hyperlinkFormats[format]; ok {
 		format = f
@@ -34,7 +34,6 @@ func hyperlinker(o *rgcli.Options) (url func(abs string, line, column int) strin
 	if format == "" {
 		return nil, false
 	}
-	host, _ := os.Hostname()
 	return func(abs string, line, column int) string {
 		var b strings.Builder
 		for i := 0; i < len(format); i++ {

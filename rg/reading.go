@@ -140,7 +140,22 @@ func (p *Program) checkPreprocess(o *rgcli.Options) error {
 	if o.Pre != "" && p.Preprocess == nil {
 		return &errUnsupported{flag: "--pre", why: "this program runs no commands (rg.Program.Preprocess is not set; rgkit's own command line sets it)"}
 	}
+	if o.HostnameBin != "" && o.HyperlinkFormatActive() && p.Hostname == nil {
+		return &errUnsupported{flag: "--hostname-bin with --hyperlink-format", why: "this program runs no commands (rg.Program.Hostname is not set; rgkit's own command line sets it)"}
+	}
 	return nil
+}
+
+// hostname is --hyperlink-format's {host}: what --hostname-bin's program
+// prints, else (no program, or it failed) the system's host name.
+func (p *Program) hostname(ctx context.Context, o *rgcli.Options) string {
+	if o.HostnameBin != "" && p.Hostname != nil {
+		if host, err := p.Hostname(ctx, o.HostnameBin); err == nil {
+			return host
+		}
+	}
+	host, _ := os.Hostname()
+	return host
 }
 
 // readsTransformed reports whether the file at abs, named on the command

@@ -51,6 +51,11 @@ type Program struct {
 	// command line uses). nil refuses --pre: the package itself starts no
 	// programs.
 	Preprocess func(ctx context.Context, command, path string, stdin *os.File) (io.ReadCloser, error)
+	// Hostname runs rg --hostname-bin's program and returns the host name
+	// it printed (see internal/preproc.Hostname); on an error the system's
+	// host name serves, as in rg. nil refuses --hostname-bin where a
+	// hyperlink would use it.
+	Hostname func(ctx context.Context, program string) (string, error)
 	// Threads, when set, is told rg's -j/--threads (n >= 1) before the
 	// search. A command passes SetProcs, so that -j1 runs on one core as
 	// rg's does (garbage collection and the walk included); nil leaves the

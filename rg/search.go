@@ -147,7 +147,11 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	out := &countingWriter{w: s.out}
 	bw := bufio.NewWriterSize(out, 64<<10)
 	tty := isTerminal(s.out)
-	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file), searchesMultiline(q))
+	host := ""
+	if o.HyperlinkFormatActive() {
+		host = p.hostname(ctx, o)
+	}
+	run := newRgRun(o, bw, tty, len(o.Paths) > 1 || (len(targets) == 1 && !targets[0].file), searchesMultiline(q), host)
 	defer run.held.close()
 	run.spans = &spanFinder{q: q}
 	// rg maps the files with --mmap, never with --no-mmap, and by default

@@ -92,7 +92,7 @@ func (r *rgRun) printsSpans() bool {
 // newRgRun prepares the printing of o's results; multi says more than one
 // file may be printed (file names by default), multiLine that the search
 // runs over whole texts (rg -U with a pattern that may match '\n').
-func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi, multiLine bool) *rgRun {
+func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi, multiLine bool, host string) *rgRun {
 	r := &rgRun{o: o, w: w, multiLine: multiLine}
 	color := false
 	switch o.Color {
@@ -151,7 +151,7 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi, multiLine bool) *rg
 	}
 	if color && o.HyperlinkFormatActive() {
 		// rg prints hyperlinks only where it prints colour.
-		r.cfg.Hyperlink, r.cfg.HyperlinkLines = hyperlinker(o)
+		r.cfg.Hyperlink, r.cfg.HyperlinkLines = hyperlinker(o, host)
 	}
 	if o.Replace != nil {
 		r.replacer = replacerFor(o)

@@ -17,9 +17,6 @@ var unsupportedFlags = []struct {
 	flag, why string
 	given     func(o *rgcli.Options) bool
 }{
-	{"--hostname-bin with --hyperlink-format", "running a program for the host name is left to rg", func(o *rgcli.Options) bool {
-		return o.HostnameBin != "" && o.HyperlinkFormatActive()
-	}},
 	{"--generate", "rg generates its man page and shell completions from its own flag definitions; rgkit carries no copy of them", func(o *rgcli.Options) bool { return o.Has("generate") }},
 }
 

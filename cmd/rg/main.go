@@ -17,7 +17,7 @@ func main() {
 	if code, ok := checkPlatform(); !ok {
 		os.Exit(code)
 	}
-	p := rg.Program{Threads: rg.SetProcs, Preprocess: preprocess}
+	p := rg.Program{Threads: rg.SetProcs, Preprocess: preprocess, Hostname: hostname}
 	code := p.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

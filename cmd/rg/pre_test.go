@@ -48,6 +48,34 @@ func TestPreprocessorAsRg15(t *testing.T) {
 	}
 }
 
+// TestHostnameBinAsRg15: --hostname-bin's program gives --hyperlink-format
+// its {host} (it was refused); when it cannot run, fails or prints
+// nothing, the system's host name serves, as in rg 15.2.0.
+func TestHostnameBinAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{
+		"a.txt":     "hello foo\n",
+		"host.sh":   "#!/bin/sh\necho '  box.example  '\n",
+		"fail.sh":   "#!/bin/sh\necho other.example\nexit 3\n",
+		"silent.sh": "#!/bin/sh\n",
+	})
+	for _, f := range []string{"host.sh", "fail.sh", "silent.sh"} {
+		if err := os.Chmod(filepath.Join(dir, f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, prog := range []string{"host.sh", "fail.sh", "silent.sh", "missing"} {
+		for _, format := range []string{"default", "kitty", "file://{host}/x{path}"} {
+			args := []string{"--hostname-bin", filepath.Join(dir, prog), "--hyperlink-format", format, "--color=always", "-n", "foo", "a.txt"}
+			if want, got := runIn(t, dir, rg, args), runIn(t, dir, bin, args); got != want {
+				t.Errorf("rg %q:\ncmd/rg %s\nrg 15  %s", args, got, want)
+			}
+		}
+	}
+}
+
 // runIn runs bin with args in dir and renders what it printed and its exit
 // status.
 func runIn(t *testing.T, dir, bin string, args []string) string {

@@ -60,6 +60,7 @@ func runRg(ctx context.Context, s streams, args []string) int {
 		// --pre is the user's own command on the command line: the CLI runs
 		// it (the library never does).
 		Preprocess: preproc.Start,
+		Hostname:   preproc.Hostname,
 		Delegate: func(ctx context.Context, prefix string, args []string, in io.Reader, out, errOut io.Writer) (int, bool) {
 			path, ok := realrg.Find(ctx, prefix)
 			if !ok {

@@ -93,6 +93,45 @@ func Start(ctx context.Context, command, path string, stdin *os.File) (io.ReadCl
 	}
 }
 
+// maxHostname bounds what Hostname reads of its program's output.
+const maxHostname = 64 << 10
+
+// Hostname runs rg --hostname-bin's program (no arguments, stdin empty)
+// and returns what it printed, trimmed of surrounding white space, for
+// --hyperlink-format's {host}. An error (it could not start, it failed,
+// it printed nothing) is for the caller to fall back on the system's host
+// name, as rg does.
+func Hostname(ctx context.Context, program string) (string, error) {
+	bin := program
+	if !strings.Contains(program, "/") {
+		p, err := exec.LookPath(program)
+		if err != nil {
+			return "", err
+		}
+		bin = p
+	}
+	if abs, err := filepath.Abs(bin); err == nil { // internal/proc runs absolute paths only
+		bin = abs
+	}
+	var out []byte
+	res, err := proc.Run(ctx, proc.Spec{Path: bin, Env: os.Environ(), MaxStdout: maxHostname}, func(r io.Reader) error {
+		var rerr error
+		out, rerr = io.ReadAll(r)
+		return rerr
+	})
+	switch {
+	case err != nil:
+		return "", err
+	case res.ExitCode != 0:
+		return "", fmt.Errorf("%s exited with status %d", program, res.ExitCode)
+	}
+	host := strings.TrimSpace(string(out))
+	if host == "" {
+		return "", fmt.Errorf("%s printed no host name", program)
+	}
+	return host, nil
+}
+
 type runResult struct {
 	res proc.Result
 	err error
