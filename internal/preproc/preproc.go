@@ -57,16 +57,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // unless it wrote to stderr) and waits for it.
 func Start(ctx context.Context, command, path string, stdin *os.File) (io.ReadCloser, error) {
 	desc := strconv.Quote(command) + " " + strconv.Quote(path)
-	bin := command
-	if !strings.Contains(command, "/") {
-		p, err := exec.LookPath(command)
-		if err != nil {
-			return nil, &Error{Command: desc, Start: true, Err: syscall.ENOENT}
-		}
-		bin = p
-	}
-	if abs, err := filepath.Abs(bin); err == nil { // internal/proc runs absolute paths only
-		bin = abs
+	bin, err := resolve(command)
+	if err != nil {
+		return nil, &Error{Command: desc, Start: true, Err: syscall.ENOENT}
 	}
 	r := &reader{desc: desc, got: make(chan io.Reader, 1), done: make(chan struct{}), result: make(chan runResult, 1)}
 	go func() {
@@ -93,6 +86,24 @@ func Start(ctx context.Context, command, path string, stdin *os.File) (io.ReadCl
 	}
 }
 
+// resolve is the absolute path of the program a user named, looked up
+// on PATH when the name has no '/' (internal/proc runs absolute paths
+// only).
+func resolve(program string) (string, error) {
+	bin := program
+	if !strings.Contains(program, "/") {
+		p, err := exec.LookPath(program)
+		if err != nil {
+			return "", err
+		}
+		bin = p
+	}
+	if abs, err := filepath.Abs(bin); err == nil {
+		bin = abs
+	}
+	return bin, nil
+}
+
 // maxHostname bounds what Hostname reads of its program's output.
 const maxHostname = 64 << 10
 
@@ -102,16 +113,9 @@ const maxHostname = 64 << 10
 // it printed nothing) is for the caller to fall back on the system's host
 // name, as rg does.
 func Hostname(ctx context.Context, program string) (string, error) {
-	bin := program
-	if !strings.Contains(program, "/") {
-		p, err := exec.LookPath(program)
-		if err != nil {
-			return "", err
-		}
-		bin = p
-	}
-	if abs, err := filepath.Abs(bin); err == nil { // internal/proc runs absolute paths only
-		bin = abs
+	bin, err := resolve(program)
+	if err != nil {
+		return "", err
 	}
 	var out []byte
 	res, err := proc.Run(ctx, proc.Spec{Path: bin, Env: os.Environ(), MaxStdout: maxHostname}, func(r io.Reader) error {
