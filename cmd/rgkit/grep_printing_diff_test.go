@@ -51,6 +51,16 @@ func TestPrintingFlagsAgainstRg15(t *testing.T) {
 	dir := printingTree(t)
 	env := os.Environ()
 	cases := [][]string{
+		// rg ends the lines it makes up with its own line terminator:
+		// "\r\n" under --crlf, a NUL under --null-data (the "--" between
+		// context groups, the blank line between --heading groups, the
+		// omitted-line notes); they ended in '\n'.
+		{"--sort", "path", "--crlf", "--heading", "o", "short", "repeat", "crlf"},
+		{"--sort", "path", "--crlf", "-C1", "ba", "short", "repeat"},
+		{"--sort", "path", "--crlf", "-M5", "Doctor", "prose"},
+		{"--sort", "path", "--crlf", "-M5", "--max-columns-preview", "-n", "Doctor", "prose"},
+		{"--sort", "path", "--null-data", "--heading", "o", "short", "repeat"},
+		{"--sort", "path", "--null-data", "-M5", "Doctor", "prose"},
 		// --max-columns-preview: a match count when matches are found one by one.
 		{"-M43", "--max-columns-preview", "-rxxx", "exhibited|dusted|has to have it", "prose"},
 		{"-M43", "--max-columns-preview", "exhibited|dusted|has to have it", "prose"},

@@ -58,13 +58,10 @@ type StandardConfig struct {
 	Terminator []byte
 }
 
-// sepTerm ends the context separator line.
-func (p *Standard) sepTerm() []byte {
-	if string(p.cfg.Terminator) == "\x00" {
-		return p.cfg.Terminator
-	}
-	return []byte{'\n'}
-}
+// sepTerm ends the context separator line and the blank line between
+// --heading groups: the printer's own terminator ("\r\n" under --crlf, a
+// NUL under --null-data), as rg ends them.
+func (p *Standard) sepTerm() []byte { return p.term() }
 
 // term is the printer's own line terminator.
 func (p *Standard) term() []byte {
@@ -348,13 +345,13 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans, counted []
 				n := len(l.Submatches) + l.MoreSubmatches
 				b = append(b, "[Omitted long line with "+strconv.Itoa(n)+" matches]"...)
 			}
-			return append(b, '\n')
+			return append(b, p.term()...)
 		}
 		end := previewEnd(text, p.cfg.MaxColumns)
 		b = p.appendColored(b, text[:end], spans)
 		if !p.matchGranular(l) || len(counted) == 0 {
 			b = append(b, " [... omitted end of long line]"...)
-			return append(b, '\n')
+			return append(b, p.term()...)
 		}
 		more := 0
 		for _, s := range counted {
@@ -369,7 +366,7 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans, counted []
 		} else {
 			b = append(b, " more matches]"...)
 		}
-		return append(b, '\n')
+		return append(b, p.term()...)
 	}
 	b = p.appendColored(b, text, spans)
 	return append(b, term...)
@@ -449,7 +446,7 @@ func shiftSpans(spans []search.Span, n int) []search.Span {
 // context separator.
 func (p *Standard) appendFileSeparator(b []byte) []byte {
 	if p.cfg.Heading && p.wroteAny && !p.cfg.Vimgrep {
-		b = append(b, '\n')
+		b = append(b, p.sepTerm()...)
 	} else if !p.cfg.Heading && p.wroteAny && p.cfg.Context && p.cfg.ContextSeparator != nil {
 		b = append(b, p.cfg.ContextSeparator...)
 		b = append(b, p.sepTerm()...)
