@@ -3,6 +3,7 @@ package rg
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -37,22 +38,25 @@ type rgRun struct {
 	// lineReader reads the files printed line by line (-v, --passthru),
 	// one at a time, reusing its buffer.
 	lineReader *bufio.Reader
-	countBuf   []byte // countFileLines' buffer (-v -c and the like)
-	matched    bool
-	stats      search.Stats
-	backend    string // the engine that ran last (--format rgkit-json's summary)
-	matches    int64  // submatches (--stats)
-	lines      int64  // matched lines (--stats)
-	files      int64  // files with a match (--stats)
-	sorted     []sortedFile
-	inOrder    pathOrder       // --sort path's files, printed as the walk passes them
-	held       heldOutput      // the sorted files' output (memory, then a temporary file)
-	atimes     *accessTimes    // --sort accessed: the keys from before the search read the files
-	errs       fileErrors      // files that could not be read
-	spans      *spanFinder     // finds the matches of a line past those the library stored
-	mapped     bool            // rg maps the named files (at most ten, all files): see namedBinary
-	bytesCut   int64           // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
-	begun      map[string]bool // the named files that had a line to print, when mapped (see cutUnbegunMapped)
+	countBuf   []byte // countReaderLines' buffer (-v -c and the like)
+	// openSearched opens a listed file as the search read it (see
+	// openListed); nil: as it is.
+	openSearched func(ctx context.Context, abs, rel string) (io.ReadCloser, bool, error)
+	matched      bool
+	stats        search.Stats
+	backend      string // the engine that ran last (--format rgkit-json's summary)
+	matches      int64  // submatches (--stats)
+	lines        int64  // matched lines (--stats)
+	files        int64  // files with a match (--stats)
+	sorted       []sortedFile
+	inOrder      pathOrder       // --sort path's files, printed as the walk passes them
+	held         heldOutput      // the sorted files' output (memory, then a temporary file)
+	atimes       *accessTimes    // --sort accessed: the keys from before the search read the files
+	errs         fileErrors      // files that could not be read
+	spans        *spanFinder     // finds the matches of a line past those the library stored
+	mapped       bool            // rg maps the named files (at most ten, all files): see namedBinary
+	bytesCut     int64           // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
+	begun        map[string]bool // the named files that had a line to print, when mapped (see cutUnbegunMapped)
 	// crlf finds a CRLF line's spans with its '\r', as rg does; nil when
 	// no spans are printed.
 	crlf    *native.Matcher

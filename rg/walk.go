@@ -125,6 +125,11 @@ func (r *rgRun) summaryMode(t target) bool {
 
 // runListing prints one target in a listing mode.
 func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Query, t target) error {
+	if n := nativeEngine(chain); n != nil {
+		r.openSearched = func(ctx context.Context, abs, rel string) (io.ReadCloser, bool, error) {
+			return n.OpenAsSearched(ctx, q, abs, rel)
+		}
+	}
 	if r.o.Mode == rgcli.ModeFilesWithoutMatch && !r.o.Invert && !r.o.Passthru && !stopsOnNonmatch(r.o) {
 		if n := nativeEngine(chain); n != nil {
 			return r.listWithoutMatch(ctx, n, q, t)
@@ -661,7 +666,7 @@ func (s batchSink) FileError(e search.FileError) error {
 // printListed prints one listed file in the listing mode, given what the
 // search found in it.
 func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *listedFile) error {
-	if lf.unreadable {
+	if lf.unreadable && !readsTransformed(r.o, filepath.Join(t.root, filepath.FromSlash(rel))) {
 		return nil
 	}
 	s := &rgSink{run: r, t: t}
@@ -670,14 +675,39 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 	}
 	matched := lf.matched
 	if r.o.Mode == rgcli.ModeFilesWithoutMatch {
-		if len(matched) > 0 {
+		selected := int64(len(matched))
+		if r.o.Invert && !lf.binary { // (rg counts nothing of a file it stopped at a NUL)
+			// -v: the file has a match where it has a line that does not
+			// match (it was listed when no line matched).
+			f, permuted, err := r.openListed(ctx, s)
+			var total int64
+			if err == nil {
+				ends := s.lineEnds()
+				if permuted {
+					ends = endLF
+				}
+				total, err = countReaderLines(f, r.lineBuf(), ends)
+				f.Close()
+			}
+			if err != nil {
+				if !lf.unreadable && !readsTransformed(r.o, s.abs) {
+					return err
+				}
+				return nil // (the search reported it; such a file is not listed)
+			}
+			selected = total - selected
+			if selected > 0 {
+				r.files++
+				r.lines += selected
+			}
+		} else if selected > 0 {
 			r.files++ // for --stats, as rg counts them
 			for _, l := range matched {
 				r.lines++
 				r.matches += int64(len(l.Submatches) + l.MoreSubmatches)
 			}
 		}
-		if len(matched) == 0 {
+		if selected == 0 {
 			// A binary file the walk found is never listed (rg stops at its
 			// NUL), yet it counts as a file without a match.
 			if err := s.listPath(!lf.binary); err != nil {
@@ -698,7 +728,13 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 		lines = r.summarizeListed
 	}
 	if err := lines(ctx, s, matched); err != nil {
-		return err
+		if !lf.unreadable && !readsTransformed(r.o, s.abs) || ctx.Err() != nil {
+			return err
+		}
+		// A file read through a decompressor or a --pre command that
+		// failed part way: the search, which read it the same way,
+		// reported it; the lines before the failure print, as in rg.
+		return nil
 	}
 	return s.finishFile()
 }
@@ -706,7 +742,7 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 // printAllLines prints a file line by line: --passthru prints matches and
 // everything else as context; -v prints the lines that do not match.
 func (r *rgRun) printAllLines(ctx context.Context, s *rgSink, matched map[int]search.Line) error {
-	f, err := os.Open(s.abs)
+	f, permuted, err := r.openListed(ctx, s)
 	if err != nil {
 		return err
 	}
@@ -717,7 +753,7 @@ func (r *rgRun) printAllLines(ctx context.Context, s *rgSink, matched map[int]se
 	br := r.lineReader
 	br.Reset(f)
 	defer br.Reset(nil)
-	all := allLines{r: r, s: s, n: 1}
+	all := allLines{r: r, s: s, n: 1, permuted: permuted, read: true}
 	var long []byte // a line longer than br's buffer, pieced together
 	for n := 0; ; n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
@@ -772,8 +808,10 @@ type allLines struct {
 	// (native.NullDataReader), each ending in '\n' for a NUL.
 	permuted bool
 	// printed: a line went out (rg's JSON then ends the file, even with
-	// no line selected: --passthru's context).
+	// no line selected: --passthru's context). read: the file's lines
+	// came through line, all of them unless stopped.
 	printed bool
+	read    bool
 	// stopped: rg stopped reading the file (--stop-on-nonmatch, -v's -m)
 	// at stopOff; the statistics count no further.
 	stopped bool
@@ -820,10 +858,19 @@ func (r *rgRun) printsSummary() bool {
 // --stop-on-nonmatch, their first run of consecutive lines); with -v
 // (and no --stop-on-nonmatch) the file's other lines, counted in one read
 // of it. -m is already applied by the search, and to -v by finish.
-func (r *rgRun) summarizeListed(_ context.Context, s *rgSink, matched map[int]search.Line) error {
+func (r *rgRun) summarizeListed(ctx context.Context, s *rgSink, matched map[int]search.Line) error {
 	a := allLines{r: r, s: s}
 	if r.o.Invert {
-		total, err := countFileLines(s.abs, r.lineBuf(), s.lineEnds())
+		f, permuted, err := r.openListed(ctx, s)
+		if err != nil {
+			return err
+		}
+		ends := s.lineEnds()
+		if permuted {
+			ends = endLF // (--null-data's NULs read as '\n')
+		}
+		total, err := countReaderLines(f, r.lineBuf(), ends)
+		f.Close()
 		if err != nil {
 			return err
 		}
@@ -842,7 +889,7 @@ func (r *rgRun) summarizeListed(_ context.Context, s *rgSink, matched map[int]se
 	return a.finish()
 }
 
-// lineBuf is the buffer countFileLines reads into, reused across files.
+// lineBuf is the buffer countReaderLines reads into, reused across files.
 func (r *rgRun) lineBuf() []byte {
 	if r.countBuf == nil {
 		r.countBuf = make([]byte, 64<<10)
@@ -850,7 +897,7 @@ func (r *rgRun) lineBuf() []byte {
 	return r.countBuf
 }
 
-// lineEnds is which bytes end a line for countFileLines.
+// lineEnds is which bytes end a line for countReaderLines.
 type lineEnds uint8
 
 const (
@@ -859,14 +906,21 @@ const (
 	endNUL                     // NUL alone: --null-data
 )
 
-// countFileLines returns the number of lines in the file at path as
-// the search splits them (ends), one for a last line without an end.
-func countFileLines(path string, buf []byte, ends lineEnds) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
+// openListed opens a listed file as the search read it: the --pre
+// command's output, decompressed (-z), transcoded (-E), permuted for
+// --null-data (permuted says so). Its raw bytes printed -z's compressed
+// data as lines (and -v -c counted -1).
+func (r *rgRun) openListed(ctx context.Context, s *rgSink) (io.ReadCloser, bool, error) {
+	if r.openSearched == nil {
+		f, err := os.Open(s.abs)
+		return f, false, err
 	}
-	defer f.Close()
+	return r.openSearched(ctx, s.abs, s.rel)
+}
+
+// countReaderLines returns the number of lines f holds as the search splits
+// them (ends), one for a last line without an end.
+func countReaderLines(f io.Reader, buf []byte, ends lineEnds) (int64, error) {
 	var lines int64
 	ended := true // the data so far ends with a line end
 	for {
@@ -1166,6 +1220,9 @@ func (a *allLines) finish() error {
 		r.matches += a.matches
 	}
 	searched := s.searchedBytesWhole()
+	if a.read && s.t.stream == nil && readsTransformed(r.o, s.abs) {
+		searched = a.off // the bytes as read: decompressed, transcoded
+	}
 	if a.stopped && a.stopOff < searched {
 		if printsStats(r.o) {
 			r.bytesCut += searched - a.stopOff // (the search counted all of it)

@@ -221,3 +221,21 @@ func (c *closeAll) Close() error {
 	}
 	return first
 }
+
+// OpenAsSearched opens the file at abs (rel: its path as the search names
+// it, whose name says how it is compressed) as a search for q by e reads
+// it: the --pre command's output, the decompressed text (-z), transcoded
+// (-E), with its bytes permuted for --null-data (see NullDataReader);
+// permuted says so. A file q reads as it is is opened as it is.
+func (e *Engine) OpenAsSearched(ctx context.Context, q search.Query, abs, rel string) (r io.ReadCloser, permuted bool, err error) {
+	rd, err := newReading(q, e.Preprocessor)
+	if err != nil {
+		return nil, false, err
+	}
+	if rd == nil || !rd.transforms(rel) {
+		f, err := os.Open(abs)
+		return f, false, err
+	}
+	r, err = rd.open(ctx, &Source{}, File{Path: rel, Abs: abs}, true)
+	return r, rd.nullData, err
+}

@@ -100,6 +100,7 @@ func readingTree(t *testing.T) string {
 	write("e/bom-le.txt", append([]byte{0xFF, 0xFE}, utf16le...))
 	write("e/bom-utf8.txt", []byte("\xEF\xBB\xBFfoo with bom\nand foo\n"))
 	write("e/latin1.txt", []byte("caf\xe9 foo\nna\xefve\n"))
+	write("e/c1.txt", []byte("x\x81y x\x8dy x\x9dy x\x85y\nplain\n"))
 	write("e/sjis.txt", sjis)
 	write("e/euckr.txt", euckr)
 	write("c/cr.txt", []byte("a\r\n\r\n\nb\r\nfoo\r\nx foo \r\nlast\r"))
@@ -140,6 +141,14 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{"foo", "z/log.gz"}, sorted("-z", "--no-search-zip", "-c", "foo", "z"),
 		sorted("-z", "foo", "empty"), sorted("-z", "-c", "foo", "cut"),
 		{"-z", "--json", "foo", "z/log.xz"}, sorted("-z", "--json", "foo", "z"),
+		// -v and --passthru print and count the decompressed lines (they
+		// printed nothing, or the compressed bytes as lines: -c said -1),
+		// and JSON counts the decompressed bytes.
+		sorted("-z", "-v", "foo", "z"), sorted("-z", "-v", "-c", "foo", "z"), sorted("-z", "--passthru", "-n", "-b", "foo", "z"),
+		{"-z", "-v", "--json", "foo", "z/log.gz"}, sorted("-z", "-v", "-l", "foo", "z"), sorted("-z", "-v", "--files-without-match", "foo", "z"),
+		// -v --files-without-match lists the files with no line that does
+		// not match (it listed the files -v's matches left out).
+		sorted("-v", "--files-without-match", "foo", "z"), sorted("-v", "--files-without-match", ".", "e"),
 		// a compressed file without a match is listed: its NULs are in
 		// the compressed bytes, not in what is searched.
 		sorted("-z", "--files-without-match", "zzz", "z"), sorted("-z", "--files-without-match", "bar", "z"),
@@ -147,6 +156,9 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{"-E", "utf-16le", "-n", "--column", "foo", "e/le.txt"}, {"-E", "utf-16le", "-b", "-o", "w.r", "e/le.txt"},
 		{"-E", "utf-16be", "foo", "e/be.txt"}, {"-E", "UTF-16", "-c", "foo", "e/le.txt"},
 		{"-E", "latin1", "-n", "café", "e/latin1.txt"}, {"-E", "iso-8859-1", "ïve", "e/latin1.txt"},
+		// windows-1252's five undefined bytes are their C1 controls, as in
+		// encoding_rs (x/text made them U+FFFD); -v prints the text decoded.
+		{"-E", "latin1", "-n", "-o", `x.y`, "e/c1.txt"}, {"-E", "latin1", "-v", "-n", "zzz", "e/c1.txt"},
 		{"-E", "shift_jis", "日本", "e/sjis.txt"}, {"-E", "sjis", "-o", "テ.", "e/sjis.txt"},
 		{"-E", "euc-kr", "한국", "e/euckr.txt"}, {"-E", "latin1", "foo", "e/bom-le.txt"},
 		{"-E", "none", "-c", "foo", "e/bom-utf8.txt"}, {"-E", "utf-8", "^foo", "e/bom-utf8.txt"},

@@ -9,9 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/transform"
 )
 
 // Mode is what an encoding label asks for.
@@ -72,8 +75,52 @@ func Lookup(label string) (Encoding, error) {
 		return Encoding{}, &UnknownError{Label: label}
 	}
 	out := Encoding{Mode: Label, Name: name}
-	if name != "utf-8" {
+	switch name {
+	case "utf-8":
+	case "windows-1252":
+		out.Enc = windows1252{}
+	default:
 		out.Enc = e
 	}
 	return out, nil
+}
+
+// windows1252 is the WHATWG windows-1252 (rg's latin1, iso-8859-1, ascii,
+// ...) as encoding_rs decodes it: x/text reads the five bytes its table
+// leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) as U+FFFD, where the
+// standard, and rg, reads them as the C1 controls of the same number.
+type windows1252 struct{}
+
+func (windows1252) NewDecoder() *encoding.Decoder {
+	return &encoding.Decoder{Transformer: windows1252Decoder{}}
+}
+
+func (windows1252) NewEncoder() *encoding.Encoder { return charmap.Windows1252.NewEncoder() }
+
+// windows1252Decoder decodes byte by byte (each byte is one character).
+type windows1252Decoder struct{ transform.NopResetter }
+
+func (windows1252Decoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	for nSrc < len(src) {
+		b := src[nSrc]
+		if b < utf8.RuneSelf {
+			if nDst >= len(dst) {
+				return nDst, nSrc, transform.ErrShortDst
+			}
+			dst[nDst] = b
+			nDst++
+			nSrc++
+			continue
+		}
+		r := charmap.Windows1252.DecodeByte(b)
+		if r == utf8.RuneError {
+			r = rune(b) // an undefined byte: its C1 control
+		}
+		if nDst+utf8.RuneLen(r) > len(dst) {
+			return nDst, nSrc, transform.ErrShortDst
+		}
+		nDst += utf8.EncodeRune(dst[nDst:], r)
+		nSrc++
+	}
+	return nDst, nSrc, nil
 }
