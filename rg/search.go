@@ -350,13 +350,16 @@ func describeSearchError(err error) string {
 
 // lineTerminatorLiteral is how rg names the line terminator byte a
 // refused pattern needs (search.Normalize refuses a '\n' outside
-// multiline mode, and a '\r' with --crlf): `\n` or `\r`.
+// multiline mode, a '\r' with --crlf, a NUL with --null-data): `\n`,
+// `\r` or `\0`.
 func lineTerminatorLiteral(e *search.InvalidPatternError) (string, bool) {
 	switch {
 	case strings.HasPrefix(e.Reason, "the pattern contains a line break"):
 		return `\n`, true
 	case strings.HasPrefix(e.Reason, "the pattern contains a carriage return"):
 		return `\r`, true
+	case strings.HasPrefix(e.Reason, `the literal "\0" is not allowed`): // --null-data
+		return `\0`, true
 	}
 	return "", false
 }

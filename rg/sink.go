@@ -991,7 +991,7 @@ func (r *rgRun) printStats(w io.Writer, printed int64, wall time.Duration) {
 // replaceSpans builds -r's line: each match replaced by the template
 // expanded against it.
 func replaceSpans(expand expander, tmpl string, l search.Line) ([]byte, []search.Span) {
-	var out []byte
+	out := []byte{} // (not nil: a line replaced whole by "" prints empty, not as it was)
 	var spans []search.Span
 	at := 0
 	for _, sp := range l.Submatches {

@@ -7,7 +7,7 @@ import (
 
 // TestPatternRefusalsAgainstRg15: a pattern rg refuses for a byte it can
 // never match line by line (a line break; a carriage return with --crlf; a
-// NUL) gets rg 15's own words on stderr, nothing on stdout, and exit 2,
+// NUL, also as --null-data's line end) gets rg 15's own words on stderr, nothing on stdout, and exit 2,
 // however it is given (an escape, a class, a literal byte, -F, -e, -w).
 func TestPatternRefusalsAgainstRg15(t *testing.T) {
 	rg := rg15(t)
@@ -18,7 +18,7 @@ func TestPatternRefusalsAgainstRg15(t *testing.T) {
 	for _, args := range [][]string{
 		{`\n`}, {`a\nb`}, {`[\n]`}, {`\x0A`}, {"-F", "a\nb"}, {"-e", "foo", "-e", `a\nb`}, {"-w", `a\nb`},
 		{"--crlf", `\r`}, {"--crlf", `b\r$`}, {"--crlf", `[\r]`}, {"--crlf", `\x0D`},
-		{`a\x00b`}, {"-z", `\x00`},
+		{`a\x00b`}, {"-z", `\x00`}, {"--null-data", `\x00`}, {"--null-data", "-w", `a\x00`},
 	} {
 		c := diffCase{args: args}
 		t.Run(c.name(), func(t *testing.T) {

@@ -30,6 +30,8 @@ func TestReplaceGroupsAgainstRg15(t *testing.T) {
 		{"-o", "-r", "[$1]", `(\s+)here`},
 		{"-w", "-o", "-r", "$1", `(\w+)`},
 		{"-F", "-r", "€", "$5"},
+		// A line replaced whole by "" prints empty (it printed as it was).
+		{"-r", "", `^tab\there$`}, {"-o", "-r", "", `\d+`}, {"--json", "-r", "", `^tab\there$`},
 		{"-o", "-r", "$1,$2", `(a)|(b)`},
 		{"-x", "-r", "$1", `func (\w+)\(\) \{\}`},
 		{"-o", "-U", "-r", "$1", `(\w+)\(\) \{\}\nfunc`},

@@ -40,7 +40,7 @@ var flags = []flag{
 	sw("case-sensitive", 's', func(o *Options) { o.Case = CaseSensitive }),
 	sw("ignore-case", 'i', func(o *Options) { o.Case = CaseInsensitive }),
 	sw("smart-case", 'S', func(o *Options) { o.Case = CaseSmart }),
-	sw("crlf", 0, func(o *Options) { o.CRLF = true }),
+	sw("crlf", 0, func(o *Options) { o.CRLF, o.NullData = true, false }), // (the later of --crlf and --null-data wins, as in rg)
 	sw("no-crlf", 0, func(o *Options) { o.CRLF = false }),
 	val("dfa-size-limit", 0, func(o *Options, v, shown string) error { _, err := size(v, shown); return err }),
 	val("regex-size-limit", 0, func(o *Options, v, shown string) error { _, err := size(v, shown); return err }),
@@ -79,7 +79,7 @@ var flags = []flag{
 	sw("no-multiline-dotall", 0, func(o *Options) { o.MultilineDotall = false }),
 	sw("no-unicode", 0, func(o *Options) { o.NoUnicode = true }),
 	sw("unicode", 0, func(o *Options) { o.NoUnicode = false }),
-	sw("null-data", 0, func(o *Options) { o.NullData = true }),
+	sw("null-data", 0, func(o *Options) { o.NullData, o.CRLF = true, false }),
 	// -P, --no-pcre2 and the deprecated --[no-]auto-hybrid-regex choose
 	// the engine as --engine does: the last one wins.
 	sw("pcre2", 'P', func(o *Options) { o.PCRE2, o.Engine = true, "pcre2" }),

@@ -94,6 +94,13 @@ func TestParseLastFlagWins(t *testing.T) {
 	if o := mustParse(t, "--json", "--no-json", "x"); o.Mode != ModeStandard {
 		t.Errorf("--no-json: %v", o.Mode)
 	}
+	// --crlf and --null-data each set the line terminator: the later wins.
+	if o := mustParse(t, "--null-data", "--crlf", "x"); o.NullData || !o.CRLF {
+		t.Errorf("--crlf after --null-data: null data %v, crlf %v", o.NullData, o.CRLF)
+	}
+	if o := mustParse(t, "--crlf", "--null-data", "x"); !o.NullData || o.CRLF {
+		t.Errorf("--null-data after --crlf: null data %v, crlf %v", o.NullData, o.CRLF)
+	}
 }
 
 func TestParseErrorsInRgsWords(t *testing.T) {
