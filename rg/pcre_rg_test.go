@@ -60,6 +60,12 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 		{"-P", "-o", `(?P<w>\w)(?P=w)`, f("words.txt")},
 		{"-P", "-o", `(?<w>[a-z])\k<w>`, f("words.txt")},
 		{"-P", "-o", `(a)(b)\g{-1}`, f("words.txt")},
+		// -m with trailing context: rg runs -P line by line and matches
+		// nothing past the limit, so a matching line there is context,
+		// uncounted, and the statistics read to the context's end.
+		{"-P", "-m1", "-A3", "-n", `\w+\(`, f("code.go")},
+		{"-P", "-m1", "-A3", "-c", `\w+\(`, f("code.go")},
+		{"-P", "-m1", "-A3", "--json", `\w+\(`, f("code.go")},
 		// case, words, lines, literals, several patterns
 		{"-P", "-i", "foo", f("words.txt")},
 		{"-P", "-S", "foo", f("words.txt")},

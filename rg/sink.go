@@ -437,6 +437,9 @@ func (s *rgSink) Line(l search.Line) error {
 		// (-v's stop the engine places, FileSummary.Bytes; --passthru
 		// reads on)
 		s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
+	} else if l.Kind == search.KindContext && r.o.PCRE2 && s.stopAt > 0 {
+		// -P: rg reads line by line, to the end of the trailing context.
+		s.stopAt = max(s.stopAt, rl.Offset+int64(len(l.Text)+len(rl.Term)))
 	}
 	var err error
 	if r.needsMoreSpans(&l) && r.js == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {

@@ -425,7 +425,7 @@ func (s *fileSearch) runLines() error {
 		pos = le + 1
 	}
 	if s.o.CountOnly {
-		if s.limitReached() {
+		if s.limitReached() && !s.m.opts.PCRE2 {
 			s.countTrailing(pos)
 		}
 		return nil
@@ -436,7 +436,8 @@ func (s *fileSearch) runLines() error {
 // countTrailing counts, for rg -c with -m and -A, the matching lines among
 // the After lines from pos: since rg 15 a match inside the trailing context
 // of the last counted match is counted (rg -c -m 2 -A 2 can print 3), as
-// the content printers show it as a match.
+// the content printers show it as a match (not with -P: see
+// trailingContext).
 func (s *fileSearch) countTrailing(pos int) {
 	for k := 0; k < s.o.After && pos < len(s.data); k++ {
 		le := lineEnd(s.data, pos)
@@ -818,13 +819,14 @@ func (s *fileSearch) emitContextLine(ls, le, n int) error {
 
 // trailingContext emits the after-context of the last match. When the
 // match limit was hit, rg still prints that context, and shows a line in it
-// that matches as a match (it does not extend the context).
+// that matches as a match (it does not extend the context) — not with -P,
+// whose matcher rg runs line by line, matching nothing past the limit.
 func (s *fileSearch) trailingContext(limitHit bool) error {
 	for s.afterLeft > 0 && s.doneEnd < len(s.data) {
 		ls, n := s.doneEnd, s.doneLine+1
 		le := lineEnd(s.data, ls)
 		left := s.afterLeft - 1
-		if limitHit && !s.m.multi && s.lineMatches(s.data[ls:s.matchEnd(ls, le)]) {
+		if limitHit && !s.m.multi && !s.m.opts.PCRE2 && s.lineMatches(s.data[ls:s.matchEnd(ls, le)]) {
 			s.count++
 			if err := s.emitLineMatch(ls, le, n, s.lineSpans(ls, le)); err != nil {
 				return err

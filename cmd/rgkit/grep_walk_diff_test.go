@@ -256,6 +256,12 @@ func walkCases() []diffCase {
 		add(append(append([]string{"--sort", "path", "--stop-on-nonmatch"}, flags...), "foo", "stop")...)
 	}
 	add("-U", "--stop-on-nonmatch", "foo", "repo/late.txt")
+	// The last mode flag wins, a search mode after --files or --type-list
+	// too (rgkit kept --files, as rg's source comment says it should).
+	add("--sort", "path", "--files", "-l", "foo", "repo")
+	add("--sort", "path", "--files", "-c", "foo", "repo")
+	add("--sort", "path", "-l", "--files", "repo")
+	add("--type-list", "--json", "foo", "repo/a.go")
 	// --type-list shows the table as the command line leaves it.
 	for _, flags := range [][]string{
 		{"--type-add", "web:*.{html,css}"}, {"--type-add", "rust:*.x"}, {"--type-add", "zz:*.b", "--type-add", "zz:*.a", "--type-add", "zz:*.b"},

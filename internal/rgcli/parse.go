@@ -216,13 +216,11 @@ func choice(v, shown string, allowed ...string) error {
 
 func ptr[T any](v T) *T { return &v }
 
-// setMode applies rg's mode precedence: a search mode replaces a search
-// mode, a non-search mode replaces anything.
-func (o *Options) setMode(m Mode) {
-	if o.Mode.isSearch() || !m.isSearch() {
-		o.Mode = m
-	}
-}
+// setMode applies rg's mode precedence: the last mode flag wins, a search
+// mode after --files or --type-list too. (rg's source says a search mode
+// should not replace those, but its code replaces any mode, and rg 14 and
+// 15 run `--files -l foo` as `-l foo`.)
+func (o *Options) setMode(m Mode) { o.Mode = m }
 
 // unsetMode is a --no-json style negation: back to the standard printer
 // if that mode is the current one.

