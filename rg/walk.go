@@ -125,10 +125,13 @@ func (r *rgRun) summaryMode(t target) bool {
 
 // runListing prints one target in a listing mode.
 func (r *rgRun) runListing(ctx context.Context, chain *search.Chain, q search.Query, t target) error {
+	r.openSearched = nil
 	if n := nativeEngine(chain); n != nil {
-		r.openSearched = func(ctx context.Context, abs, rel string) (io.ReadCloser, bool, error) {
-			return n.OpenAsSearched(ctx, q, abs, rel)
+		open, err := n.OpenAsSearched(q)
+		if err != nil {
+			return err
 		}
+		r.openSearched = open
 	}
 	if r.o.Mode == rgcli.ModeFilesWithoutMatch && !r.o.Invert && !r.o.Passthru && !stopsOnNonmatch(r.o) {
 		if n := nativeEngine(chain); n != nil {
@@ -679,16 +682,7 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 		if r.o.Invert && !lf.binary { // (rg counts nothing of a file it stopped at a NUL)
 			// -v: the file has a match where it has a line that does not
 			// match (it was listed when no line matched).
-			f, permuted, err := r.openListed(ctx, s)
-			var total int64
-			if err == nil {
-				ends := s.lineEnds()
-				if permuted {
-					ends = endLF
-				}
-				total, err = countReaderLines(f, r.lineBuf(), ends)
-				f.Close()
-			}
+			total, err := r.countListedLines(ctx, s)
 			if err != nil {
 				if !lf.unreadable && !readsTransformed(r.o, s.abs) {
 					return err
@@ -861,16 +855,7 @@ func (r *rgRun) printsSummary() bool {
 func (r *rgRun) summarizeListed(ctx context.Context, s *rgSink, matched map[int]search.Line) error {
 	a := allLines{r: r, s: s}
 	if r.o.Invert {
-		f, permuted, err := r.openListed(ctx, s)
-		if err != nil {
-			return err
-		}
-		ends := s.lineEnds()
-		if permuted {
-			ends = endLF // (--null-data's NULs read as '\n')
-		}
-		total, err := countReaderLines(f, r.lineBuf(), ends)
-		f.Close()
+		total, err := r.countListedLines(ctx, s)
 		if err != nil {
 			return err
 		}
@@ -916,6 +901,22 @@ func (r *rgRun) openListed(ctx context.Context, s *rgSink) (io.ReadCloser, bool,
 		return f, false, err
 	}
 	return r.openSearched(ctx, s.abs, s.rel)
+}
+
+// countListedLines is the number of lines of a listed file as the search
+// read it (openListed): counted at its NULs under --null-data, which it
+// reads permuted, each NUL a '\n'.
+func (r *rgRun) countListedLines(ctx context.Context, s *rgSink) (int64, error) {
+	f, permuted, err := r.openListed(ctx, s)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	ends := s.lineEnds()
+	if permuted {
+		ends = endLF
+	}
+	return countReaderLines(f, r.lineBuf(), ends)
 }
 
 // countReaderLines returns the number of lines f holds as the search splits

@@ -222,20 +222,23 @@ func (c *closeAll) Close() error {
 	return first
 }
 
-// OpenAsSearched opens the file at abs (rel: its path as the search names
-// it, whose name says how it is compressed) as a search for q by e reads
-// it: the --pre command's output, the decompressed text (-z), transcoded
-// (-E), with its bytes permuted for --null-data (see NullDataReader);
-// permuted says so. A file q reads as it is is opened as it is.
-func (e *Engine) OpenAsSearched(ctx context.Context, q search.Query, abs, rel string) (r io.ReadCloser, permuted bool, err error) {
+// OpenAsSearched returns what opens a file (at abs; rel, its path as the
+// search names it, whose name says how it is compressed) as a search for
+// q by e reads it: the --pre command's output, the decompressed text
+// (-z), transcoded (-E), with its bytes permuted for --null-data (see
+// NullDataReader; permuted says so). A file q reads as it is is opened as
+// it is. The reading is set up once, for every file opened.
+func (e *Engine) OpenAsSearched(q search.Query) (func(ctx context.Context, abs, rel string) (r io.ReadCloser, permuted bool, err error), error) {
 	rd, err := newReading(q, e.Preprocessor)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	if rd == nil || !rd.transforms(rel) {
-		f, err := os.Open(abs)
-		return f, false, err
-	}
-	r, err = rd.open(ctx, &Source{}, File{Path: rel, Abs: abs}, true)
-	return r, rd.nullData, err
+	return func(ctx context.Context, abs, rel string) (io.ReadCloser, bool, error) {
+		if rd == nil || !rd.transforms(rel) {
+			f, err := os.Open(abs)
+			return f, false, err
+		}
+		r, err := rd.open(ctx, &Source{}, File{Path: rel, Abs: abs}, true)
+		return r, rd.nullData, err
+	}, nil
 }
