@@ -62,7 +62,7 @@ func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool, p *probe) 
 			if err != nil {
 				return buf, false, true, &os.PathError{Op: "open", Path: rel, Err: err}
 			}
-			return s.readOpen(fd, rel, buf, size, mayMap, p)
+			return s.readOpen(sysFile{fd, f.dir.directIO()}, rel, buf, size, mayMap, p)
 		}
 	}
 	if s.dirfd < 0 || s.off.Load() {
@@ -81,16 +81,17 @@ func (s *sourceSys) read(f File, buf []byte, size int64, mayMap bool, p *probe) 
 	if err != nil {
 		return buf, false, true, &os.PathError{Op: "openat2", Path: rel, Err: err}
 	}
-	return s.readOpen(fd, rel, buf, size, mayMap, p)
+	return s.readOpen(sysFile{fd: fd}, rel, buf, size, mayMap, p)
 }
 
-// readOpen is read's work once the file is open as fd, which it closes.
-func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap bool, p *probe) (data []byte, mapped, handled bool, err error) {
-	defer unix.Close(fd)
+// readOpen is read's work once the file is open as f, which it closes.
+func (s *sourceSys) readOpen(f sysFile, rel string, buf []byte, size int64, mayMap bool, p *probe) (data []byte, mapped, handled bool, err error) {
+	defer f.close()
+	fd := f.fd
 	switch {
 	case mayMap && size >= mapMin:
 		if p != nil {
-			return probeThenMap(fd, rel, buf[:0], p)
+			return probeThenMap(f, rel, buf[:0], p)
 		}
 		m, _, ok, err := mapFile(fd, rel)
 		if ok || err != nil {
@@ -100,7 +101,7 @@ func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap 
 		if len(buf) == cap(buf) {
 			buf = slices.Grow(buf, unknownSizeBuffer)
 		}
-		n, err := readIntr(fd, buf[len(buf):cap(buf)])
+		n, err := f.read(buf[len(buf):cap(buf)])
 		if err != nil {
 			return buf, false, true, &os.PathError{Op: "read", Path: rel, Err: err}
 		}
@@ -113,7 +114,7 @@ func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap 
 			return buf, false, true, err
 		}
 		if size >= mapMin && p != nil {
-			return probeThenMap(fd, rel, buf, p)
+			return probeThenMap(f, rel, buf, p)
 		}
 		m, ok := mapOpen(fd, size)
 		if ok {
@@ -123,7 +124,7 @@ func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap 
 			buf = slices.Grow(buf, int(size)-len(buf)+1) // one read for the rest
 		}
 	}
-	buf, err = readFd(fd, rel, buf)
+	buf, err = readFd(f, rel, buf)
 	return buf, false, true, err
 }
 
@@ -137,11 +138,11 @@ func (s *sourceSys) readOpen(fd int, rel string, buf []byte, size int64, mayMap 
 // file that starts with a UTF-16 byte order mark is searched transcoded,
 // so its raw bytes say nothing: it is mapped without a probe, as is one
 // probed for a literal longer than half the buffer.
-func probeThenMap(fd int, rel string, buf []byte, p *probe) (data []byte, mapped, handled bool, err error) {
+func probeThenMap(f sysFile, rel string, buf []byte, p *probe) (data []byte, mapped, handled bool, err error) {
 	p.nul = -2
 	overlap := p.pre.maxLen() - 1
 	if overlap >= cap(buf)/2 {
-		return mapOrRead(fd, rel, buf)
+		return mapOrRead(f, rel, buf)
 	}
 	found := false     // a candidate
 	nul := -1          // the first NUL's offset in the file
@@ -150,7 +151,7 @@ func probeThenMap(fd int, rel string, buf []byte, p *probe) (data []byte, mapped
 	for atStart := true; ; {
 		if atStart && len(buf) > 0 {
 			if bytes.HasPrefix(buf, []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf, []byte{0xFE, 0xFF}) {
-				return mapOrRead(fd, rel, buf)
+				return mapOrRead(f, rel, buf)
 			}
 			if bytes.HasPrefix(buf, []byte{0xEF, 0xBB, 0xBF}) {
 				bom = 3
@@ -177,7 +178,7 @@ func probeThenMap(fd int, rel string, buf []byte, p *probe) (data []byte, mapped
 		atStart = atStart && len(buf) == 0
 		off += len(buf) - keep
 		copy(buf, buf[len(buf)-keep:])
-		n, err := readIntr(fd, buf[keep:cap(buf)])
+		n, err := f.read(buf[keep:cap(buf)])
 		if err != nil {
 			return buf, false, true, &os.PathError{Op: "read", Path: rel, Err: err}
 		}
@@ -193,12 +194,13 @@ func probeThenMap(fd int, rel string, buf []byte, p *probe) (data []byte, mapped
 	if nul >= 0 {
 		p.nul = nul - bom // an offset in the data as searched
 	}
-	return mapOrRead(fd, rel, buf)
+	return mapOrRead(f, rel, buf)
 }
 
-// mapOrRead maps the open file fd whole, or, when it cannot be mapped,
+// mapOrRead maps the open file f whole, or, when it cannot be mapped,
 // reads it whole into buf from its start.
-func mapOrRead(fd int, rel string, buf []byte) (data []byte, mapped, handled bool, err error) {
+func mapOrRead(f sysFile, rel string, buf []byte) (data []byte, mapped, handled bool, err error) {
+	fd := f.fd
 	size, err := regularSize(fd, rel)
 	if err != nil {
 		return buf, false, true, err
@@ -209,7 +211,7 @@ func mapOrRead(fd int, rel string, buf []byte) (data []byte, mapped, handled boo
 	if _, err := unix.Seek(fd, 0, io.SeekStart); err != nil {
 		return buf, false, true, &os.PathError{Op: "seek", Path: rel, Err: err}
 	}
-	buf, err = readFd(fd, rel, buf[:0])
+	buf, err = readFd(f, rel, buf[:0])
 	return buf, false, true, err
 }
 
@@ -261,16 +263,6 @@ func mapOpen(fd int, size int64) ([]byte, bool) {
 	return m, true
 }
 
-// readIntr is read(2), retried when a signal interrupts it.
-func readIntr(fd int, p []byte) (int, error) {
-	for {
-		n, err := unix.Read(fd, p)
-		if !errors.Is(err, unix.EINTR) {
-			return n, err
-		}
-	}
-}
-
 // pageSize aligns what dropPages is given.
 var pageSize = unix.Getpagesize()
 
@@ -281,17 +273,14 @@ func dropPages(p []byte) { _ = unix.Madvise(p, unix.MADV_DONTNEED) }
 // unmapData releases a mapping made by mapFile.
 func unmapData(m []byte) { _ = unix.Munmap(m) }
 
-// readFd reads the open file fd to its end, appending to buf.
-func readFd(fd int, rel string, buf []byte) ([]byte, error) {
+// readFd reads the open file f to its end, appending to buf.
+func readFd(f sysFile, rel string, buf []byte) ([]byte, error) {
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
 		want := cap(buf) - len(buf)
-		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
+		n, err := f.read(buf[len(buf):cap(buf)])
 		if err != nil {
 			return buf, &os.PathError{Op: "read", Path: rel, Err: err}
 		}

@@ -39,7 +39,7 @@ func probeNUL(t *testing.T, pattern, body string, room int) (found bool, data []
 	}
 	defer unix.Close(fd)
 	p := &probe{pre: m.pre}
-	data, mapped, _, err := probeThenMap(fd, "f", make([]byte, 0, room), p)
+	data, mapped, _, err := probeThenMap(sysFile{fd: fd, direct: true}, "f", make([]byte, 0, room), p)
 	if errors.Is(err, errNoCandidate) {
 		return false, nil, p.nul
 	}

@@ -25,6 +25,9 @@ type dirList struct {
 	isOpen bool
 	raw    []byte
 	id     dirID // the listed directory's identity
+	// direct: the directory is on a local file system, so its listing and
+	// its files are read with raw system calls (see sysFile).
+	direct bool
 }
 
 // errEscaped is a directory whose ".." is not the directory it was listed
@@ -56,6 +59,7 @@ func (l *dirList) open(it *work) error {
 		return &fs.PathError{Op: "fstat", Path: dir, Err: err}
 	}
 	l.id = dirID{uint64(st.Dev), uint64(st.Ino)}
+	l.direct = localDevice(uint64(st.Dev), fd)
 	if it.check {
 		var up unix.Stat_t
 		if err := unix.Fstatat(fd, "..", &up, unix.AT_SYMLINK_NOFOLLOW); err != nil {
@@ -73,7 +77,7 @@ func (l *dirList) open(it *work) error {
 		if cap(raw)-len(raw) < 8<<10 {
 			raw = append(raw, make([]byte, cap(raw))...)[:len(raw)]
 		}
-		n, err := unix.Getdents(fd, raw[len(raw):cap(raw)])
+		n, err := sysFile{fd, l.direct}.getdents(raw[len(raw):cap(raw)])
 		if err == unix.EINTR {
 			continue
 		}
@@ -179,8 +183,12 @@ func (l *dirList) openFile(off int) (fd int, ok bool, err error) {
 		return -1, false, nil
 	}
 	p := unsafe.Pointer(&l.raw[off])
+	call := unix.Syscall6
+	if l.direct {
+		call = unix.RawSyscall6
+	}
 	for {
-		r, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(l.fd), uintptr(p),
+		r, _, errno := call(unix.SYS_OPENAT, uintptr(l.fd), uintptr(p),
 			unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_NOFOLLOW, 0, 0, 0)
 		switch errno {
 		case 0:
@@ -191,6 +199,10 @@ func (l *dirList) openFile(off int) (fd int, ok bool, err error) {
 		return -1, true, errno
 	}
 }
+
+// directIO reports whether the listed directory's files are read with raw
+// system calls (see sysFile).
+func (l *dirList) directIO() bool { return l.isOpen && l.direct }
 
 func (l *dirList) close() {
 	if l.isOpen {

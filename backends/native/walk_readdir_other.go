@@ -53,6 +53,9 @@ func (l *dirList) close() {}
 // are opened by the Source (ok is false).
 func (l *dirList) openFile(off int) (fd int, ok bool, err error) { return -1, false, nil }
 
+// directIO is false: files are read through os.File here.
+func (l *dirList) directIO() bool { return false }
+
 // childWork fills in how a subdirectory found in this listing is opened.
 func (l *dirList) childWork(it *work, child *work, name string, following bool) {
 	if it.root != nil && !following {
