@@ -6,6 +6,9 @@
 #   first  the reader's clock when the first line arrives (the search is then
 #          ended by SIGPIPE at its next write)
 #   head   the whole pipeline `... | head -1`, bash included (what a user times)
+# The clocks are bash's $EPOCHREALTIME, read without starting a process: a
+# `date` started after the first line competes for the CPUs with the search
+# still running, and measured that contest more than the first line.
 #
 #   scripts/first-line.sh [--runs N] [--rg PATH] DIR [-- PATTERN-ARGS]
 #
@@ -43,22 +46,22 @@ cmd() {
     rg) "$rgpath" "${query[@]}" "$dir" ;;
     auto) "$bin" grep "${query[@]}" "$dir" ;;
     native) "$bin" grep --backend native "${query[@]}" "$dir" ;;
-    cmdrg) "$(dirname "$bin")/rg-go" "${query[@]}" "$dir" ;;
+    cmdrg) "$rggo" "${query[@]}" "$dir" ;;
   esac
 }
-now() { date +%s%N; }
+rggo=$(dirname "$bin")/rg-go
 
 declare -A first head
 for n in "${names[@]}"; do cmd "$n" 2>/dev/null | head -1 >/dev/null || true; done # warm-up
 for ((i = 0; i < runs; i++)); do
   for n in "${names[@]}"; do
-    t0=$(now)
-    t1=$( (cmd "$n" 2>/dev/null || true) | { IFS= read -r _; now; })
-    first[$n]+="$(( (t1 - t0) / 1000 )) "
-    t0=$(now)
+    t0=${EPOCHREALTIME/./}
+    t1=$( (cmd "$n" 2>/dev/null || true) | { IFS= read -r _; echo "${EPOCHREALTIME/./}"; })
+    first[$n]+="$((t1 - t0)) "
+    t0=${EPOCHREALTIME/./}
     (cmd "$n" 2>/dev/null || true) | head -1 >/dev/null
-    t1=$(now)
-    head[$n]+="$(( (t1 - t0) / 1000 )) "
+    t1=${EPOCHREALTIME/./}
+    head[$n]+="$((t1 - t0)) "
   done
 done
 

@@ -7,18 +7,29 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 
 	"github.com/rgkit/rgkit/rg"
 )
 
 func main() {
-	ctx, stop := notifyContext(context.Background())
+	ctx, arm, stop := signalContext(context.Background())
 	if code, ok := checkPlatform(); !ok {
 		os.Exit(code)
 	}
-	p := rg.Program{Threads: rg.SetProcs, Preprocess: preprocess, Hostname: hostname}
-	code := p.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	p := rg.Program{Threads: rg.SetProcs}
+	if preprocess != nil { // (nil in a WASI module)
+		p.Preprocess = func(ctx context.Context, command, path string, stdin *os.File) (io.ReadCloser, error) {
+			arm()
+			return preprocess(ctx, command, path, stdin)
+		}
+		p.Hostname = func(ctx context.Context, program string) (string, error) {
+			arm()
+			return hostname(ctx, program)
+		}
+	}
+	code := p.Main(ctx, os.Args[1:], os.Stdin, outputFile(), os.Stderr)
 	stop()
 	os.Exit(code)
 }

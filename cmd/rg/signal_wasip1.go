@@ -7,10 +7,11 @@ import (
 	"path/filepath"
 )
 
-// notifyContext is ctx alone: a WASI module receives no signals (the host
-// stops it), and a write to a closed stdout is an EPIPE error already.
-func notifyContext(parent context.Context) (context.Context, context.CancelFunc) {
-	return context.WithCancel(parent)
+// signalContext is ctx alone: a WASI module receives no signals (the host
+// stops it) and starts no programs.
+func signalContext(parent context.Context) (ctx context.Context, arm func(), stop func()) {
+	ctx, cancel := context.WithCancel(parent)
+	return ctx, func() {}, cancel
 }
 
 // checkPlatform refuses a working directory that is not absolute. Go's
