@@ -118,3 +118,43 @@ func TestSeparatorsAroundBinaryFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestSortHoldsLargeOutputs: files whose output passes what --sort holds
+// in memory wait in its spill file beside small files held in memory, and
+// come out as rg 15 prints them.
+func TestSortHoldsLargeOutputs(t *testing.T) {
+	rg := rg15(t)
+	bin := rgkitBin(t)
+	dir := t.TempDir()
+	big := func(tag string) string {
+		var b []byte
+		for i := range 40000 {
+			b = fmt.Appendf(b, "needle %s line %d of a file whose matches make more than a MiB\n", tag, i)
+		}
+		return string(b)
+	}
+	for name, text := range map[string]string{
+		"a.txt": "needle\n", "b.txt": big("b"), "c/d.txt": big("d"), "c/e.txt": "hay\nneedle\n",
+		"f.txt": big("f"), "g.txt": "needle g\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := os.Environ()
+	for _, args := range [][]string{
+		{"--sort", "path", "needle"},
+		{"--sortr", "path", "-n", "needle"},
+		{"--sort", "path", "--json", "needle"},
+	} {
+		c := diffCase{args: args}
+		t.Run(c.name(), func(t *testing.T) {
+			t.Parallel()
+			nativeLikeRg15(t, rg, bin, dir, env, c)
+		})
+	}
+}
