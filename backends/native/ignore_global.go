@@ -1,6 +1,7 @@
 package native
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,6 +53,9 @@ func globalExcludesPath(getenv func(string) string) string {
 		data, err := os.ReadFile(cfg)
 		if err != nil {
 			continue
+		}
+		if !bytes.Contains(bytes.ToLower(data), []byte("excludesfile")) {
+			continue // (most configurations: no regexp compiled at all)
 		}
 		if m := excludesFileRE().FindSubmatch(data); m != nil {
 			p := string(m[1])
