@@ -465,13 +465,13 @@ func (r *rgRun) summarizeCounts(ctx context.Context, n *native.Engine, q search.
 // splits lines at them where rg reads each as a line break (--binary, a
 // named file read), and rgSink.Line cuts the lines where rg notices one
 // (the listing path printed them whole, numbered and offset as text, and
-// printed on past the NUL). -v with --passthru stays on the listing path
-// (rg's -m counts oddly with both), and -P with -m (rg's searcher goes
+// printed on past the NUL). -v with --passthru and -m stays on the listing
+// path (rg's -m counts oddly with both), as does -P with -m (rg's searcher goes
 // line by line there, and past -m prints what the engine's replay of its
 // faster search does not).
 func (r *rgRun) printsEveryLine(t target) bool {
 	o := r.o
-	return o.Invert != o.Passthru && (o.Mode == rgcli.ModeStandard || o.Mode == rgcli.ModeJSON) && !o.Quiet &&
+	return (o.Invert != o.Passthru || o.MaxCount == nil) && (o.Mode == rgcli.ModeStandard || o.Mode == rgcli.ModeJSON) && !o.Quiet &&
 		r.legacy == nil && !(o.PCRE2 && o.MaxCount != nil) && r.readsOwnLines(t)
 }
 

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 )
@@ -190,6 +191,49 @@ type FileErrorSink interface {
 func ReportFileError(sink Sink, e FileError) error {
 	if es, ok := sink.(FileErrorSink); ok {
 		return es.FileError(e)
+	}
+	return nil
+}
+
+// LineRun is a run of consecutive whole lines of one file that print
+// alike: all of one kind, without submatches, each ending in '\n'. An
+// engine that reports nearly every line (rg -v, --passthru) passes such a
+// run in one call to a sink that takes them (RunSink), which prints it
+// without a call per line; to any other sink it passes the lines (Each).
+type LineRun struct {
+	Path   string
+	Number int    // the first line's number
+	Lines  int    // how many lines Text holds
+	Text   []byte // the lines with their terminators, as in the file
+	Kind   LineKind
+	Offset int64 // the first line's byte offset in the file
+}
+
+// RunSink is a Sink that also takes a LineRun at once.
+type RunSink interface {
+	Sink
+	LineRun(LineRun) error
+}
+
+// Each calls fn with each line of r, as an engine would report it alone:
+// located, its terminator "\n" or "\r\n" outside Text. The Line passed
+// points into r.Text.
+func (r LineRun) Each(fn func(Line) error) error {
+	text, off := r.Text, r.Offset
+	for n := r.Number; len(text) > 0; n++ {
+		i := bytes.IndexByte(text, '\n')
+		if i < 0 {
+			i = len(text) - 1 // (a run's lines all end in '\n')
+		}
+		l := Line{Path: r.Path, Number: n, Text: text[:i], Kind: r.Kind, Located: true, Offset: off, Term: "\n"}
+		if i > 0 && text[i-1] == '\r' {
+			l.Text, l.Term = text[:i-1], "\r\n"
+		}
+		if err := fn(l); err != nil {
+			return err
+		}
+		off += int64(i + 1)
+		text = text[i+1:]
 	}
 	return nil
 }

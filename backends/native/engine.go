@@ -347,6 +347,9 @@ func (r *FileSearcher) searchInto(out *FileOut, f File, data []byte, skipThrough
 	}
 	r.binaryOptions(&opts, f.Path, r.mapped)
 	opts.Interrupt = r.ctx.Err
+	if skipThrough == 0 && out.takesRuns() {
+		opts.Runs = out.AddRun
+	}
 	res, err := r.m.Search(data, opts, func(l Line) error {
 		if l.Number <= skipThrough {
 			return nil

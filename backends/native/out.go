@@ -193,19 +193,51 @@ func (o *FileOut) fail(err error) error {
 // sendOwn passes one line on to the file's own sink (FileSearcher.fileSink),
 // begun at the first, without the lock.
 func (o *FileOut) sendOwn(l search.Line) error {
+	if err := o.beginOwn(); err != nil {
+		return err
+	}
+	if err := o.own.Line(l); err != nil {
+		return o.failOwn(err)
+	}
+	return nil
+}
+
+// beginOwn makes and begins the file's own sink at its first line; its
+// error is the search's stop or failure, or the sink's.
+func (o *FileOut) beginOwn() error {
 	if o.err == nil && o.r.failed.Load() {
 		o.err = ErrStopWalk
 	}
 	if o.err != nil {
 		return o.err
 	}
-	var err error
 	if o.own == nil {
 		o.own = o.r.fileSink(o.path)
-		err = o.own.Begin(o.path)
+		if err := o.own.Begin(o.path); err != nil {
+			return o.failOwn(err)
+		}
 	}
-	if err == nil {
-		err = o.own.Line(l)
+	return nil
+}
+
+// takesRuns reports whether AddRun may be given runs of lines: the lines
+// go to the file's own sink, uncut.
+func (o *FileOut) takesRuns() bool {
+	return o.r.fileSink != nil && o.r.q.MaxColumns == 0
+}
+
+// AddRun passes on a run of lines (see SearchOptions.Runs) to the file's
+// own sink: whole to a search.RunSink, else a line at a time.
+func (o *FileOut) AddRun(run search.LineRun) error {
+	if err := o.beginOwn(); err != nil {
+		return err
+	}
+	run.Path = o.path
+	var err error
+	if rs, ok := o.own.(search.RunSink); ok {
+		err = rs.LineRun(run)
+	} else {
+		err = run.Each(o.own.Line)
 	}
 	if err != nil {
 		return o.failOwn(err)

@@ -3,6 +3,8 @@ package native
 import (
 	"bytes"
 	"errors"
+
+	"github.com/rgkit/rgkit/search"
 )
 
 // SearchOptions says what one file search reports.
@@ -75,6 +77,11 @@ type SearchOptions struct {
 	// skipped because no literal of the pattern occurs in it (NoStats
 	// has no effect): a file without a match is all selected lines.
 	Invert bool
+	// Runs, when set, takes runs of consecutive lines that print alike
+	// (see search.LineRun) from an Invert or Passthru search without
+	// context or MaxCount, in place of a call to emit per line: rg -v and
+	// --passthru print nearly every line of the tree. Their Path is unset.
+	Runs func(search.LineRun) error
 	// Passthru is rg --passthru in line mode: every line is emitted, the
 	// selected ones (the matching lines, or with Invert the others) as
 	// matches and the rest as context. Without Invert, the lines past

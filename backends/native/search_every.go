@@ -1,5 +1,11 @@
 package native
 
+import (
+	"bytes"
+
+	"github.com/rgkit/rgkit/search"
+)
+
 // everyRef is a line not emitted yet, kept for Before context.
 type everyRef struct {
 	ls, le, n int
@@ -40,9 +46,31 @@ func (s *fileSearch) runEvery() error {
 	oldest := 0
 	fills := rgFills{searched: len(data) + 1} // (set once -m is reached)
 	afterLeft := 0
+	runs := s.takesRuns()
+	noRunBefore := 0 // a run held a NUL: its lines go one at a time
 	for pos, n := 0, 1; pos < len(data); n++ {
 		if s.interrupted(pos) {
 			return s.stopErr
+		}
+		if runs && pos < ms && pos >= noRunBefore {
+			// The lines up to the next match print alike: as one run.
+			end, lines := runEnd(data, pos, ms)
+			if lines > 0 && s.nulIn(pos, end-1) {
+				noRunBefore, lines = end, 0
+			}
+			if lines > 0 {
+				kind := search.KindContext
+				if invert {
+					kind = search.KindMatch
+					s.count += lines
+				}
+				s.doneEnd, s.doneLine = end, n+lines-1
+				if err := s.o.Runs(search.LineRun{Number: n, Lines: lines, Text: data[pos:end], Kind: kind, Offset: int64(pos)}); err != nil {
+					return err
+				}
+				pos, n = end, n+lines-1
+				continue
+			}
 		}
 		ls, le := pos, lineEnd(data, pos)
 		pos = le + 1
@@ -169,6 +197,42 @@ func (s *fileSearch) runEvery() error {
 	s.afterLeft = afterLeft // (owed still: the data ended first)
 	s.stopBytes = 0         // rg read to the end
 	return nil
+}
+
+// takesRuns reports whether runEvery passes runs of lines to
+// SearchOptions.Runs: an Invert or Passthru search (not both) with no
+// context, -m or count-only mode, over the file's own bytes (its lines
+// are printed as they are in it).
+func (s *fileSearch) takesRuns() bool {
+	o := &s.o
+	return o.Runs != nil && o.Invert != o.Passthru && o.Before == 0 && o.After == 0 && o.MaxCount == 0 &&
+		!o.CountOnly && !o.FilesOnly && s.raw != nil && !s.m.opts.NullData
+}
+
+// runMax bounds a run's bytes, so that an interruption or a mapped file's
+// release is seen between runs, as between lines.
+const runMax = 256 << 10
+
+// runEnd is the end of the run of whole lines from pos, before ms (the
+// next matching line's start, or past the data) and within runMax of pos
+// where a line ends there, and how many lines it holds. A last line
+// without its '\n' is left out.
+func runEnd(data []byte, pos, ms int) (end, lines int) {
+	end = min(ms, len(data), pos+runMax)
+	if end == pos+runMax && end < ms {
+		if i := bytes.LastIndexByte(data[pos:end], '\n'); i >= 0 {
+			end = pos + i + 1
+		} else {
+			end = min(lineEnd(data, pos)+1, ms, len(data)) // one long line
+		}
+	}
+	if end > pos && data[end-1] != '\n' {
+		end = pos + bytes.LastIndexByte(data[pos:end], '\n') + 1
+	}
+	if end <= pos {
+		return pos, 0
+	}
+	return end, bytes.Count(data[pos:end], newline)
 }
 
 // emitEvery emits the line [ls, le), numbered n, for runEvery: as context

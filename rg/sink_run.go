@@ -1,0 +1,43 @@
+package rg
+
+import (
+	"github.com/rgkit/rgkit/internal/rgcli"
+	"github.com/rgkit/rgkit/search"
+)
+
+// LineRun prints a run of whole lines (search.RunSink): through the
+// printer's Run when every rule Line applies to a line without matches
+// comes to printing it as it is, else a line at a time through Line.
+func (s *rgSink) LineRun(run search.LineRun) error {
+	if !s.takesRun(run) {
+		return run.Each(s.Line)
+	}
+	r := s.run
+	if run.Kind == search.KindMatch {
+		s.lines += int64(run.Lines)
+		if !s.own {
+			r.matched = true
+		}
+		s.lastMatchEnd = run.Offset + int64(len(run.Text))
+	}
+	if err := s.std.Run(s.path, run); err != nil {
+		return err
+	}
+	if s.own && s.buf.Len() >= ownSpill && !r.sorting() {
+		return s.spillOwn()
+	}
+	return nil
+}
+
+// takesRun reports whether Line would print each line of run as the
+// standard printer prints a plain line, with nothing else to note: no
+// binary file rule, statistics-only mode, -m, -q, replacement, CRLF
+// matching, held multiline block or per-line flush in play.
+func (s *rgSink) takesRun(run search.LineRun) bool {
+	r := s.run
+	return r.legacy == nil && r.js == nil && r.std != nil && s.std != nil && !s.binaryDone &&
+		s.t.stream == nil && !statsSearchWhole(r.o) && r.o.Mode == rgcli.ModeStandard &&
+		r.o.MaxCount == nil && !r.o.Quiet && r.replacer == nil && r.crlf == nil && !r.holdsBlocks() &&
+		s.binaryOff < 0 && !s.lateNUL && (s.readStop < 0 || run.Offset+int64(len(run.Text)) <= s.readStop) &&
+		!s.flushesEachLine() && s.std.TakesRun(run.Number)
+}
