@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // heldInMemory is how much of the files' output --sort holds in memory;
@@ -18,8 +19,10 @@ const heldInMemory = 2 << 20
 // in memory up to heldInMemory bytes, then in an unlinked temporary file,
 // so that memory stays bounded whatever the output's size. If no
 // temporary file can be made, the output stays in memory, as before.
-// (One file's output is still gathered whole before it is held.)
+// A file's output is held in chunks of sortChunk bytes as it is printed
+// (rgSink.chunks), so no buffer grows with a file that prints megabytes.
 type heldOutput struct {
+	mu       sync.Mutex // a worker holds a file's chunks while another's are written out
 	inMemory int64
 	spill    *os.File // nil until the memory is used up
 	spillErr error    // the temporary file could not be made: memory only
@@ -37,6 +40,12 @@ type heldBytes struct {
 
 // hold keeps a copy of out.
 func (h *heldOutput) hold(out []byte) heldBytes {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.holdLocked(out)
+}
+
+func (h *heldOutput) holdLocked(out []byte) heldBytes {
 	if h.inMemory+int64(len(out)) <= heldInMemory || h.spillErr != nil {
 		h.inMemory += int64(len(out))
 		return heldBytes{mem: append([]byte(nil), out...)}
@@ -45,7 +54,7 @@ func (h *heldOutput) hold(out []byte) heldBytes {
 		f, err := os.CreateTemp("", "rg-sort-*")
 		if err != nil {
 			h.spillErr = err
-			return h.hold(out)
+			return h.holdLocked(out)
 		}
 		if os.Remove(f.Name()) != nil {
 			h.remove = f.Name() // removed at close instead
@@ -67,6 +76,8 @@ func (h *heldOutput) hold(out []byte) heldBytes {
 // next, and the spill file is reused from its start once nothing in it is
 // waiting.
 func (h *heldOutput) release(b heldBytes) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	switch {
 	case b.mem != nil:
 		h.inMemory -= int64(len(b.mem))
@@ -80,6 +91,8 @@ func (h *heldOutput) release(b heldBytes) {
 // writeTo writes b's bytes to w, reading them back from the spill file
 // when they are there.
 func (h *heldOutput) writeTo(w io.Writer, b heldBytes) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if b.mem != nil || b.n == 0 {
 		_, err := w.Write(b.mem)
 		return err
@@ -100,6 +113,8 @@ func (h *heldOutput) writeTo(w io.Writer, b heldBytes) error {
 
 // close removes the spill file.
 func (h *heldOutput) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.spill == nil {
 		return
 	}

@@ -33,11 +33,11 @@ func (r *rgRun) sortsInPathOrder() bool {
 // holdInOrder keeps a finished file's output until the search has passed
 // every file before it. (The held output is written and released under
 // the same lock.)
-func (r *rgRun) holdInOrder(rel string, printed bool, out []byte) error {
+func (r *rgRun) holdInOrder(rel string, printed bool, chunks []heldBytes, out []byte) error {
 	p := &r.inOrder
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	heap.Push(&p.waiting, sortedFile{rel: rel, printed: printed, out: r.held.hold(out)})
+	heap.Push(&p.waiting, sortedFile{rel: rel, printed: printed, chunks: chunks, out: r.held.hold(out)})
 	return p.err
 }
 
@@ -69,7 +69,10 @@ func (r *rgRun) releaseInOrder(upTo string, all bool) error {
 	}
 	if all {
 		for len(p.waiting) > 0 { // (after a failed write)
-			r.held.release(heap.Pop(&p.waiting).(sortedFile).out)
+			f := heap.Pop(&p.waiting).(sortedFile)
+			for _, b := range append(f.chunks, f.out) {
+				r.held.release(b)
+			}
 		}
 	}
 	return p.err

@@ -76,7 +76,9 @@ type sortedFile struct {
 	path string // as printed
 	rel  string // as the engine named it (pathOrder's key)
 	abs  string
-	out  heldBytes
+	// chunks, then out: the file's output (see rgSink.chunks).
+	chunks []heldBytes
+	out    heldBytes
 	// printed: the file printed a line, not only a binary file's note
 	// (only then does rg put a separator before it).
 	printed bool
@@ -243,8 +245,11 @@ type rgSink struct {
 	binaryDone bool
 	std        *printer.Standard
 	buf        bytes.Buffer // the file's output when sorting
-	lines      int64
-	matches    int64
+	// chunks is --sort's output of the file held so far, sortChunk bytes
+	// at a time; buf holds the rest.
+	chunks  []heldBytes
+	lines   int64
+	matches int64
 	// block is the run of match lines held under rg -U (see multiline.go).
 	block heldBlock
 	// stopAt is the end of the line of the -m'th match: rg stops reading
@@ -457,11 +462,32 @@ func (s *rgSink) Line(l search.Line) error {
 	if err == nil && s.flushesEachLine() {
 		err = r.w.Flush()
 	}
-	if err == nil && s.own && s.buf.Len() >= ownSpill && !r.sorting() {
-		err = s.spillOwn()
+	if err == nil {
+		err = s.afterPrint()
 	}
 	return err
 }
+
+// afterPrint keeps the file's buffer small once a line is printed into
+// it: a file printed apart goes out past ownSpill, and --sort holds its
+// output in chunks of sortChunk (see chunks).
+func (s *rgSink) afterPrint() error {
+	r := s.run
+	switch {
+	case r.sorting() && s.buf.Len() >= sortChunk:
+		s.chunks = append(s.chunks, r.held.hold(s.buf.Bytes()))
+		s.buf.Reset()
+	case s.own && s.buf.Len() >= ownSpill && !r.sorting():
+		return s.spillOwn()
+	}
+	return nil
+}
+
+// sortChunk is how much of a file's output --sort gathers before it holds
+// it: GOROOT/src has a file printing 1.6 MB of `func` lines, and gathered
+// whole its buffer grew to 2 MiB, beside the 1 MiB, 512 KiB... it grew
+// from (19 MiB peak RSS against rg's 7).
+const sortChunk = 256 << 10
 
 // ownSpill is how much of a file printed apart (rgSink.own) is held
 // before the file takes the output for the rest of it: a file whose
@@ -554,6 +580,10 @@ func (r *rgRun) recycleOwn(s *rgSink) {
 // Abandon lets go of the output a file printed apart took (spillOwn)
 // when its search failed before its End.
 func (s *rgSink) Abandon() {
+	for _, b := range s.chunks { // (a file that failed before its end)
+		s.run.held.release(b)
+	}
+	s.chunks = nil
 	if s.holding {
 		s.holding = false
 		s.run.outMu.Unlock()
@@ -841,14 +871,16 @@ func (s *rgSink) finishFile() error {
 		}
 	}
 	if r.sorting() {
-		if s.buf.Len() == 0 {
+		if s.buf.Len() == 0 && len(s.chunks) == 0 {
 			return r.inOrder.failed()
 		}
 		printed := s.std != nil && s.std.Printed()
+		chunks := s.chunks
+		s.chunks = nil
 		if r.sortsInPathOrder() {
-			return r.holdInOrder(s.rel, printed, s.buf.Bytes())
+			return r.holdInOrder(s.rel, printed, chunks, s.buf.Bytes())
 		}
-		r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, out: r.held.hold(s.buf.Bytes()), printed: printed})
+		r.sorted = append(r.sorted, sortedFile{arg: s.t.index, path: s.path, abs: s.abs, chunks: chunks, out: r.held.hold(s.buf.Bytes()), printed: printed})
 		return nil
 	}
 	if r.flushEach {
@@ -907,8 +939,13 @@ func (r *rgRun) writeSorted(f sortedFile) error {
 			}
 		}
 	}
-	err := r.held.writeTo(r.w, f.out)
-	r.held.release(f.out)
+	var err error
+	for _, b := range append(f.chunks, f.out) {
+		if err == nil {
+			err = r.held.writeTo(r.w, b)
+		}
+		r.held.release(b)
+	}
 	return err
 }
 

@@ -23,10 +23,7 @@ func (s *rgSink) LineRun(run search.LineRun) error {
 	if err := s.std.Run(s.path, run); err != nil {
 		return err
 	}
-	if s.own && s.buf.Len() >= ownSpill && !r.sorting() {
-		return s.spillOwn()
-	}
-	return nil
+	return s.afterPrint()
 }
 
 // takesRun reports whether Line would print each line of run as the

@@ -119,23 +119,24 @@ func TestSeparatorsAroundBinaryFiles(t *testing.T) {
 	}
 }
 
-// TestSortHoldsLargeOutputs: files whose output passes what --sort holds
-// in memory wait in its spill file beside small files held in memory, and
-// come out as rg 15 prints them.
+// TestSortHoldsLargeOutputs: a file's output is held a chunk at a time as
+// it is printed; files whose output passes what --sort holds in memory
+// wait in its spill file, beside small and medium ones held in memory, and
+// all come out as rg 15 prints them.
 func TestSortHoldsLargeOutputs(t *testing.T) {
 	rg := rg15(t)
 	bin := rgkitBin(t)
 	dir := t.TempDir()
-	big := func(tag string) string {
+	big := func(tag string, lines int) string {
 		var b []byte
-		for i := range 40000 {
+		for i := range lines {
 			b = fmt.Appendf(b, "needle %s line %d of a file whose matches make more than a MiB\n", tag, i)
 		}
 		return string(b)
 	}
 	for name, text := range map[string]string{
-		"a.txt": "needle\n", "b.txt": big("b"), "c/d.txt": big("d"), "c/e.txt": "hay\nneedle\n",
-		"f.txt": big("f"), "g.txt": "needle g\n",
+		"a.txt": "needle\n", "b.txt": big("b", 40000), "c/d.txt": big("d", 40000), "c/e.txt": "hay\nneedle\n",
+		"f.txt": big("f", 40000), "g.txt": "needle g\n", "h/m.txt": big("m", 9000), "h/n.txt": big("n", 5000),
 	} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
