@@ -340,7 +340,7 @@ func TestInstallRealDebianPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := debAssetRE.FindStringSubmatch(filepath.Base(deb))
+	m := debAssetRE().FindStringSubmatch(filepath.Base(deb))
 	if m == nil {
 		t.Skipf("%s is not named like a ripgrep .deb", deb)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 )
 
 // digestOrigin says which source of truth an archive digest came from.
@@ -108,25 +109,31 @@ func (s settings) trust(p *plan) error {
 }
 
 // releaseAssetRE matches ripgrep's release archive names.
-var releaseAssetRE = regexp.MustCompile(`^ripgrep-(\d+\.\d+\.\d+)-([a-z0-9_]+(?:-[a-z0-9_]+){2,3})\.(tar\.gz|tar\.xz|zip)$`)
+// Compiled when first used: every rgkit start would pay for it (as for
+// debAssetRE below).
+var releaseAssetRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^ripgrep-(\d+\.\d+\.\d+)-([a-z0-9_]+(?:-[a-z0-9_]+){2,3})\.(tar\.gz|tar\.xz|zip)$`)
+})
 
 // debAssetRE matches ripgrep's .deb names: ripgrep_14.1.1-1_amd64.deb,
 // ripgrep_13.0.0_amd64.deb (and Debian's own ripgrep_13.0.0-4+b2_amd64.deb).
-var debAssetRE = regexp.MustCompile(`^ripgrep_(\d+\.\d+\.\d+)[^_]*_([a-z0-9]+)\.deb$`)
+var debAssetRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^ripgrep_(\d+\.\d+\.\d+)[^_]*_([a-z0-9]+)\.deb$`)
+})
 
 // archivePlan describes installing from a file the user already has. The
 // version and triple come from a release-style file name when it has one
 // (the pin then applies), else from the settings.
 func (s settings) archivePlan(path, name string) (plan, error) {
 	p := plan{version: s.version, loc: location{path: path}, asset: name}
-	if m := releaseAssetRE.FindStringSubmatch(name); m != nil {
+	if m := releaseAssetRE().FindStringSubmatch(name); m != nil {
 		p.version, p.triple = m[1], m[2]
 		exe := "rg"
 		if m[3] == "zip" {
 			exe = "rg.exe"
 		}
 		p.member = "ripgrep-" + p.version + "-" + p.triple + "/" + exe
-	} else if m := debAssetRE.FindStringSubmatch(name); m != nil {
+	} else if m := debAssetRE().FindStringSubmatch(name); m != nil {
 		p.version, p.triple, p.member = m[1], "deb-"+m[2], "usr/bin/rg"
 	} else {
 		triple, err := s.target.Triple(s.version)

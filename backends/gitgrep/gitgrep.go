@@ -113,7 +113,9 @@ type gitProbe struct {
 	probed  bool
 }
 
-var gitVersionRE = regexp.MustCompile(`^git version (\d+\.\d+(?:\.\d+)?)`)
+var gitVersionRE = sync.OnceValue(func() *regexp.Regexp { // (not at every start)
+	return regexp.MustCompile(`^git version (\d+\.\d+(?:\.\d+)?)`)
+})
 
 // hardenedGit are the options every git run gets, whatever the repository's
 // configuration says: no fsmonitor or hook program runs, no pager, no
@@ -193,7 +195,7 @@ func (g *Engine) probe(ctx context.Context, path, dir string) (gitProbe, error) 
 	if !ok || p.size != fi.Size() || !p.modTime.Equal(fi.ModTime()) {
 		p = gitProbe{size: fi.Size(), modTime: fi.ModTime()}
 		out, res, err := g.output(ctx, path, "", "C", "--version")
-		m := gitVersionRE.FindSubmatch(out)
+		m := gitVersionRE().FindSubmatch(out)
 		if err != nil || res.ExitCode != 0 || m == nil {
 			return p, fmt.Errorf("%w: %s --version: %v %q", search.ErrUnavailable, path, err, proc.FirstLine(out))
 		}
