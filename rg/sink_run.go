@@ -12,6 +12,18 @@ func (s *rgSink) LineRun(run search.LineRun) error {
 	if !s.takesRun(run) {
 		return run.Each(s.Line)
 	}
+	if !s.std.TakesRun(run.Number) {
+		// The file's first line (or one after a gap) sets the printer up:
+		// it goes alone, the rest as a run.
+		first, rest := run.SplitFirst()
+		if err := first.Each(s.Line); err != nil || rest.Lines == 0 {
+			return err
+		}
+		if !s.takesRun(rest) || !s.std.TakesRun(rest.Number) {
+			return rest.Each(s.Line)
+		}
+		run = rest
+	}
 	r := s.run
 	if run.Kind == search.KindMatch {
 		s.lines += int64(run.Lines)
@@ -27,7 +39,8 @@ func (s *rgSink) LineRun(run search.LineRun) error {
 }
 
 // takesRun reports whether Line would print each line of run as the
-// standard printer prints a plain line, with nothing else to note: no
+// standard printer prints a plain line (if the printer takes runs: see
+// printer.Standard.TakesRun), with nothing else to note: no
 // binary file rule, statistics-only mode, -m, -q, replacement, CRLF
 // matching, held multiline block or per-line flush in play.
 func (s *rgSink) takesRun(run search.LineRun) bool {
@@ -36,5 +49,5 @@ func (s *rgSink) takesRun(run search.LineRun) bool {
 		s.t.stream == nil && !statsSearchWhole(r.o) && r.o.Mode == rgcli.ModeStandard &&
 		r.o.MaxCount == nil && !r.o.Quiet && r.replacer == nil && r.crlf == nil && !r.holdsBlocks() &&
 		s.binaryOff < 0 && !s.lateNUL && (s.readStop < 0 || run.Offset+int64(len(run.Text)) <= s.readStop) &&
-		!s.flushesEachLine() && s.std.TakesRun(run.Number)
+		!s.flushesEachLine()
 }

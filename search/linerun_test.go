@@ -27,3 +27,16 @@ func TestLineRunEachSplitsAsAnEngineReports(t *testing.T) {
 		t.Errorf("Each:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// SplitFirst cuts the run after its first line, numbers and offsets on.
+func TestLineRunSplitFirst(t *testing.T) {
+	t.Parallel()
+	run := LineRun{Path: "p", Number: 3, Lines: 3, Text: []byte("ab\ncd\nef\n"), Kind: KindMatch, Offset: 10}
+	first, rest := run.SplitFirst()
+	if first.Number != 3 || first.Lines != 1 || string(first.Text) != "ab\n" || first.Offset != 10 {
+		t.Errorf("first = %+v", first)
+	}
+	if rest.Number != 4 || rest.Lines != 2 || string(rest.Text) != "cd\nef\n" || rest.Offset != 13 || rest.Kind != KindMatch || rest.Path != "p" {
+		t.Errorf("rest = %+v", rest)
+	}
+}

@@ -215,6 +215,18 @@ type RunSink interface {
 	LineRun(LineRun) error
 }
 
+// SplitFirst is r's first line as a run of its own, and the rest.
+func (r LineRun) SplitFirst() (first, rest LineRun) {
+	i := bytes.IndexByte(r.Text, '\n') + 1
+	if i == 0 {
+		i = len(r.Text)
+	}
+	first, rest = r, r
+	first.Lines, first.Text = 1, r.Text[:i]
+	rest.Number, rest.Lines, rest.Text, rest.Offset = r.Number+1, r.Lines-1, r.Text[i:], r.Offset+int64(i)
+	return first, rest
+}
+
 // Each calls fn with each line of r, as an engine would report it alone:
 // located, its terminator "\n" or "\r\n" outside Text. The Line passed
 // points into r.Text.
