@@ -167,6 +167,7 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi, multiLine bool, hos
 		r.legacy = printer.NewJSON(w, map[rgcli.Mode]search.OutputMode{rgcli.ModeFilesWithMatches: search.ModeFilesWithMatches, rgcli.ModeCount: search.ModeCount}[o.Mode])
 	case o.Mode == rgcli.ModeJSON:
 		r.js = printer.NewRgJSON(w)
+		r.js.NoLineNumber = o.LineNumber != nil && !*o.LineNumber // rg --json -N
 	default:
 		r.std = printer.NewStandard(w, r.cfg)
 	}
@@ -339,6 +340,7 @@ func (s *rgSink) Begin(rel string) error {
 		case s.own:
 			if s.ownJS == nil {
 				s.ownJS = printer.NewRgJSON(s.ownOutput())
+				s.ownJS.NoLineNumber = r.js.NoLineNumber
 			}
 			s.js = s.ownJS
 		case r.sorting():

@@ -121,6 +121,9 @@ func diffCases() []diffCase {
 	add("-n", "foo", "nonl.txt")
 	add("--json", "foo", "nonl.txt")
 	add("--json", "foo", "latin1.txt")
+	add("--json", "-N", "foo", "nonl.txt") // rg writes "line_number":null
+	add("--sort", "path", "--json", "-N", "-C1", "foo", "./src")
+	add("--sort", "path", "--json", "-N", "-v", "foo", "./src")
 	add("-o", "-b", "foo", "latin1.txt")
 	add("-n", "foo", "ctx.txt", "words.txt")
 	add("--sort", "path", "-n", "foo", "./src")

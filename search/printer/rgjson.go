@@ -14,6 +14,10 @@ import (
 // anything else as {"bytes":…} in base64, exactly as rg does, so a program
 // written for rg's JSON reads it unchanged.
 type RgJSON struct {
+	// NoLineNumber writes every "line_number" as null, as rg --json -N
+	// does.
+	NoLineNumber bool
+
 	w   io.Writer
 	buf []byte
 
@@ -102,7 +106,11 @@ func (p *RgJSON) Line(l RgLine) error {
 	full = append(append(full, l.Text...), l.Term...)
 	b = appendData(b, full)
 	b = append(b, `,"line_number":`...)
-	b = strconv.AppendInt(b, int64(l.Number), 10)
+	if p.NoLineNumber {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, int64(l.Number), 10)
+	}
 	b = append(b, `,"absolute_offset":`...)
 	b = strconv.AppendInt(b, l.Offset, 10)
 	b = append(b, `,"submatches":[`...)
