@@ -63,6 +63,8 @@ func TestLineRunsAsRg15(t *testing.T) {
 		{"--passthru", "--color=always", "-n", "needle"},
 		{"-v", "--json", "needle"},
 		{"-v", "-M", "100", "needle"},
+		{"-v", "--color=always", "-M", "12", "needle"},               // rg: "[Omitted long matching line]"
+		{"--passthru", "-v", "--color=always", "-M", "12", "needle"}, // "... line with 1 matches" on context
 		{"-v", "--crlf", "needle"},
 		{"-v", "--field-match-separator=|", "-n", "needle"},
 		{"-v", "needle", "d/late.bin", "a.txt"},

@@ -336,14 +336,17 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans, counted []
 	// rg measures the line with its terminator (an -o match has none).
 	if p.cfg.MaxColumns > 0 && len(text)+len(l.Term) > p.cfg.MaxColumns {
 		if !p.cfg.MaxColumnsPreview {
+			// rg counts the matches of any line it found them on (-v
+			// --passthru's matching lines are context), and names the
+			// line's kind when there are none (-v's selected lines).
+			n := len(l.Submatches) + l.MoreSubmatches
 			switch {
+			case n > 0 && !p.cfg.OnlyMatching && p.matchGranular(l):
+				b = append(b, "[Omitted long line with "+strconv.Itoa(n)+" matches]"...)
 			case l.Kind != search.KindMatch:
 				b = append(b, "[Omitted long context line]"...)
-			case p.cfg.OnlyMatching || !p.matchGranular(l):
-				b = append(b, "[Omitted long matching line]"...)
 			default:
-				n := len(l.Submatches) + l.MoreSubmatches
-				b = append(b, "[Omitted long line with "+strconv.Itoa(n)+" matches]"...)
+				b = append(b, "[Omitted long matching line]"...)
 			}
 			return append(b, p.term()...)
 		}
