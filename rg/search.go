@@ -54,6 +54,15 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
+	if o.Mode == rgcli.ModeFilesWithMatches && o.Passthru && !o.Invert {
+		// rg lists the same files with and without --passthru under -l
+		// (its statistics too); the listing path's replay of --passthru's
+		// NUL rules missed a walked file whose NUL comes past rg's first
+		// buffer fill.
+		plain := *o
+		plain.Passthru = false
+		o = &plain
+	}
 	patterns, err := readPatterns(o, s.in)
 	if err != nil {
 		fmt.Fprintln(s.errOut, "rg:", err)

@@ -72,6 +72,8 @@ func TestLineRunsAsRg15(t *testing.T) {
 		{"-v", "--no-mmap", "needle", "d/late.bin"},
 		{"--passthru", "-v", "needle"},
 		{"--passthru", "-v", "-n", "needle", "d/late.bin", "a.txt"},
+		{"-l", "--passthru", "needle"}, // as -l: d/late.bin listed
+		{"-l", "--passthru", "--stats", "needle"},
 	} {
 		args := append([]string{"--sort", "path"}, args...)
 		want := runIn(t, dir, rg, args)
