@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -78,27 +77,11 @@ func TestLineRunsAsRg15(t *testing.T) {
 		args := append([]string{"--sort", "path"}, args...)
 		want := runIn(t, dir, rg, args)
 		got := runIn(t, dir, bin, args)
-		if got, want := stripStats(got), stripStats(want); got != want {
+		if got, want := testtool.NormalizeTimings(got), testtool.NormalizeTimings(want); got != want {
 			t.Errorf("rg %q: cmd/rg differs from rg 15.2.0:\n%s", args, firstDiff(got, want))
 		}
 	}
 }
-
-// stripStats drops --stats' and JSON's timings, which differ from run to
-// run.
-func stripStats(s string) string {
-	var b strings.Builder
-	for line := range strings.SplitSeq(s, "\n") {
-		if strings.Contains(line, "seconds") {
-			continue
-		}
-		b.WriteString(elapsedJSON.ReplaceAllString(line, ""))
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-var elapsedJSON = regexp.MustCompile(`"elapsed(_total)?":\{[^}]*\}`)
 
 // firstDiff shows where got and want part.
 func firstDiff(got, want string) string {

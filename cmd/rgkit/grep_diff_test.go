@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -388,16 +387,10 @@ func runCaseErr(dir string, env []string, argv []string, c diffCase) (string, st
 	return out.String(), errOut.String(), code, nil
 }
 
-var (
-	jsonElapsed  = regexp.MustCompile(`"(elapsed|elapsed_total)":\{[^}]*\}`)
-	statsSeconds = regexp.MustCompile(`(?m)^[0-9.]+ seconds( spent searching| total)?\r?$`)
-)
-
 // normalize removes what legitimately differs between two runs (timing)
 // and, where rg's order is not deterministic, the order of lines.
 func normalize(s string, c diffCase) string {
-	s = jsonElapsed.ReplaceAllString(s, `"$1":T`)
-	s = statsSeconds.ReplaceAllString(s, "T seconds$1")
+	s = testtool.NormalizeTimings(s)
 	if !c.sorted() {
 		lines := strings.SplitAfter(s, "\n")
 		slices.Sort(lines)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // sortTree is a tree whose names tell rg's --sort path order (directory by
@@ -134,18 +136,10 @@ func TestSortHoldsLargeOutputs(t *testing.T) {
 		}
 		return string(b)
 	}
-	for name, text := range map[string]string{
+	testtool.WriteTree(t, dir, map[string]string{
 		"a.txt": "needle\n", "b.txt": big("b", 40000), "c/d.txt": big("d", 40000), "c/e.txt": "hay\nneedle\n",
 		"f.txt": big("f", 40000), "g.txt": "needle g\n", "h/m.txt": big("m", 9000), "h/n.txt": big("n", 5000),
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	env := os.Environ()
 	for _, args := range [][]string{
 		{"--sort", "path", "needle"},

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -142,6 +143,18 @@ func Run(t testing.TB, cmd *exec.Cmd) (stdout, stderr string, code int) {
 		}
 	}
 	return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
+}
+
+var (
+	jsonElapsed  = regexp.MustCompile(`"(elapsed|elapsed_total)":\{[^}]*\}`)
+	statsSeconds = regexp.MustCompile(`(?m)^[0-9.]+ seconds( spent searching| total)?\r?$`)
+)
+
+// NormalizeTimings replaces what differs between two runs of rg's output
+// by timing alone: JSON's "elapsed" and "elapsed_total", --stats' seconds.
+func NormalizeTimings(s string) string {
+	s = jsonElapsed.ReplaceAllString(s, `"$1":T`)
+	return statsSeconds.ReplaceAllString(s, "T seconds$1")
 }
 
 // WriteTree writes files (slash-separated path: content) beneath dir,
