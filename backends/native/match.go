@@ -82,6 +82,9 @@ type Matcher struct {
 	// (?m:^)L(?m:$) (rg -x around a literal): a candidate line is decided
 	// by comparing it, not by the DFA. "" for other patterns.
 	wholeLine string
+	// runs finds a line's spans for a class run before a literal (see
+	// runSpans), in place of re; nil for other patterns.
+	runs *runSpans
 	// lit, when set, is the one case-sensitive literal that is the whole
 	// pattern: a line's submatches are its occurrences, found with
 	// bytes.Index instead of the regexp.
@@ -176,6 +179,9 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		if !m.multi && !o.Word {
 			m.wholeLine = wholeLineLiteral(tree, m.pre)
 		}
+		if m.re != nil && !m.multi && !o.Word && !m.exact {
+			m.runs = buildRunSpans(tree, m.pre)
+		}
 		if m.exact && m.textVM == nil && len(m.pre.finders) == 1 && !m.pre.finders[0].fold && len(m.pre.finders[0].litB) > 0 {
 			m.lit = m.pre.finders[0].litB
 		}
@@ -252,6 +258,10 @@ func (m *Matcher) appendSpans(b []byte, dst [][2]int) [][2]int {
 	}
 	if re == nil {
 		return m.vm.findAll(b, 0, dst)
+	}
+	if re == m.re && m.runs != nil && isASCII(b) {
+		m.runs.each(b, func(s, e int) bool { dst = append(dst, [2]int{s, e}); return true })
+		return dst
 	}
 	for _, loc := range re.FindAllIndex(b, -1) {
 		dst = append(dst, [2]int{loc[0], loc[1]})

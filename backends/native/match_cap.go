@@ -34,6 +34,19 @@ func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep fu
 		}
 	}
 	b, from, v, re := m.lineEngine(data, ls, le)
+	if re != nil && re == m.re && m.runs != nil && isASCII(b) {
+		n := 0
+		overflow = m.runs.each(b, func(s, e int) bool {
+			if n++; n > MaxSubmatches {
+				return false
+			}
+			if keep(s) {
+				dst = append(dst, [2]int{s, e})
+			}
+			return true
+		})
+		return dst, overflow
+	}
 	if re != nil {
 		for i, loc := range re.FindAllIndex(b, MaxSubmatches+1) {
 			if i == MaxSubmatches {
@@ -81,6 +94,11 @@ func (m *Matcher) countLineMatches(data []byte, ls, le int) int {
 		return bytes.Count(data[ls:le], m.lit)
 	}
 	b, from, v, re := m.lineEngine(data, ls, le)
+	if re != nil && re == m.re && m.runs != nil && isASCII(b) {
+		n := 0
+		m.runs.each(b, func(int, int) bool { n++; return true })
+		return n
+	}
 	if re != nil {
 		// ReplaceAllFunc walks every match with one reused buffer, where
 		// FindAllIndex allocates each.
@@ -139,6 +157,10 @@ func (m *Matcher) EachSpan(line []byte, fn func(start, end int) bool) {
 	}
 	if re == nil {
 		m.vm.eachMatch(line, 0, fn)
+		return
+	}
+	if re == m.re && m.runs != nil && isASCII(line) {
+		m.runs.each(line, fn)
 		return
 	}
 	// The Go regexp answers only patterns without assertions (see
