@@ -20,7 +20,7 @@ func TestSearchMatchesRg(t *testing.T) {
 		{name: "fixed strings", files: map[string]string{"a.txt": "a.b\naxb\n(a.b)\n"}, match: MatchOptions{Pattern: "a.b", Fixed: true}},
 		{name: "empty pattern matches every line", files: map[string]string{"a.txt": "a\n\nb", "empty.txt": ""}, match: MatchOptions{Pattern: ""}},
 		{name: "anchors are line anchors", files: map[string]string{"a.txt": "foo\nxfoo\nfoox\nfoo\n"}, match: MatchOptions{Pattern: "^foo$"}},
-		{name: "a whole-line literal at every edge of a line", files: map[string]string{"a.txt": "foo\nxfoo\nfoox\nfoofoo\n foo\nfoo\r\nfoo\rfoo\nfoo", "b.txt": "foofoo\nfo\nfoo"}, match: MatchOptions{Pattern: "^foo$"}},
+		{name: "a whole-line literal at every edge of a line", files: map[string]string{"a.txt": "foo\nxfoo\nfoox\nfoofoo\n foo\nfoo\r\nfoo\rfoo\nfoo", "b.txt": "foofoo\nfo\nfoo", "c.txt": "foo", "d.txt": "xfoo", "e.txt": "foo\n\nfoo\n", "f.txt": "foo\nfoo"}, match: MatchOptions{Pattern: "^foo$"}},
 		{name: "a whole-line literal with CRLF", files: map[string]string{"a.txt": "foo\r\nxfoo\r\nfoo\r\r\nfoo\rx\nfoo\r"}, match: MatchOptions{Pattern: "^foo$", CRLF: true}},
 		{name: "dollar does not match before CR", files: map[string]string{"a.txt": "foo\r\nbar foo\r\nfoo"}, match: MatchOptions{Pattern: "foo$"}},
 		{name: "CRLF text excludes the terminator", files: map[string]string{"a.txt": "foo bar\r\nbaz\r\n"}, match: MatchOptions{Pattern: "foo.*"}},
