@@ -57,6 +57,7 @@ type rgRun struct {
 	mapped       bool            // rg maps the named files (at most ten, all files): see namedBinary
 	bytesCut     int64           // bytes the engines searched past where -m stopped rg (see rgSink.stopAt)
 	begun        map[string]bool // the named files that had a line to print, when mapped (see cutUnbegunMapped)
+	begunMu      sync.Mutex      // begun is written by the workers
 	// crlf finds a CRLF line's spans with its '\r', as rg does; nil when
 	// no spans are printed.
 	crlf    *native.Matcher
@@ -298,8 +299,12 @@ func (s *rgSink) Begin(rel string) error {
 	if s.sliced {
 		s.sliceNUL = peekNUL(s.abs)
 	}
-	if r.begun != nil {
+	if r.begun != nil && s.t.file && s.t.stream == nil {
+		// (Named files only, which cutUnbegunMapped reads; the workers
+		// begin a directory's files at once.)
+		r.begunMu.Lock()
 		r.begun[s.abs] = true
+		r.begunMu.Unlock()
 	}
 	s.namedBinary(-1)
 	if s.loc != nil {
