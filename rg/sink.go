@@ -142,6 +142,9 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi, multiLine bool, hos
 		r.cfg.Context = false
 	}
 	switch {
+	case o.Mode == rgcli.ModeFiles:
+		// rg --files ends each path with '\n' (a NUL with --null) whatever
+		// --null-data and --crlf say of lines.
 	case o.NullData:
 		r.cfg.Terminator = []byte{0} // rg --null-data ends its own lines with NUL
 	case o.CRLF:

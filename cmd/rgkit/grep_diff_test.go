@@ -215,6 +215,9 @@ func diffCases() []diffCase {
 	add("--sort", "path", "-v", "-l", "foo")
 	add("-v", "-m1", "foo", "words.txt")
 	add("--sort", "path", "--files", "src")
+	add("--sort", "path", "--files", "--null-data") // a path ends in '\n', not a NUL
+	add("--sort", "path", "--files", "--crlf")      // nor in "\r\n"
+	add("--sort", "path", "--files", "--null-data", "--null")
 	add("--sort", "path", "--files", "-g", "*.go")
 	add("--sort", "path", "--files", "--hidden", "-t", "txt")
 	add("--sort", "path", "--files-without-match", "-i", "foo")
