@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/internal/rgregex"
+	"github.com/rgkit/rgkit/search"
 )
 
 // MatchOptions says what a Matcher looks for. The zero value of every field
@@ -193,6 +195,9 @@ func Compile(o MatchOptions) (*Matcher, error) {
 // match (there is no prefilter or DFA), one line at a time, or over the
 // whole text with -U, where rg's PCRE2 searcher always runs multiline.
 func compilePCREMatcher(o MatchOptions) (*Matcher, error) {
+	if o.NullData && pcreSeesLineEnds(o) {
+		return nil, errPCRENullData
+	}
 	px, err := compilePCRE(pcrePattern(o), o.CaseInsensitive, pcreModeFor(o))
 	if err != nil {
 		return nil, err
@@ -207,6 +212,21 @@ func compilePCREMatcher(o MatchOptions) (*Matcher, error) {
 		m.pre, _ = buildPrefilter(lit) // a candidate only: regexp2 decides
 	}
 	return m, nil
+}
+
+// errPCRENullData refuses what the PCRE2 emulation would answer wrongly.
+var errPCRENullData = fmt.Errorf("%w: -P with --null-data and a pattern that names or anchors at line ends (^ $ . \\ [, a NUL, CR or LF byte): the pure-Go PCRE2 emulation cannot run it on --null-data's records; rg's own -P can (rgkit fetch installs rg 15)", search.ErrUnsupported)
+
+// pcreSeesLineEnds reports a -P pattern that could see the bytes
+// --null-data permutes (see nullDataByte: the data's '\n', '\r' and NUL are
+// not themselves there) or the line ends regexp2 anchors at: one with an
+// anchor, a dot, an escape or a class, or one of those bytes itself (with
+// -F, only the bytes). The rest match the permuted data as they match rg's.
+func pcreSeesLineEnds(o MatchOptions) bool {
+	if o.Fixed {
+		return strings.ContainsAny(o.Pattern, "\n\r\x00")
+	}
+	return strings.ContainsAny(o.Pattern, "^$.\\[\n\r\x00")
 }
 
 // Multiline reports whether the Matcher searches the whole text rather
