@@ -279,8 +279,8 @@ func (m *Matcher) appendSpans(b []byte, dst [][2]int) [][2]int {
 	if re == nil {
 		return m.vm.findAll(b, 0, dst)
 	}
-	if re == m.re && m.runs != nil && isASCII(b) {
-		m.runs.each(b, func(s, e int) bool { dst = append(dst, [2]int{s, e}); return true })
+	if r := m.runsFor(re, b); r != nil {
+		r.each(b, func(s, e int) bool { dst = append(dst, [2]int{s, e}); return true })
 		return dst
 	}
 	for _, loc := range re.FindAllIndex(b, -1) {

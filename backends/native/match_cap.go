@@ -34,18 +34,9 @@ func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep fu
 		}
 	}
 	b, from, v, re := m.lineEngine(data, ls, le)
-	if re != nil && re == m.re && m.runs != nil && isASCII(b) {
-		n := 0
-		overflow = m.runs.each(b, func(s, e int) bool {
-			if n++; n > MaxSubmatches {
-				return false
-			}
-			if keep(s) {
-				dst = append(dst, [2]int{s, e})
-			}
-			return true
-		})
-		return dst, overflow
+	each := func(fn func(s, e int) bool) bool { return v.eachMatch(b, from, fn) }
+	if r := m.runsFor(re, b); r != nil {
+		each, re = func(fn func(s, e int) bool) bool { return r.each(b, fn) }, nil // (from is 0 with re)
 	}
 	if re != nil {
 		for i, loc := range re.FindAllIndex(b, MaxSubmatches+1) {
@@ -59,7 +50,7 @@ func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep fu
 		return dst, false
 	}
 	n := 0
-	overflow = v.eachMatch(b, from, func(s, e int) bool {
+	overflow = each(func(s, e int) bool {
 		if n++; n > MaxSubmatches {
 			return false
 		}
@@ -69,6 +60,16 @@ func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep fu
 		return true
 	})
 	return dst, overflow
+}
+
+// runsFor is the class-run span finder for the ASCII line b when re, the
+// regexp chosen for it, is the pattern's own (not the text VM's or the
+// ASCII stand-in's); nil otherwise.
+func (m *Matcher) runsFor(re *regexp.Regexp, b []byte) *runSpans {
+	if m.runs == nil || re == nil || re != m.re || !isASCII(b) {
+		return nil
+	}
+	return m.runs
 }
 
 // lineEngine chooses how the line data[ls:le] is searched: with a Go
@@ -94,9 +95,9 @@ func (m *Matcher) countLineMatches(data []byte, ls, le int) int {
 		return bytes.Count(data[ls:le], m.lit)
 	}
 	b, from, v, re := m.lineEngine(data, ls, le)
-	if re != nil && re == m.re && m.runs != nil && isASCII(b) {
+	if r := m.runsFor(re, b); r != nil {
 		n := 0
-		m.runs.each(b, func(int, int) bool { n++; return true })
+		r.each(b, func(int, int) bool { n++; return true })
 		return n
 	}
 	if re != nil {
@@ -159,8 +160,8 @@ func (m *Matcher) EachSpan(line []byte, fn func(start, end int) bool) {
 		m.vm.eachMatch(line, 0, fn)
 		return
 	}
-	if re == m.re && m.runs != nil && isASCII(line) {
-		m.runs.each(line, fn)
+	if r := m.runsFor(re, line); r != nil {
+		r.each(line, fn)
 		return
 	}
 	// The Go regexp answers only patterns without assertions (see

@@ -46,7 +46,7 @@ func buildRunSpans(tree *syntax.Regexp, p *prefilter) *runSpans {
 	if !ok || l.fold || l.s != p.finders[0].lit || l.s == "" {
 		return nil
 	}
-	r := &runSpans{lit: []byte(l.s)}
+	r := &runSpans{lit: p.finders[0].litB}
 	switch c := run.Sub[0]; c.Op {
 	case syntax.OpAnyChar:
 		for b := range r.class {
