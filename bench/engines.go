@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/rgkit/rgkit/backends"
-	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -18,10 +17,13 @@ import (
 func Engines(ctx context.Context, names []string, opts backends.Options) (out []Engine, skipped []search.Skip, err error) {
 	all := backends.Default(opts).Engines
 	for _, b := range all {
-		if n, ok := b.(*native.Engine); ok {
-			// As rgkit grep runs it without --stats: a benchmark reads
-			// neither byte counts nor submatch positions.
-			n.NoStats, n.NoSpans = true, true
+		// As rgkit grep runs them without --stats: a benchmark reads
+		// neither byte counts nor submatch positions.
+		if n, ok := b.(search.ByteStatsOptional); ok {
+			n.SkipByteStats()
+		}
+		if n, ok := b.(search.SpansOptional); ok {
+			n.SkipSpans()
 		}
 	}
 	known := make([]string, len(all))

@@ -203,8 +203,8 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	}
 	if !run.printsSpans() {
 		for _, e := range chain.Engines {
-			if n, ok := e.(*native.Engine); ok {
-				n.NoSpans = true // no regexp run per printed line for its matches
+			if n, ok := e.(search.SpansOptional); ok {
+				n.SkipSpans() // e.g. no regexp run per printed line for its matches
 			}
 		}
 	}

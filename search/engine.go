@@ -43,6 +43,15 @@ type ByteStatsOptional interface {
 	SkipByteStats()
 }
 
+// SpansOptional is implemented by an engine that can save work when its
+// caller reads neither Line.Submatches, Line.Column nor
+// Line.MoreSubmatches of a match line (a printer without colours, -o,
+// --column or --json): SkipSpans tells it so, for the rest of the
+// engine's life, and those fields may then be left empty.
+type SpansOptional interface {
+	SkipSpans()
+}
+
 // Stats counts what a search did.
 type Stats struct {
 	FilesSearched int64

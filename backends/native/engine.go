@@ -79,6 +79,9 @@ type Engine struct {
 	InOrder func(upTo string)
 }
 
+// SkipSpans sets NoSpans (search.SpansOptional).
+func (n *Engine) SkipSpans() { n.NoSpans = true }
+
 // SkipByteStats sets NoStats (search.ByteStatsOptional).
 func (n *Engine) SkipByteStats() { n.NoStats = true }
 

@@ -56,7 +56,7 @@ func goTreeStream(b *testing.B, name string, q search.Query) (search.Query, []by
 	if out, ok := streams.Load(name); ok {
 		return nq, out.([]byte)
 	}
-	args, err := rgArgs(nq, 0)
+	args, err := rgArgs(nq, 0, false)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -222,36 +222,45 @@ func BenchmarkEngineGoTree(b *testing.B) {
 func BenchmarkEnginePrintGoTree(b *testing.B) {
 	testtool.Need(b, "rg")
 	for _, task := range goTreeTasks {
-		b.Run(task.name, func(b *testing.B) {
-			q := task.q
-			q.Root, q.Sort = goTreeRoot(b), search.SortNone
-			chain := search.Chain{Engines: []search.Engine{New(nil)}, MaxOutputBytes: -1}
-			var rgCPU time.Duration
-			cpu := cpuTime()
-			for b.Loop() {
-				r, w, err := os.Pipe()
-				if err != nil {
-					b.Fatal(err)
-				}
-				drained := make(chan error, 1)
-				go func() { _, err := io.Copy(io.Discard, r); drained <- err }()
-				bw := bufio.NewWriter(w)
-				res, err := chain.Search(context.Background(), q, flushEach{printer.NewText(bw, printer.Options{}), bw})
-				if err == nil {
-					err = bw.Flush()
-				}
-				w.Close()
-				if derr := <-drained; err == nil {
-					err = derr
-				}
-				r.Close()
-				if err != nil {
-					b.Fatal(err)
-				}
-				rgCPU += res.Stats.ProcessCPU
+		for _, plain := range []bool{false, true} {
+			name := task.name + "/json"
+			if plain {
+				name = task.name + "/plain" // spans skipped (search.SpansOptional)
 			}
-			b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "self-cpu-s/op")
-			b.ReportMetric(rgCPU.Seconds()/float64(b.N), "rg-cpu-s/op")
-		})
+			b.Run(name, func(b *testing.B) { benchEnginePrint(b, task.q, plain) })
+		}
 	}
+}
+
+func benchEnginePrint(b *testing.B, q search.Query, plain bool) {
+	q.Root, q.Sort = goTreeRoot(b), search.SortNone
+	e := New(nil)
+	e.NoSpans = plain
+	chain := search.Chain{Engines: []search.Engine{e}, MaxOutputBytes: -1}
+	var rgCPU time.Duration
+	cpu := cpuTime()
+	for b.Loop() {
+		r, w, err := os.Pipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		drained := make(chan error, 1)
+		go func() { _, err := io.Copy(io.Discard, r); drained <- err }()
+		bw := bufio.NewWriter(w)
+		res, err := chain.Search(context.Background(), q, flushEach{printer.NewText(bw, printer.Options{}), bw})
+		if err == nil {
+			err = bw.Flush()
+		}
+		w.Close()
+		if derr := <-drained; err == nil {
+			err = derr
+		}
+		r.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		rgCPU += res.Stats.ProcessCPU
+	}
+	b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "self-cpu-s/op")
+	b.ReportMetric(rgCPU.Seconds()/float64(b.N), "rg-cpu-s/op")
 }

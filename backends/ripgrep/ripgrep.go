@@ -27,7 +27,8 @@ import (
 // does the walking (ignore rules, hidden files, globs, binary detection,
 // BOM transcoding) and the matching: rgkit gives it the pattern as written
 // (the request language is rg's dialect), flags that mirror the Query and
-// a scrubbed environment, and decodes its JSON output as it streams.
+// a scrubbed environment, and decodes its JSON output as it streams (its
+// plain output when no match positions are wanted: NoSpans).
 //
 // An older rg (13.0.0 or later) answers some searches differently
 // (search.Differences). Some differences depend on the tree's contents
@@ -63,6 +64,11 @@ type Engine struct {
 	// size; without it they are searched natively too, since rg 15 counts
 	// a binary file only up to where it stops searching it.
 	NoStats bool
+	// NoSpans says the caller reads no match positions
+	// (search.SpansOptional): a search that prints many lines then reads
+	// rg's plain output, a third the size of its --json and no escapes to
+	// undo, instead of its JSON (see plainOutput).
+	NoSpans bool
 
 	mu       sync.Mutex
 	versions map[string]rgVersion // by path, with the file's identity
@@ -70,6 +76,9 @@ type Engine struct {
 
 // SkipByteStats sets NoStats (search.ByteStatsOptional).
 func (r *Engine) SkipByteStats() { r.NoStats = true }
+
+// SkipSpans sets NoSpans (search.SpansOptional).
+func (r *Engine) SkipSpans() { r.NoSpans = true }
 
 // DefaultMaxMemory is the ripgrep engine's memory cap when
 // Engine.MaxMemory is 0. A search normally costs rg 10 to 100 MB (more with
@@ -233,13 +242,15 @@ func patternArgs(q search.Query) []string {
 // with -F, -i, -w and -U --multiline-dotall as the Query says. The pattern
 // only ever follows --regexp= and the paths only ever follow "--", both
 // absolute, so nothing from the Query can become a flag.
-func rgArgs(q search.Query, threads int) ([]string, error) {
+func rgArgs(q search.Query, threads int, plain bool) ([]string, error) {
 	var args []string
-	switch q.Mode {
-	case search.ModeFilesWithMatches:
+	switch {
+	case q.Mode == search.ModeFilesWithMatches:
 		args = append(args, "--files-with-matches", "--null")
-	case search.ModeCount:
+	case q.Mode == search.ModeCount:
 		args = append(args, "--count", "--null", "--with-filename")
+	case plain:
+		args = append(args, plainArgs...)
 	default:
 		args = append(args, "--json")
 	}
@@ -347,6 +358,7 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		return r.searchOlder(ctx, q, sink, info, diffs, start) // its walk honours GlobBase
 	}
 	run := &rgRun{ctx: ctx, q: q, sink: sink, countMatches: rgCountsMatches(q)}
+	run.plain = r.NoSpans && plainOutput(q, run.countMatches)
 	defer func() {
 		if run.closeCounter != nil {
 			run.closeCounter()
@@ -357,7 +369,7 @@ func (r *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 		if attempt > 0 {
 			threads = 1
 		}
-		args, err := rgArgs(q, threads)
+		args, err := rgArgs(q, threads, run.plain)
 		if err != nil {
 			return search.Stats{}, err
 		}
@@ -440,7 +452,9 @@ type rgRun struct {
 	// countMatches says a file's MatchedLines is rg's match count (see
 	// rgCountsMatches), not its matched lines.
 	countMatches bool
-	sinkErr      error
+	// plain: rg prints its standard output, read by consumePlain.
+	plain   bool
+	sinkErr error
 	// counter counts a file rg stopped at the page's cap (opened on first
 	// use; see countFile).
 	counter      *native.FileSearcher
@@ -474,6 +488,12 @@ func (run *rgRun) consume(r io.Reader) error {
 		err = run.consumeNull(r, false)
 	case search.ModeCount:
 		err = run.consumeNull(r, true)
+	case search.ModeContent:
+		if run.plain {
+			err = run.consumePlain(r)
+			break
+		}
+		fallthrough
 	default:
 		err = decodeRgJSON(r, rgCapsFor(run.q), run.record)
 	}
@@ -529,32 +549,38 @@ func (run *rgRun) record(rec *rgRecord) error {
 		return err
 	case typeEnd:
 		st := rec.Data.Stats
-		if rec.Data.HasBinaryOffset {
-			run.stats.Binary++
-		}
 		count := st.MatchedLines
 		if run.countMatches {
 			count = st.Matches // what rg -c prints when it searches across lines
 		}
-		run.stats.FilesMatched++
-		run.stats.MatchedLines += count
-		if capAt, capped := search.FileMatchCap(run.q); capped && count >= int64(capAt) {
-			// rg stopped at the page's cap: count the file here, so the
-			// total stays exact.
-			if n, err := run.countFile(run.open); err == nil && int64(n) > count {
-				run.stats.MatchedLines += int64(n) - count
-				count = int64(n)
-			} else if err != nil {
-				run.stats.MatchedLinesAtLeast = true
-			}
-		}
-		return run.sinkCall(run.sink.End(search.FileSummary{Path: run.open, MatchedLines: int(count)}))
+		return run.endFile(count, rec.Data.HasBinaryOffset)
 	case typeSummary:
 		st := rec.Data.Stats
 		run.stats.FilesSearched = st.Searches
 		run.stats.BytesSearched = st.BytesSearched
 	}
 	return nil
+}
+
+// endFile closes the open file, which had count matching lines (matches,
+// with countMatches) and, when binary, a NUL byte.
+func (run *rgRun) endFile(count int64, binary bool) error {
+	if binary {
+		run.stats.Binary++
+	}
+	run.stats.FilesMatched++
+	run.stats.MatchedLines += count
+	if capAt, capped := search.FileMatchCap(run.q); capped && count >= int64(capAt) {
+		// rg stopped at the page's cap: count the file here, so the
+		// total stays exact.
+		if n, err := run.countFile(run.open); err == nil && int64(n) > count {
+			run.stats.MatchedLines += int64(n) - count
+			count = int64(n)
+		} else if err != nil {
+			run.stats.MatchedLinesAtLeast = true
+		}
+	}
+	return run.sinkCall(run.sink.End(search.FileSummary{Path: run.open, MatchedLines: int(count)}))
 }
 
 // consumeNull reads rg -l --null ("path\0") or rg -c --null

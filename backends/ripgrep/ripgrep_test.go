@@ -115,7 +115,7 @@ func TestRipgrepAgreesWithNative(t *testing.T) {
 func TestRipgrepArgsKeepInputOutOfFlags(t *testing.T) {
 	root := t.TempDir()
 	q := search.Query{Pattern: "--pre=./x.sh", Fixed: true, Root: root, Paths: []string{"-rf"}, Globs: []string{"*.go"}, Types: []string{"ts"}, Hidden: true}
-	args, err := rgArgs(q, 0)
+	args, err := rgArgs(q, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}
