@@ -101,7 +101,7 @@ func emit(ctx context.Context, root string, t Task, e Engine, out *os.File) (sea
 	if e.Baseline != nil {
 		return e.Baseline.Run(ctx, root, t, out)
 	}
-	bw := bufio.NewWriter(out)
+	bw := bufio.NewWriterSize(out, 64<<10)
 	var usage search.Stats
 	var err error
 	if t.Listing {
@@ -123,7 +123,7 @@ func emit(ctx context.Context, root string, t Task, e Engine, out *os.File) (sea
 		q.Sort = search.SortNone
 		chain := search.Chain{Engines: []search.Engine{e.Backend}, MaxOutputBytes: -1}
 		var res search.Result
-		res, err = chain.Search(ctx, q, flushEachFile{printer.NewText(bw, printer.Options{}), bw})
+		res, err = chain.Search(ctx, q, &pacedFlush{Sink: printer.NewText(bw, printer.Options{}), w: bw})
 		usage = res.Stats
 		var none *search.NoEngineError
 		if errors.As(err, &none) && len(none.Skipped) == 1 {
@@ -136,16 +136,26 @@ func emit(ctx context.Context, root string, t Task, e Engine, out *os.File) (sea
 	return usage, err
 }
 
-// flushEachFile flushes after every file, as `rgkit grep` does when it
-// streams, so the first results leave as soon as a file is done.
-type flushEachFile struct {
+// pacedFlush writes the output as `rgkit grep` writes to a pipe: in
+// 64 KiB writes, and at the end of a file once flushGap has passed since
+// the last write, so the first file's lines leave as soon as it is done
+// and a search printing thousands of files makes no write per file.
+type pacedFlush struct {
 	search.Sink
-	w *bufio.Writer
+	w    *bufio.Writer
+	last time.Time
 }
 
-func (s flushEachFile) End(sum search.FileSummary) error {
+// flushGap is rgkit grep's pace (package rg's pipeFlushGap).
+const flushGap = 5 * time.Millisecond
+
+func (s *pacedFlush) End(sum search.FileSummary) error {
 	if err := s.Sink.End(sum); err != nil {
 		return err
 	}
+	if s.w.Buffered() == 0 || time.Since(s.last) < flushGap {
+		return nil
+	}
+	s.last = time.Now()
 	return s.w.Flush()
 }
