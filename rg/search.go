@@ -277,6 +277,9 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	}
 	if o.Stats && o.Mode != rgcli.ModeJSON && o.Mode != rgcli.ModeFiles {
 		printed := out.n
+		if sb := run.cfg.StyleBytes; sb != nil {
+			printed -= sb.Load() // rg counts no colour sequence as printed
+		}
 		if summaryOnly(o) {
 			printed = 0 // rg's summary printer (-l, -c, -q) counts no bytes printed
 		}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rgkit/rgkit/backends/native"
@@ -137,6 +138,9 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi, multiLine bool, hos
 		ContextSeparator: sep, Context: before > 0 || after > 0,
 		FieldMatchSeparator: o.FieldMatchSeparator, FieldContextSeparator: o.FieldContextSeparator,
 		Color: color,
+	}
+	if o.Stats && color {
+		r.cfg.StyleBytes = new(atomic.Int64)
 	}
 	if o.Passthru {
 		r.cfg.Context = false

@@ -327,9 +327,10 @@ func (r *rgRun) walksOwnLines(t target) bool {
 // (summaryMode), each file's from its number of lines less its matching
 // ones: summarizeCounts then has both from one search, and every file it
 // reports has its lines counted (native.FileResult.LinesCounted).
-// --passthru stays on the listing path.
+// --passthru stays on the listing path, and so does -m with -A, whose
+// count only a line-by-line read finds (countsPastInvertedLimit).
 func (r *rgRun) countsInverted(t target) bool {
-	return r.o.Invert && r.printsSummary() && !r.o.Passthru && r.walksOwnLines(t)
+	return r.o.Invert && r.printsSummary() && !r.o.Passthru && r.walksOwnLines(t) && !r.countsPastInvertedLimit()
 }
 
 // countsWithZero says -c --include-zero prints t's counts, which
@@ -714,11 +715,12 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 		return s.finishFile()
 	}
 	lines := r.printAllLines
-	if r.summaryOnly(s) && !(stopsOnNonmatch(r.o) && (r.o.Invert || printsStats(r.o))) {
+	if r.summaryOnly(s) && !(stopsOnNonmatch(r.o) && (r.o.Invert || printsStats(r.o))) && !r.countsPastInvertedLimit() {
 		// Nothing but a count or the path is printed: the search's matched
 		// lines say it all, with the file's number of lines for -v. (Not
 		// where --stop-on-nonmatch's stop is to be found line by line, or
-		// counted for the statistics.)
+		// counted for the statistics, nor where -v's -m has a trailing
+		// context whose selected lines count.)
 		lines = r.summarizeListed
 	}
 	if err := lines(ctx, s, matched); err != nil {
@@ -844,6 +846,14 @@ func (r *rgRun) printsSummary() bool {
 	}
 	m := r.o.Mode
 	return r.o.Quiet || m == rgcli.ModeCount || m == rgcli.ModeCountMatches || m == rgcli.ModeFilesWithMatches
+}
+
+// countsPastInvertedLimit reports -v with -m and -A: rg 15 counts the
+// selected lines inside the trailing context of the -m-th (rg -v -c -m 2
+// -A 2 can print 4), which only a line-by-line read finds (pastLimitLine).
+func (r *rgRun) countsPastInvertedLimit() bool {
+	_, after := r.o.ContextLines()
+	return r.o.Invert && r.o.MaxCount != nil && after > 0
 }
 
 // summarizeListed finishes a listed file whose lines are not printed from

@@ -192,6 +192,9 @@ func diffCases() []diffCase {
 	add("-U", "--vimgrep", `foo\nfoo|bar`, "words.txt")
 	add("-U", "--vimgrep", "--color=always", `o\s+\w|o`, "words.txt")
 	add("--vimgrep", "--color=always", "o", "words.txt")
+	// rg's "bytes printed" leaves out colour sequences.
+	add("--stats", "--color=always", "-n", "--column", "foo", "a.txt", "words.txt")
+	add("--stats", "--color=always", "-o", "--heading", "-r", "X", "foo", "words.txt")
 	add("-U", `\Afoo`, "a.txt")
 	add("-U", "-n", `\Ahello`, "a.txt")
 	add("-U", `(?-m)^foo`, "a.txt")
@@ -261,6 +264,12 @@ func diffCases() []diffCase {
 	add("--passthru", "-o", "foo", "words.txt")
 	add("--passthru", "--count-matches", "foo", "words.txt")
 	add("-v", "-n", "-A1", "-m1", "foo", "words.txt")
+	// rg 15 counts -v's selected lines inside the -m-th one's trailing
+	// context: 4 here, where the file has 4 selected lines before.
+	add("-v", "-c", "-m2", "-A2", "foo", "ctx.txt")
+	add("-v", "--count-matches", "-m1", "-A3", "foo", "ctx.txt", "words.txt")
+	add("-v", "-c", "--stats", "-m2", "-A1", "foo", "ctx.txt")
+	add("--sort", "path", "-v", "-c", "-m2", "-A2", "foo")
 	add("-v", "-C1", "-o", "-r", "X", "foo", "ctx.txt")
 	add("-v", "-C1", "--vimgrep", "foo", "ctx.txt")
 	add("-v", "-f", "empty.txt", "words.txt")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/search"
@@ -49,6 +50,9 @@ type StandardConfig struct {
 	FieldMatchSeparator, FieldContextSeparator *string
 	Color                                      bool
 	Styles                                     Styles
+	// StyleBytes, when set, adds up the bytes of the colour and hyperlink
+	// sequences printed: rg --stats' "bytes printed" leaves them out.
+	StyleBytes *atomic.Int64
 	// Terminator ends the lines the printer makes up itself (a path, a
 	// count, a heading, an -o match, a last line that has none): "\n"
 	// when nil, "\r\n" for rg --crlf. A line printed from the file keeps
@@ -278,6 +282,7 @@ func (p *Standard) appendPrefix(b []byte, l RgLine, col int, off int64) []byte {
 		b = append(b, sep...)
 	}
 	if link != "" {
+		p.styled(len(link) + len(linkEnd))
 		if mark < 0 {
 			return append(b, linkEnd...)
 		}
@@ -294,6 +299,7 @@ func (p *Standard) appendLinkedPath(b []byte, path string) []byte {
 	b = append(b, link...)
 	b = p.appendPath(b, path)
 	if link != "" {
+		p.styled(len(link) + len(linkEnd))
 		b = append(b, linkEnd...)
 	}
 	return b
@@ -309,6 +315,7 @@ func appendStyled[T string | []byte](p *Standard, b []byte, style string, s T) [
 	if !p.cfg.Color || style == "" {
 		return append(b, s...)
 	}
+	p.styled(len(style) + len(styleReset))
 	b = append(b, style...)
 	b = append(b, s...)
 	return append(b, styleReset...)
@@ -409,6 +416,7 @@ func (p *Standard) appendColored(b, text []byte, spans []search.Span) []byte {
 		case at < start:
 			if colored {
 				b, colored = append(b, styleReset...), false
+				p.styled(len(styleReset))
 			}
 			b = append(b, text[at:start]...)
 		case at < end:
@@ -419,6 +427,7 @@ func (p *Standard) appendColored(b, text []byte, spans []search.Span) []byte {
 		if start < end {
 			if !colored {
 				b, colored = append(b, p.cfg.Styles.Match...), true
+				p.styled(len(p.cfg.Styles.Match))
 			}
 			b = append(b, text[start:end]...)
 		}
@@ -426,8 +435,16 @@ func (p *Standard) appendColored(b, text []byte, spans []search.Span) []byte {
 	}
 	if colored {
 		b = append(b, styleReset...)
+		p.styled(len(styleReset))
 	}
 	return append(b, text[at:]...)
+}
+
+// styled counts n bytes of colour sequences (StandardConfig.StyleBytes).
+func (p *Standard) styled(n int) {
+	if p.cfg.StyleBytes != nil {
+		p.cfg.StyleBytes.Add(int64(n))
+	}
 }
 
 func shiftSpans(spans []search.Span, n int) []search.Span {

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
+)
+
+// sweepFlags are the flags the sweep draws from: output modes and
+// formats, context, counting, case and word rules, reading (encodings,
+// binary, CRLF, NUL data), the walk's filters, and rg's own switches
+// that change nothing printed.
+var sweepFlags = [][]string{
+	{"-i"}, {"-s"}, {"-S"}, {"-w"}, {"-x"}, {"-v"}, {"-F"},
+	{"-c"}, {"--count-matches"}, {"-l"}, {"--files-without-match"}, {"-o"},
+	{"-n"}, {"-N"}, {"-H"}, {"-I"}, {"--column"}, {"-b"}, {"--heading"}, {"--no-heading"},
+	{"-A1"}, {"-B2"}, {"-C1"}, {"--context-separator=@@"}, {"--no-context-separator"},
+	{"-m1"}, {"-m3"}, {"--max-columns=30"}, {"--max-columns=30", "--max-columns-preview"},
+	{"--json"}, {"--vimgrep"}, {"-r", "<$0>"}, {"--passthru"}, {"-U"}, {"-U", "--multiline-dotall"},
+	{"--null"}, {"--null-data"}, {"--crlf"}, {"-a"}, {"--binary"}, {"--no-unicode"},
+	{"-E", "latin1"}, {"-E", "utf-16le"}, {"-z"}, {"-tgo"}, {"-Tgo"}, {"-g", "*.go"},
+	{"-g", "!*_test.go"}, {"--iglob", "*.GO"}, {"--hidden"}, {"--no-ignore"}, {"-u"}, {"-uu"},
+	{"--max-depth=1"}, {"--max-filesize=4K"}, {"--sortr=path"}, {"--field-match-separator=@"},
+	{"--field-context-separator=#"}, {"--trim"}, {"--line-buffered"}, {"--stats"},
+	{"--no-messages"}, {"--include-zero"}, {"-q"}, {"-j1"}, {"--mmap"}, {"--no-mmap"},
+	{"--color=always"}, {"--color=always", "--colors", "match:fg:red"}, {"-P"},
+	{"-e", "Decode"}, {"--smart-case"}, {"--no-ignore-vcs"}, {"-L"}, {"--one-file-system"},
+	{"--path-separator=#"}, {"--no-line-number"}, {"--with-filename"}, {"--byte-offset"},
+	{"--invert-match", "-c"}, {"--max-count=2", "-A2"}, {"--only-matching", "--column"},
+}
+
+// sweepPatterns are literals, classes, anchors, alternations and one
+// that matches nothing.
+var sweepPatterns = []string{
+	"func", "Error", `\bint\d+`, `^import`, `[A-Z]{3,}`, `err(or)?`, "encoding/",
+	"(?i)json", `\w+Err`, "ztqx_never", `\)$`, `^\s*//`, `"[a-z]+"`, "0x[0-9a-f]+",
+}
+
+// sweepTargets are the paths a case searches, below GOROOT/src.
+var sweepTargets = [][]string{{"encoding"}, {"encoding/json", "encoding/csv"}, {"encoding/base64/base64.go"}, {"bufio", "encoding/hex"}}
+
+// sweepVolatile matches what differs between any two runs of rg: the
+// times --stats and --json print.
+var sweepVolatile = regexp.MustCompile(`"elapsed(_total)?":\{[^}]*\}|[0-9]+\.[0-9]+ seconds`)
+
+// TestRandomFlagCombinationsMatchRg15 runs command lines of one to three
+// flags drawn from sweepFlags, a pattern and a target over part of
+// GOROOT/src through rg 15.2.0 and cmd/rg: with --sort=path the two must
+// print the same bytes to stdout and stderr and exit alike; without it
+// (rg's parallel walk) cmd/rg must print the same lines in some order and
+// exit alike. Hand-written cases cover what each flag does; this finds
+// what two or three together do that nobody wrote down (a crash of --mmap
+// over a tree, --files' terminator under --null-data were found this
+// way). RGKIT_SWEEP_SEED and RGKIT_SWEEP_N run other and more cases.
+func TestRandomFlagCombinationsMatchRg15(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the sweep runs a few hundred processes")
+	}
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	src := filepath.Join(testtool.GOROOT(t), "src")
+	seed, n := uint64(20261207), 150
+	if s, err := strconv.ParseUint(os.Getenv("RGKIT_SWEEP_SEED"), 10, 64); err == nil {
+		seed = s
+	}
+	if v, err := strconv.Atoi(os.Getenv("RGKIT_SWEEP_N")); err == nil {
+		n = v
+	}
+	r := rand.New(rand.NewPCG(seed, seed>>1|1))
+	run := func(exe string, args []string) (string, string, int) {
+		cmd := exec.Command(exe, args...)
+		cmd.Dir, cmd.Env = src, append(os.Environ(), "RIPGREP_CONFIG_PATH=")
+		out, errOut, code := testtool.Run(t, cmd)
+		return sweepVolatile.ReplaceAllString(out, "T"), errOut, code
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i := range n {
+		var args []string
+		for range 1 + r.IntN(3) {
+			args = append(args, sweepFlags[r.IntN(len(sweepFlags))]...)
+		}
+		args = append(args, "--", sweepPatterns[r.IntN(len(sweepPatterns))])
+		args = append(args, sweepTargets[r.IntN(len(sweepTargets))]...)
+		sorted := append([]string{"--sort=path"}, args...)
+		name := fmt.Sprintf("%03d", i)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			want, wantErr, wantCode := run(rg, sorted)
+			got, gotErr, gotCode := run(bin, sorted)
+			if got != want || gotErr != wantErr || gotCode != wantCode {
+				t.Errorf("%s: rg %s\nexit %d (rg 15.2.0: %d)\nstderr %q\n(rg 15.2.0: %q)\nfirst difference in stdout: %s",
+					name, strings.Join(sorted, " "), gotCode, wantCode, gotErr, wantErr, firstDifference(got, want))
+				return
+			}
+			got, gotErr, gotCode = run(bin, args)
+			if gotCode != wantCode || !sameLines(got, want) || strings.Contains(gotErr, "panic") || strings.Contains(gotErr, "fatal error") {
+				t.Errorf("%s: rg %s (parallel)\nexit %d (rg 15.2.0 sorted: %d)\nstderr %q\nlines differ: %v",
+					name, strings.Join(args, " "), gotCode, wantCode, gotErr, !sameLines(got, want))
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// sameLines reports whether a and b hold the same lines in any order
+// (ended by "\n", or by NUL as --null-data ends them).
+func sameLines(a, b string) bool {
+	split := func(s string) []string { return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == 0 }) }
+	x, y := split(a), split(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}
+
+// firstDifference shows where got and want part.
+func firstDifference(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	from := max(0, i-80)
+	return fmt.Sprintf("at byte %d:\n got %q\nwant %q", i, got[from:min(len(got), i+80)], want[from:min(len(want), i+80)])
+}
