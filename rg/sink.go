@@ -374,7 +374,7 @@ func (s *rgSink) Line(l search.Line) error {
 	}
 	if l.Kind == search.KindMatch {
 		s.lines++
-		s.matches += int64(len(l.Submatches) + l.MoreSubmatches)
+		s.matches += int64(l.Matches())
 		if !s.own { // (an own sink's End says so, under outMu)
 			r.matched = true
 		}

@@ -212,7 +212,7 @@ func (r *rgRun) listWithoutMatch(ctx context.Context, n *native.Engine, q search
 		LineFunc: func(l search.Line) error {
 			if l.Kind == search.KindMatch {
 				lines++
-				matches += int64(len(l.Submatches) + l.MoreSubmatches)
+				matches += int64(l.Matches())
 			}
 			return nil
 		},
@@ -699,7 +699,7 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 			r.files++ // for --stats, as rg counts them
 			for _, l := range matched {
 				r.lines++
-				r.matches += int64(len(l.Submatches) + l.MoreSubmatches)
+				r.matches += int64(l.Matches())
 			}
 		}
 		if selected == 0 {
@@ -879,7 +879,7 @@ func (r *rgRun) summarizeListed(ctx context.Context, s *rgSink, matched map[int]
 		}
 		l := matched[n]
 		a.count++
-		a.matches += int64(len(l.Submatches) + l.MoreSubmatches)
+		a.matches += int64(l.Matches())
 	}
 	return a.finish()
 }
@@ -1057,12 +1057,12 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 		// first.
 		if len(a.before) == 0 {
 			a.count++
-			a.matches += int64(len(rl.Submatches) + rl.MoreSubmatches)
+			a.matches += int64(rl.Matches())
 		}
 		return true, nil
 	}
 	a.count++
-	a.matches += int64(len(rl.Submatches) + rl.MoreSubmatches)
+	a.matches += int64(rl.Matches())
 	if a.pastMaxCount() {
 		a.limitAt = rl.Offset
 	}
@@ -1095,7 +1095,7 @@ func (a *allLines) pastLimitLine(rl printer.RgLine, raw []byte, selected bool) (
 		}
 		rl.Kind = search.KindMatch
 		a.pastLimit++
-		a.matches += int64(len(rl.Submatches) + rl.MoreSubmatches)
+		a.matches += int64(rl.Matches())
 		return false, a.emit(rl)
 	}
 	// rg has read to the end of the matching line that ended the run of
@@ -1117,7 +1117,7 @@ func (a *allLines) pastLimitLine(rl printer.RgLine, raw []byte, selected bool) (
 	a.afterLeft--
 	if selected {
 		a.pastLimit++ // rg 15 counts a selected line in the trailing context
-		a.matches += int64(len(rl.Submatches) + rl.MoreSubmatches)
+		a.matches += int64(rl.Matches())
 	}
 	return false, a.emit(rl)
 }

@@ -55,6 +55,17 @@ type Line struct {
 	Continued bool
 }
 
+// Matches counts the matches the line shows: its submatches and those
+// counted without being kept, less a first one that is the rest of a
+// match begun on an earlier line (counted there, as rg counts it once).
+func (l *Line) Matches() int {
+	n := len(l.Submatches) + l.MoreSubmatches
+	if l.Continued && n > 0 {
+		n--
+	}
+	return n
+}
+
 // FileSummary closes one file's results.
 type FileSummary struct {
 	Path         string

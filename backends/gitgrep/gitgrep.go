@@ -11,15 +11,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"regexp/syntax"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/dialect"
 	"github.com/rgkit/rgkit/internal/proc"
-	"github.com/rgkit/rgkit/internal/runeclass"
 	"github.com/rgkit/rgkit/internal/version"
 	"github.com/rgkit/rgkit/search"
 )
@@ -405,36 +402,14 @@ func firstCause(trackErr, grepErr, walkErr error) error {
 	return cmp.Or(trackErr, grepErr, walkErr)
 }
 
-// lineModeEquivalent reports whether a multiline query's pattern can never
-// match '\n' and has no \A or \z (whose meaning differs between a line and
-// a file), so that searching line by line finds the same matches.
+// lineModeEquivalent reports whether the native matcher searches a
+// multiline query line by line (Matcher.Multiline): its pattern can never
+// match '\n' and holds no anchor, of the text (\A, \z) or of a line (rg
+// searches whole texts then, and prints matches on adjacent lines as one
+// block), so git grep's line-by-line pruning finds the same files.
 func lineModeEquivalent(q search.Query) bool {
-	re, err := dialect.ReferenceTree(q.Pattern, q.Fixed, q.Case == search.CaseInsensitive, true)
-	if err != nil {
-		return false
-	}
-	var ok func(*syntax.Regexp) bool
-	ok = func(re *syntax.Regexp) bool {
-		switch re.Op {
-		case syntax.OpLiteral:
-			if strings.ContainsRune(string(re.Rune), '\n') {
-				return false
-			}
-		case syntax.OpCharClass:
-			if runeclass.Has(re.Rune, '\n') {
-				return false
-			}
-		case syntax.OpAnyChar, syntax.OpBeginText, syntax.OpEndText:
-			return false
-		}
-		for _, sub := range re.Sub {
-			if !ok(sub) {
-				return false
-			}
-		}
-		return true
-	}
-	return ok(re)
+	m, err := native.Compile(native.MatchOptionsFor(q))
+	return err == nil && !m.Multiline()
 }
 
 // gitTodo picks the files the native matcher must search: all but the

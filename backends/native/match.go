@@ -91,9 +91,9 @@ type Matcher struct {
 	// pattern: a line's submatches are its occurrences, found with
 	// bytes.Index instead of the regexp.
 	lit []byte
-	// multi: rg -U with a pattern that can match '\n' or anchors at the
-	// text's start or end. Any other pattern finds the same lines in line
-	// mode, which is faster.
+	// multi: rg -U with a pattern that can match '\n' or holds an anchor
+	// (of the text or of a line). Any other pattern finds the same lines
+	// in line mode, which is faster.
 	multi bool
 	// emptyOK means the pattern can match the empty string, so every line
 	// is a candidate and the prefilter cannot be trusted to skip lines.
@@ -138,8 +138,12 @@ func Compile(o MatchOptions) (*Matcher, error) {
 	}
 	// An anchor at the text's start or end (\A, \z, (?-m)^ and $) is one
 	// place in the file under -U, not one per line: it needs the whole
-	// file too.
-	anchored := hasOp(tree, syntax.OpBeginText) || hasOp(tree, syntax.OpEndText)
+	// file too. So does a line anchor, as rg decides it: a pattern that
+	// holds one may match next to a '\n', so rg's -U searches the whole
+	// text, and its blocks (matches on adjacent lines printed as one,
+	// with the first one's column) follow.
+	anchored := hasOp(tree, syntax.OpBeginText) || hasOp(tree, syntax.OpEndText) ||
+		hasOp(tree, syntax.OpBeginLine) || hasOp(tree, syntax.OpEndLine)
 	m := &Matcher{opts: o, multi: o.Multiline && (canMatchNewline(tree) || anchored)}
 	full := tree
 	switch {

@@ -203,6 +203,9 @@ func (s *rgSplitter) split(path string, first int, data rgText, subs []rgSubmatc
 			for _, m := range valid {
 				a, b := max(m.Start, ls), min(m.End, le)
 				if a < b || (m.Start >= ls && m.Start <= le) {
+					if len(spans) == 0 && m.Start < ls {
+						l.Continued = true // (the match began on an earlier line)
+					}
 					spans = append(spans, search.Span{
 						Start: min(a-ls, len(line)),
 						End:   min(max(a, b)-ls, len(line)),

@@ -192,6 +192,13 @@ func diffCases() []diffCase {
 	add("-U", "--vimgrep", `foo\nfoo|bar`, "words.txt")
 	add("-U", "--vimgrep", "--color=always", `o\s+\w|o`, "words.txt")
 	add("--vimgrep", "--color=always", "o", "words.txt")
+	// Under -U a line anchor makes rg search the whole text, so matches on
+	// adjacent lines are one block, printed with the first one's column.
+	add("-U", "--column", "foo$", "ctx.txt")
+	// A match across lines is one match, though it shows on each line.
+	add("-U", "--count-matches", `foo\s+l1\d`, "ctx.txt")
+	add("-U", "--stats", "-o", `foo\s+l1\d`, "ctx.txt")
+	add("-U", "--column", "-o", `^\s+l\d+`, "ctx.txt")
 	// rg's "bytes printed" leaves out colour sequences.
 	add("--stats", "--color=always", "-n", "--column", "foo", "a.txt", "words.txt")
 	add("--stats", "--color=always", "-o", "--heading", "-r", "X", "foo", "words.txt")
