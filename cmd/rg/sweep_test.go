@@ -118,7 +118,9 @@ func TestRandomFlagCombinationsMatchRg15(t *testing.T) {
 // sameLines reports whether a and b hold the same lines in any order
 // (ended by "\n", or by NUL as --null-data ends them).
 func sameLines(a, b string) bool {
-	split := func(s string) []string { return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == 0 }) }
+	split := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == 0 })
+	}
 	x, y := split(a), split(b)
 	slices.Sort(x)
 	slices.Sort(y)
