@@ -219,7 +219,7 @@ func (v *pikeVM) find(b []byte, pos int, any bool) (int, int, bool) {
 	clist.dense, nlist.dense = clist.dense[:0], nlist.dense[:0]
 	c1 := rune(-1) // what the assertions see before i
 	if pos > 0 {
-		c1 = ctxRune(utf8.DecodeLastRune(b[:pos]))
+		c1 = runeBefore(b, pos)
 	}
 	r, w := decodeAt(b, pos)
 	ms, me, matched := -1, -1, false
@@ -232,7 +232,11 @@ func (v *pikeVM) find(b []byte, pos int, any bool) (int, int, bool) {
 			break
 		}
 		r2, w2 := decodeAt(b, i+w)
-		nctx := emptyContext(c, ctxRune(r2, w2))
+		before := c
+		if before == invalidRune {
+			before = runeBefore(b, i+w)
+		}
+		nctx := emptyContext(before, ctxRune(r2, w2))
 	step:
 		for _, t := range clist.dense {
 			in := &v.prog.Inst[t.pc]
@@ -255,9 +259,24 @@ func (v *pikeVM) find(b []byte, pos int, any bool) (int, int, bool) {
 		clist, nlist = nlist, clist
 		nlist.dense = nlist.dense[:0]
 		i += w
-		c1, r, w = c, r2, w2
+		c1, r, w = before, r2, w2
 	}
 	return ms, me, matched
+}
+
+// runeBefore is the character rg's regex engine sees before position at
+// (at > 0): it steps back over at most three UTF-8 continuation bytes to
+// the nearest other byte and decodes the character that starts there,
+// whether or not it ends at at. So in "a\x95" the character before the
+// end is 'a', and in "\x7f\x95" it is U+007F; invalidRune when nothing
+// valid starts there. The forward scan's own rune differs only next to
+// invalid UTF-8.
+func runeBefore(b []byte, at int) rune {
+	start, limit := at-1, max(at-4, 0)
+	for start > limit && b[start]&0xC0 == 0x80 {
+		start--
+	}
+	return ctxRune(decodeAt(b[:at], start))
 }
 
 // decodeAt is the rune at i (-1, 0 at the end). An invalid byte is U+FFFD

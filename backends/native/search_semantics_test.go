@@ -30,6 +30,13 @@ func TestSearchMatchesRg(t *testing.T) {
 		{name: "negated class skips invalid UTF-8", files: map[string]string{"a.txt": "a\xffb\naxb\n"}, match: MatchOptions{Pattern: `a[^z]b`}},
 		{name: "word mode", files: map[string]string{"a.txt": "foo foo foo\nfoofoo foo_x\n(foo)\nfoo-bar\n"}, match: MatchOptions{Pattern: "foo", Word: true}},
 		{name: "word mode is Unicode aware", files: map[string]string{"a.txt": "\u00e9foo\nfoo\u00e9\n\u2603foo\u2603\nfoo\xff\n"}, match: MatchOptions{Pattern: "foo", Word: true}},
+		// rg's regex engine reads the character before a position by
+		// stepping back over up to three continuation bytes and decoding
+		// what starts there: 'a' before ")" in "a\x95)", U+007F in
+		// "_\x7f\x95)".
+		{name: "word boundaries look back over invalid UTF-8 as rg does", files: map[string]string{"a.txt": "_\x7f\x95)\na\x95)\n\x95)\n_\x95)\na\xe2\x82)\n\xe2\x82\xac)\nx\xf0\x9f)\n\xc3\xa9\x95)\n"}, match: MatchOptions{Pattern: `\)`, Word: true}},
+		{name: "a boundary after invalid UTF-8 looks back as rg does", files: map[string]string{"a.txt": "_\x7f\x95)\na\x95)\n\x95)\n_\x95)\na\xe2\x82)\n\xe2\x82\xac)\nx\xf0\x9f)\n\xc3\xa9\x95)\n"}, match: MatchOptions{Pattern: `\b\)`}},
+		{name: "no boundary after invalid UTF-8 looks back as rg does", files: map[string]string{"a.txt": "_\x7f\x95)\na\x95)\n\x95)\n_\x95)\na\xe2\x82)\n\xe2\x82\xac)\nx\xf0\x9f)\n\xc3\xa9\x95)\n"}, match: MatchOptions{Pattern: `\B\)`}},
 		{name: "word mode with punctuation in pattern", files: map[string]string{"a.txt": "-2\nx-2\n a-2b\n"}, match: MatchOptions{Pattern: "-2", Word: true}},
 		{name: "word mode with a pattern starting with a non-word character", files: map[string]string{"a.txt": "x\n)FOO-x\n"}, match: MatchOptions{Pattern: "[^a-z]+", Word: true}},
 		{name: "word mode regex", files: map[string]string{"a.txt": "ab abc abcd\nabcabc\n"}, match: MatchOptions{Pattern: "ab(c|cd)?", Word: true}},

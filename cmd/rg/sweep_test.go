@@ -46,8 +46,11 @@ var sweepPatterns = []string{
 	"(?i)json", `\w+Err`, "ztqx_never", `\)$`, `^\s*//`, `"[a-z]+"`, "0x[0-9a-f]+",
 }
 
-// sweepTargets are the paths a case searches, below GOROOT/src.
-var sweepTargets = [][]string{{"encoding"}, {"encoding/json", "encoding/csv"}, {"encoding/base64/base64.go"}, {"bufio", "encoding/hex"}}
+// sweepTargets are the paths a case searches, below GOROOT/src: Go
+// source, and test data with binary files (tar archives, bzip2 streams)
+// and other encodings.
+var sweepTargets = [][]string{{"encoding"}, {"encoding/json", "encoding/csv"}, {"encoding/base64/base64.go"}, {"bufio", "encoding/hex"},
+	{"archive/tar", "compress/bzip2"}, {"mime"}}
 
 // sweepVolatile matches what differs between any two runs of rg: the
 // times --stats and --json print.

@@ -155,17 +155,20 @@ var flags = []flag{
 		o.TypeOps = append(o.TypeOps, TypeOp{Kind: TypeClear, Spec: v})
 		return nil
 	}),
-	sw("unrestricted", 'u', func(o *Options) {
+	{long: "unrestricted", short: 'u', set: func(o *Options, _, shown string) error {
 		o.Unrestricted++
 		switch o.Unrestricted {
 		case 1:
 			o.setNoIgnore(true)
 		case 2:
 			o.Hidden = true
-		default:
+		case 3:
 			o.Binary = true
+		default:
+			return errorf("error parsing flag %s: flag can only be repeated up to 3 times", shown)
 		}
-	}),
+		return nil
+	}},
 
 	// Output.
 	// The last of --passthru and -A/-B/-C wins: passthru drops the context
