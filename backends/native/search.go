@@ -441,14 +441,21 @@ func (s *fileSearch) runLines() error {
 }
 
 // countTrailing counts, for rg -c with -m and -A, the matching lines among
-// the After lines from pos: since rg 15 a match inside the trailing context
-// of the last counted match is counted (rg -c -m 2 -A 2 can print 3), as
-// the content printers show it as a match (not with -P: see
-// trailingContext).
+// the After lines from pos (under -U their matches): since rg 15 a match
+// inside the trailing context of the last counted match is counted (rg -c
+// -m 2 -A 2 can print 3), as the content printers show it as a match (not
+// with -P: see trailingContext). A line matches when its text alone does,
+// under -U too: a match across lines there is not seen.
 func (s *fileSearch) countTrailing(pos int) {
 	for k := 0; k < s.o.After && pos < len(s.data); k++ {
 		le := lineEnd(s.data, pos)
-		if s.lineMatches(s.data[pos:s.matchEnd(pos, le)]) {
+		line := s.data[pos:s.matchEnd(pos, le)]
+		switch {
+		case !s.lineMatches(line):
+		case s.m.multi:
+			// -U's count is of matches: those of the line alone.
+			s.m.EachSpan(line, func(int, int) bool { s.count++; return true })
+		default:
 			s.count++
 		}
 		pos = le + 1
@@ -833,7 +840,7 @@ func (s *fileSearch) trailingContext(limitHit bool) error {
 		ls, n := s.doneEnd, s.doneLine+1
 		le := lineEnd(s.data, ls)
 		left := s.afterLeft - 1
-		if limitHit && !s.m.multi && !s.m.opts.PCRE2 && s.lineMatches(s.data[ls:s.matchEnd(ls, le)]) {
+		if limitHit && !s.m.opts.PCRE2 && s.lineMatches(s.data[ls:s.matchEnd(ls, le)]) {
 			s.count++
 			if err := s.emitLineMatch(ls, le, n, s.lineSpans(ls, le)); err != nil {
 				return err

@@ -47,6 +47,11 @@ func TestSearchMatchesRg(t *testing.T) {
 		{name: "max count with before context", files: map[string]string{"a.txt": "x\na1\nb\na2\nc\na3\n"}, match: MatchOptions{Pattern: "a"}, search: SearchOptions{MaxCount: 1, Before: 1, After: 1}},
 		{name: "multiline match spans lines", files: map[string]string{"a.txt": "foo\nbar\nbaz\nfoo\nbar\n"}, match: MatchOptions{Pattern: `o\nba`, Multiline: true}},
 		{name: "multiline dotall", files: map[string]string{"a.txt": "start\nmid\nend\nstart end\n"}, match: MatchOptions{Pattern: `start.*?end`, Multiline: true}},
+		// A line of the trailing context past -m whose text alone matches
+		// is a match (rg 15), under -U too; one a match across lines
+		// reaches is not.
+		{name: "multiline trailing context past max count", files: map[string]string{"a.txt": "x1\nyy\nx2\nyy\nx3\ny\nz\n", "b.txt": "// a\n// b\n// c\nx\n// d\n"}, match: MatchOptions{Pattern: `^y|y$|^\s*//`, Multiline: true}, search: SearchOptions{MaxCount: 1, After: 4}},
+		{name: "multiline trailing context past max count, across lines", files: map[string]string{"a.txt": "x1\ny\nx2\ny\nx3\ny\nz\n"}, match: MatchOptions{Pattern: `x\d\ny`, Multiline: true}, search: SearchOptions{MaxCount: 1, After: 3}},
 		{name: "multiline blocks join on a shared line", files: map[string]string{"a.txt": "a\nb a\nb\nx\na\nb\n"}, match: MatchOptions{Pattern: `a\nb`, Multiline: true}},
 		{name: "multiline match starting at a newline", files: map[string]string{"a.txt": "ab\ncd\n"}, match: MatchOptions{Pattern: `\ncd`, Multiline: true}},
 		{name: "multiline with context", files: map[string]string{"a.txt": "1\n2\nfoo\nbar\n5\n6\n"}, match: MatchOptions{Pattern: `foo\nbar`, Multiline: true}, search: SearchOptions{Before: 1, After: 1}},
