@@ -296,7 +296,7 @@ func (s *rgSink) Begin(rel string) error {
 		return r.legacy.Begin(rel)
 	}
 	s.path, s.rel = s.t.printedPath(rel), rel
-	if r.o.PathSeparator != "" {
+	if r.o.PathSeparator != "" && r.js == nil { // (rg's JSON keeps the paths as they are)
 		s.path = strings.ReplaceAll(s.path, "/", r.o.PathSeparator)
 	}
 	s.abs = filepath.Join(s.t.root, filepath.FromSlash(rel))

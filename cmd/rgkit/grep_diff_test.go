@@ -147,6 +147,7 @@ func diffCases() []diffCase {
 	add("-U", "--multiline-dotall", "-c", "bar.baz", "words.txt")
 	add("-m0", "foo", "a.txt")
 	add("-uuuu", "foo", "a.txt") // "flag can only be repeated up to 3 times"
+	add("--sort", "path", "--json", "--path-separator=#", "foo", "src") // rg's JSON keeps '/'
 	add("-uuu", "--unrestricted", "foo", "a.txt")
 	add("-m", "1", "-c", "foo", "words.txt")
 	add("-nm1", "-A1", "foo", "words.txt")
@@ -322,6 +323,10 @@ func diffCases() []diffCase {
 		{"x\r\ny x\r\n", []string{"-o", "x."}},
 		{"no match\n", []string{"a"}},
 		{"héllo wörld\n", []string{"-o", "ö."}},
+		// --max-columns-preview counts grapheme clusters: a letter and its
+		// combining mark, a flag, an emoji with its modifier or joiners.
+		{"x a\u0308b\u0308c 🇩🇪🇫🇷 👍🏽 👨\u200d👩\u200d👧 \u0600\u0661 한국 \u1100\u1161\u11a8 tail of the line\n", []string{"-M", "12", "--max-columns-preview", "x"}},
+		{"x a\u0308b\u0308c 🇩🇪🇫🇷 👍🏽 👨\u200d👩\u200d👧 \u0600\u0661 한국 \u1100\u1161\u11a8 tail of the line\n", []string{"-M", "17", "--max-columns-preview", "x"}},
 		// -f - takes the patterns from stdin: the directory is searched.
 		{"foo\n", []string{"--sort", "path", "-f-"}},
 		{"hello\nbar\n", []string{"--sort", "path", "-n", "-f", "-"}},

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/search"
@@ -587,13 +588,110 @@ func (p *Standard) Count(path string, n int64) error {
 	return p.flush(b)
 }
 
-// previewEnd is where --max-columns-preview cuts: after n characters
-// (rg counts characters there, though it compares bytes with the limit).
+// previewEnd is where --max-columns-preview cuts: after n user-perceived
+// characters (rg counts grapheme clusters there, though it compares bytes
+// with the limit): a letter and the combining marks after it are one.
 func previewEnd(text []byte, n int) int {
 	i := 0
 	for k := 0; k < n && i < len(text); k++ {
-		_, size := utf8.DecodeRune(text[i:])
-		i += size
+		i = nextGrapheme(text, i)
 	}
 	return i
+}
+
+// nextGrapheme returns where the grapheme cluster at text[i] ends, by
+// Unicode's rules for the cases text shows: CR LF; marks, joiners,
+// variation selectors and emoji modifiers extending what precedes them;
+// prepended concatenation marks joining what follows; an emoji joined to
+// the one before by ZWJ; pairs of regional indicators (flags); Hangul
+// syllables from jamo. An invalid byte is a cluster.
+func nextGrapheme(text []byte, i int) int {
+	r, size := utf8.DecodeRune(text[i:])
+	i += size
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return i
+	case r == '\r':
+		if i < len(text) && text[i] == '\n' {
+			return i + 1
+		}
+		return i
+	case r < ' ' || r == 0x7f:
+		return i
+	}
+	prev, flags := r, 0
+	if isRegionalIndicator(r) {
+		flags = 1
+	}
+	for i < len(text) {
+		next, size := utf8.DecodeRune(text[i:])
+		switch {
+		case next == utf8.RuneError && size == 1, next < ' ':
+			return i
+		case next == 0x200D || isGraphemeExtend(next):
+		case isPrepend(prev):
+		case prev == 0x200D && isPictographic(next):
+		case flags == 1 && isRegionalIndicator(next):
+			flags = 2
+		case hangulJoins(prev, next):
+		default:
+			return i
+		}
+		prev, i = next, i+size
+	}
+	return i
+}
+
+// isGraphemeExtend reports a rune that extends the cluster before it:
+// marks (Mn, Me, Mc), Other_Grapheme_Extend and the emoji modifiers.
+func isGraphemeExtend(r rune) bool {
+	if r < 0x300 {
+		return false
+	}
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc, unicode.Other_Grapheme_Extend) || (r >= 0x1F3FB && r <= 0x1F3FF)
+}
+
+// isPictographic approximates Extended_Pictographic: the symbols of the
+// emoji blocks.
+func isPictographic(r rune) bool {
+	return (r >= 0x1F000 && r <= 0x1FAFF) || (r >= 0x2600 && r <= 0x27BF) || r == 0x2764
+}
+
+// isPrepend reports Unicode's Prepend characters (Arabic and Syriac
+// number signs and the like), which join the character after them.
+func isPrepend(r rune) bool {
+	switch {
+	case r >= 0x600 && r <= 0x605, r == 0x6DD, r == 0x70F, r == 0x890, r == 0x891, r == 0x8E2, r == 0xD4E,
+		r == 0x110BD, r == 0x110CD, r == 0x111C2, r == 0x111C3, r == 0x1193F, r == 0x11941, r == 0x11A3A,
+		r >= 0x11A84 && r <= 0x11A89, r == 0x11D46, r == 0x11F02:
+		return true
+	}
+	return false
+}
+
+func isRegionalIndicator(r rune) bool { return r >= 0x1F1E6 && r <= 0x1F1FF }
+
+// hangulJoins reports whether Hangul b continues the syllable a ends:
+// L before L, V, LV or LVT; LV or V before V or T; LVT or T before T.
+func hangulJoins(a, b rune) bool {
+	isL := func(r rune) bool { return r >= 0x1100 && r <= 0x115F || r >= 0xA960 && r <= 0xA97C }
+	isV := func(r rune) bool { return r >= 0x1160 && r <= 0x11A7 || r >= 0xD7B0 && r <= 0xD7C6 }
+	isT := func(r rune) bool { return r >= 0x11A8 && r <= 0x11FF || r >= 0xD7CB && r <= 0xD7FB }
+	syllable := func(r rune) (lv, lvt bool) {
+		if r < 0xAC00 || r > 0xD7A3 {
+			return false, false
+		}
+		return (r-0xAC00)%28 == 0, (r-0xAC00)%28 != 0
+	}
+	aLV, aLVT := syllable(a)
+	bLV, bLVT := syllable(b)
+	switch {
+	case isL(a):
+		return isL(b) || isV(b) || bLV || bLVT
+	case aLV || isV(a):
+		return isV(b) || isT(b)
+	case aLVT || isT(a):
+		return isT(b)
+	}
+	return false
 }
