@@ -146,7 +146,7 @@ func diffCases() []diffCase {
 	add("-U", "-n", "foo\\nfoo", "words.txt")
 	add("-U", "--multiline-dotall", "-c", "bar.baz", "words.txt")
 	add("-m0", "foo", "a.txt")
-	add("-uuuu", "foo", "a.txt") // "flag can only be repeated up to 3 times"
+	add("-uuuu", "foo", "a.txt")                                        // "flag can only be repeated up to 3 times"
 	add("--sort", "path", "--json", "--path-separator=#", "foo", "src") // rg's JSON keeps '/'
 	add("-uuu", "--unrestricted", "foo", "a.txt")
 	add("-m", "1", "-c", "foo", "words.txt")
