@@ -323,6 +323,7 @@ func diffCases() []diffCase {
 		{"x\r\ny x\r\n", []string{"-o", "x."}},
 		{"no match\n", []string{"a"}},
 		{"héllo wörld\n", []string{"-o", "ö."}},
+		{"a\r\n  \r\n\t\r\nb\r\n", []string{"--trim", "-v", "x"}}, // a line of whitespace and CR trims to "\n"
 		// --max-columns-preview counts grapheme clusters: a letter and its
 		// combining mark, a flag, an emoji with its modifier or joiners.
 		{"x a\u0308b\u0308c 🇩🇪🇫🇷 👍🏽 👨\u200d👩\u200d👧 \u0600\u0661 한국 \u1100\u1161\u11a8 tail of the line\n", []string{"-M", "12", "--max-columns-preview", "x"}},

@@ -335,6 +335,11 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans, counted []
 		}
 	}
 	term := l.Term
+	if p.cfg.Trim && len(text) == 0 && string(term) == "\r\n" && string(p.term()) != "\r\n" {
+		// Without --crlf the '\r' is the line's, and whitespace: rg trims
+		// a line of spaces and a "\r" down to its "\n".
+		term = term[1:]
+	}
 	if len(term) == 0 || p.cfg.Color && p.cfg.Styles.Match != "" && l.Kind == search.KindMatch && len(spans) > 0 {
 		// rg colours a line's matches with the terminator cut off, then
 		// ends the line with its own: "\r\n" under --crlf, even for a
