@@ -456,6 +456,9 @@ func (s *rgSink) Line(l search.Line) error {
 		// (-v's stop the engine places, FileSummary.Bytes; --passthru
 		// reads on)
 		s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
+	} else if l.Kind == search.KindMatch && s.stopAt > 0 && r.o.MaxCount != nil && !r.o.Invert && !r.o.Passthru {
+		// A match in the trailing context past -m: rg read to its end.
+		s.stopAt = max(s.stopAt, rl.Offset+int64(len(l.Text)+len(rl.Term)))
 	} else if l.Kind == search.KindContext && r.o.PCRE2 && s.stopAt > 0 {
 		// -P: rg reads line by line, to the end of the trailing context.
 		s.stopAt = max(s.stopAt, rl.Offset+int64(len(l.Text)+len(rl.Term)))

@@ -291,6 +291,7 @@ func diffCases() []diffCase {
 	add("--vimgrep", "--no-column", "foo", "words.txt")
 	add("--json", "-r", "X", "foo", "words.txt")
 	add("--json", "-m1", "foo", "words.txt")
+	add("--json", "-m1", "-A2", "foo", "words.txt") // bytes_searched runs to the trailing context's last match
 	add("--stats", "-m1", "foo", "words.txt")
 	add("--stats", "-c", "-m1", "foo", "words.txt")
 	add("--stats", "--count-matches", "-v", "foo", "words.txt")
