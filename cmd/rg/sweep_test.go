@@ -64,14 +64,30 @@ var sweepVolatile = regexp.MustCompile(`"elapsed(_total)?":\{[^}]*\}|[0-9]+\.[0-
 // exit alike. Hand-written cases cover what each flag does; this finds
 // what two or three together do that nobody wrote down (a crash of --mmap
 // over a tree, --files' terminator under --null-data were found this
-// way). RGKIT_SWEEP_SEED and RGKIT_SWEEP_N run other and more cases.
+// way). RGKIT_SWEEP_SEED and RGKIT_SWEEP_N run other and more cases,
+// RGKIT_SWEEP_ROOT over another tree.
 func TestRandomFlagCombinationsMatchRg15(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the sweep runs a few hundred processes")
 	}
 	t.Parallel()
 	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
-	src := filepath.Join(testtool.GOROOT(t), "src")
+	src, targets := filepath.Join(testtool.GOROOT(t), "src"), sweepTargets
+	if root := os.Getenv("RGKIT_SWEEP_ROOT"); root != "" {
+		// Another tree (its ignore files too): the targets are its
+		// top-level entries, one or two at a time.
+		src, targets = root, nil
+		entries, err := os.ReadDir(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, e := range entries {
+			targets = append(targets, []string{e.Name()})
+			if j := (i * 7) % len(entries); j != i {
+				targets = append(targets, []string{e.Name(), entries[j].Name()})
+			}
+		}
+	}
 	seed, n := uint64(20261207), 150
 	if s, err := strconv.ParseUint(os.Getenv("RGKIT_SWEEP_SEED"), 10, 64); err == nil {
 		seed = s
@@ -94,7 +110,7 @@ func TestRandomFlagCombinationsMatchRg15(t *testing.T) {
 			args = append(args, sweepFlags[r.IntN(len(sweepFlags))]...)
 		}
 		args = append(args, "--", sweepPatterns[r.IntN(len(sweepPatterns))])
-		args = append(args, sweepTargets[r.IntN(len(sweepTargets))]...)
+		args = append(args, targets[r.IntN(len(targets))]...)
 		sorted := append([]string{"--sort=path"}, args...)
 		name := fmt.Sprintf("%03d", i)
 		wg.Add(1)
