@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/printer"
@@ -95,28 +96,50 @@ func (s *rgSink) flushBlock() error {
 const aroundLen = 4 << 10
 
 // aroundBlock reads the file's bytes just before and after a block that
-// starts at offset, for a -P pattern with look-around; nil when there is
-// none to read (no look-around, stdin, a transformed file).
+// starts at offset, which the block's matches are found again with: rg
+// found them in the whole file, so an assertion at the block's edges
+// sees the bytes beyond them (`x\d\s*$` is "x1", not "x1\n", when a
+// line follows; \A holds only at the file's start). Up to aroundLen
+// bytes for a -P pattern with look-around, one character for an
+// assertion of the default engine; nil when there is none to read (no
+// such assertion, stdin, a transformed file).
 func (s *rgSink) aroundBlock(offset int64, size int) (before, after []byte) {
 	o := s.run.o
 	pat := strings.Join(o.Patterns, "\n")
-	lookAround := strings.Contains(pat, "(?<") || strings.Contains(pat, "(?=") || strings.Contains(pat, "(?!")
-	if !o.PCRE2 || !lookAround || s.t.stream != nil || readsTransformed(o, s.abs) {
+	n := 0
+	switch {
+	case o.PCRE2 && (strings.Contains(pat, "(?<") || strings.Contains(pat, "(?=") || strings.Contains(pat, "(?!")):
+		n = aroundLen
+	case !o.PCRE2 && (strings.Contains(pat, "$") || strings.Contains(pat, `\z`) || strings.Contains(pat, `\A`) ||
+		strings.Contains(pat, `\b`) || strings.Contains(pat, `\B`) || strings.Contains(pat, "-m")):
+		n = utf8.UTFMax
+	}
+	if n == 0 || s.t.stream != nil || readsTransformed(o, s.abs) {
 		return nil, nil
 	}
-	f, err := os.Open(s.abs)
-	if err != nil {
-		return nil, nil
+	if s.around == nil {
+		f, err := os.Open(s.abs)
+		if err != nil {
+			return nil, nil
+		}
+		s.around = f
 	}
-	defer f.Close()
-	start := max(offset-aroundLen, 0)
+	start := max(offset-int64(n), 0)
 	before = make([]byte, offset-start)
-	if n, _ := f.ReadAt(before, start); n < len(before) {
+	if k, _ := s.around.ReadAt(before, start); k < len(before) {
 		before = nil
 	}
-	after = make([]byte, aroundLen)
-	n, _ := f.ReadAt(after, offset+int64(size))
-	return before, after[:n]
+	after = make([]byte, n)
+	k, _ := s.around.ReadAt(after, offset+int64(size))
+	return before, after[:k]
+}
+
+// closeAround closes the file aroundBlock reads.
+func (s *rgSink) closeAround() {
+	if s.around != nil {
+		s.around.Close()
+		s.around = nil
+	}
 }
 
 // printBlock prints one block: its lines (text, with their terminators)

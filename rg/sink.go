@@ -240,6 +240,9 @@ func (r *rgRun) sinkFor(t target) search.Sink {
 type rgSink struct {
 	run *rgRun
 	t   target
+	// around is the file aroundBlock reads -U blocks' edges from, open
+	// from the first block that needs it to the file's End.
+	around *os.File
 
 	path      string // as printed
 	rel       string // as the engine named it (relative to the target's root)
@@ -786,6 +789,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 		s.loc.close()
 		s.loc = nil
 	}
+	s.closeAround()
 	s.counted = sum.Counted
 	filesMode := r.o.Mode == rgcli.ModeFilesWithMatches || (r.o.Quiet && r.o.Mode != rgcli.ModeJSON)
 	// rg's summary printer squashes the count (and the path) of a file it

@@ -198,6 +198,9 @@ func diffCases() []diffCase {
 	// Under -U a line anchor makes rg search the whole text, so matches on
 	// adjacent lines are one block, printed with the first one's column.
 	add("-U", "--column", "foo$", "ctx.txt")
+	// A block's matches are found again with the bytes around it in view:
+	// "o", not "o\n", where the next line does not end the file.
+	add("-U", "--json", `o\s*$`, "words.txt")
 	// A match across lines is one match, though it shows on each line.
 	add("-U", "--count-matches", `foo\s+l1\d`, "ctx.txt")
 	add("-U", "--stats", "-o", `foo\s+l1\d`, "ctx.txt")
