@@ -437,8 +437,12 @@ func (s *rgSink) Line(l search.Line) error {
 	}
 	if r.holdsBlocks() {
 		if l.Kind == search.KindMatch {
-			if r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 {
+			switch {
+			case r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0:
 				s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
+			case r.o.MaxCount != nil && s.stopAt > 0:
+				// A match in the trailing context past -m: rg read to its end.
+				s.stopAt = max(s.stopAt, rl.Offset+int64(len(l.Text)+len(rl.Term)))
 			}
 			return s.holdLine(rl)
 		}
@@ -462,7 +466,7 @@ func (s *rgSink) Line(l search.Line) error {
 	} else if l.Kind == search.KindMatch && s.stopAt > 0 && r.o.MaxCount != nil && !r.o.Invert && !r.o.Passthru {
 		// A match in the trailing context past -m: rg read to its end.
 		s.stopAt = max(s.stopAt, rl.Offset+int64(len(l.Text)+len(rl.Term)))
-	} else if l.Kind == search.KindContext && r.o.PCRE2 && s.stopAt > 0 {
+	} else if l.Kind == search.KindContext && r.o.PCRE2 && !r.multiLine && s.stopAt > 0 {
 		// -P: rg reads line by line, to the end of the trailing context.
 		s.stopAt = max(s.stopAt, rl.Offset+int64(len(l.Text)+len(rl.Term)))
 	}

@@ -848,12 +848,13 @@ func (r *rgRun) printsSummary() bool {
 	return r.o.Quiet || m == rgcli.ModeCount || m == rgcli.ModeCountMatches || m == rgcli.ModeFilesWithMatches
 }
 
-// countsPastInvertedLimit reports -v with -m and -A: rg 15 counts the
-// selected lines inside the trailing context of the -m-th (rg -v -c -m 2
-// -A 2 can print 4), which only a line-by-line read finds (pastLimitLine).
+// countsPastInvertedLimit reports -v with -m and -A or --passthru: rg 15
+// counts the selected lines inside the trailing context of the -m-th (rg
+// -v -c -m 2 -A 2 can print 4), and with --passthru every line after it,
+// which only a line-by-line read finds (pastLimitLine).
 func (r *rgRun) countsPastInvertedLimit() bool {
 	_, after := r.o.ContextLines()
-	return r.o.Invert && r.o.MaxCount != nil && after > 0
+	return r.o.Invert && r.o.MaxCount != nil && (after > 0 || r.o.Passthru)
 }
 
 // summarizeListed finishes a listed file whose lines are not printed from
@@ -1081,6 +1082,14 @@ func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err
 // does).
 func (a *allLines) pastLimitLine(rl printer.RgLine, raw []byte, selected bool) (done bool, err error) {
 	o := a.r.o
+	if o.Passthru && !a.binaryStops() {
+		// -v --passthru past -m: rg prints every line left as a match
+		// and counts it (its matches are those of the pattern's).
+		rl.Kind = search.KindMatch
+		a.pastLimit++
+		a.matches += int64(rl.Matches())
+		return false, a.emit(rl)
+	}
 	if !a.slow && stopsOnNonmatch(o) && !o.Passthru && a.afterLeft > 0 && !a.stepsOver(a.off) {
 		a.slow = true // the context owed goes past rg's first step
 	}

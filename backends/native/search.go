@@ -833,14 +833,15 @@ func (s *fileSearch) emitContextLine(ls, le, n int) error {
 
 // trailingContext emits the after-context of the last match. When the
 // match limit was hit, rg still prints that context, and shows a line in it
-// that matches as a match (it does not extend the context) — not with -P,
-// whose matcher rg runs line by line, matching nothing past the limit.
+// that matches as a match (it does not extend the context) — not with -P
+// in line mode, whose matcher rg runs line by line, matching nothing past
+// the limit (under -U rg searches -P's whole text as any other's).
 func (s *fileSearch) trailingContext(limitHit bool) error {
 	for s.afterLeft > 0 && s.doneEnd < len(s.data) {
 		ls, n := s.doneEnd, s.doneLine+1
 		le := lineEnd(s.data, ls)
 		left := s.afterLeft - 1
-		if limitHit && !s.m.opts.PCRE2 && s.lineMatches(s.data[ls:s.matchEnd(ls, le)]) {
+		if limitHit && !(s.m.opts.PCRE2 && !s.m.multi) && s.lineMatches(s.data[ls:s.matchEnd(ls, le)]) {
 			s.count++
 			if err := s.emitLineMatch(ls, le, n, s.lineSpans(ls, le)); err != nil {
 				return err

@@ -30,7 +30,7 @@ func (s *fileSearch) runMultiline() error {
 	}
 	s.ml = s.ml[:0]
 	err := b.run()
-	if err == nil && s.o.CountOnly && !b.stopped && s.limitReached() && !s.m.opts.PCRE2 {
+	if err == nil && s.o.CountOnly && !b.stopped && s.limitReached() {
 		s.countTrailing(b.be)
 	}
 	if err != nil || s.o.CountOnly || s.o.FilesOnly || b.stopped {

@@ -16,7 +16,7 @@ import (
 	"github.com/rgkit/rgkit/internal/testtool"
 )
 
-// sweepFlags are the flags the sweep draws from: output modes and
+// sweepFlags are the flags the sweep draws from (about 120): output modes and
 // formats, context, counting, case and word rules, reading (encodings,
 // binary, CRLF, NUL data), the walk's filters, and rg's own switches
 // that change nothing printed.
@@ -37,6 +37,12 @@ var sweepFlags = [][]string{
 	{"-e", "Decode"}, {"--smart-case"}, {"--no-ignore-vcs"}, {"-L"}, {"--one-file-system"},
 	{"--path-separator=#"}, {"--no-line-number"}, {"--with-filename"}, {"--byte-offset"},
 	{"--invert-match", "-c"}, {"--max-count=2", "-A2"}, {"--only-matching", "--column"},
+	{"-g", "**/testdata/**"}, {"-g", "!**/testdata/**"}, {"--type-add", "foo:*.{go,tar}", "-tfoo"},
+	{"--glob-case-insensitive", "-g", "*.GO"}, {"--stop-on-nonmatch"}, {"-p"}, {"--no-filename"},
+	{"-A1", "-B1"}, {"-m1", "-v"}, {"-U", "--crlf"}, {"--crlf", "-o"}, {"--no-require-git"},
+	{"-j3"}, {"-c", "--include-zero"}, {"-v", "--passthru"}, {"--passthru", "-o"},
+	{"-M", "10", "-o"}, {"--color=always", "--hyperlink-format=default"}, {"-P", "-w"}, {"-P", "-U"},
+	{"--engine=auto"}, {"-x", "-v"}, {"--no-ignore-dot"}, {"--null", "-l"}, {"-L", "--max-depth=2"},
 }
 
 // sweepPatterns are literals, classes, anchors, alternations and one

@@ -146,8 +146,9 @@ func diffCases() []diffCase {
 	add("-U", "-n", "foo\\nfoo", "words.txt")
 	add("-U", "--multiline-dotall", "-c", "bar.baz", "words.txt")
 	add("-m0", "foo", "a.txt")
-	add("-uuuu", "foo", "a.txt")                                        // "flag can only be repeated up to 3 times"
-	add("--sort", "path", "--json", "--path-separator=#", "foo", "src") // rg's JSON keeps '/'
+	add("-uuuu", "foo", "a.txt")                                                    // "flag can only be repeated up to 3 times"
+	add("--sort", "path", "--json", "--path-separator=#", "foo", "src")             // rg's JSON keeps '/'
+	add("-l", "--color=always", "--hyperlink-format=file://{path}", "foo", "a.txt") // a path alone is linked too
 	add("-uuu", "--unrestricted", "foo", "a.txt")
 	add("-m", "1", "-c", "foo", "words.txt")
 	add("-nm1", "-A1", "foo", "words.txt")

@@ -139,7 +139,16 @@ func (p *Standard) LinkTo(abs string) { p.linkPath = abs }
 // linkStart opens the hyperlink of the current file's line and column
 // ("" when no hyperlink is printed).
 func (p *Standard) linkStart(line, column int) string {
-	if p.cfg.Hyperlink == nil || p.linkPath == "" || !p.cfg.WithFilename {
+	if !p.cfg.WithFilename {
+		return ""
+	}
+	return p.link(line, column)
+}
+
+// link opens the hyperlink of the current file's line and column
+// whatever WithFilename says: a path printed alone (-l) is linked too.
+func (p *Standard) link(line, column int) string {
+	if p.cfg.Hyperlink == nil || p.linkPath == "" {
 		return ""
 	}
 	url := p.cfg.Hyperlink(p.linkPath, line, column)
@@ -296,7 +305,7 @@ func (p *Standard) appendPrefix(b []byte, l RgLine, col int, off int64) []byte {
 // appendLinkedPath writes a path, as a hyperlink to the file's start when
 // hyperlinks are printed.
 func (p *Standard) appendLinkedPath(b []byte, path string) []byte {
-	link := p.linkStart(1, 1)
+	link := p.link(1, 1)
 	b = append(b, link...)
 	b = p.appendPath(b, path)
 	if link != "" {
