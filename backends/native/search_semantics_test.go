@@ -51,6 +51,7 @@ func TestSearchMatchesRg(t *testing.T) {
 		// is a match (rg 15), under -U too; one a match across lines
 		// reaches is not.
 		{name: "multiline trailing context past max count", files: map[string]string{"a.txt": "x1\nyy\nx2\nyy\nx3\ny\nz\n", "b.txt": "// a\n// b\n// c\nx\n// d\n"}, match: MatchOptions{Pattern: `^y|y$|^\s*//`, Multiline: true}, search: SearchOptions{MaxCount: 1, After: 4}},
+		{name: "-P under -U: trailing context past max count", files: map[string]string{"a.txt": "AAA 1\nb\nCCC 2\nd\nEEE\nf\n"}, match: MatchOptions{Pattern: `[A-Z]{3,}`, PCRE2: true, Multiline: true}, search: SearchOptions{MaxCount: 1, After: 3}},
 		{name: "multiline trailing context past max count, across lines", files: map[string]string{"a.txt": "x1\ny\nx2\ny\nx3\ny\nz\n"}, match: MatchOptions{Pattern: `x\d\ny`, Multiline: true}, search: SearchOptions{MaxCount: 1, After: 3}},
 		{name: "multiline blocks join on a shared line", files: map[string]string{"a.txt": "a\nb a\nb\nx\na\nb\n"}, match: MatchOptions{Pattern: `a\nb`, Multiline: true}},
 		{name: "multiline match starting at a newline", files: map[string]string{"a.txt": "ab\ncd\n"}, match: MatchOptions{Pattern: `\ncd`, Multiline: true}},

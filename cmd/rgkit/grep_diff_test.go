@@ -149,6 +149,9 @@ func diffCases() []diffCase {
 	add("-uuuu", "foo", "a.txt")                                                    // "flag can only be repeated up to 3 times"
 	add("--sort", "path", "--json", "--path-separator=#", "foo", "src")             // rg's JSON keeps '/'
 	add("-l", "--color=always", "--hyperlink-format=file://{path}", "foo", "a.txt") // a path alone is linked too
+	// -v --passthru past -m: every line left is a match, and counts.
+	add("-n", "-v", "--passthru", "-m1", "bar", "words.txt")
+	add("-c", "-v", "--passthru", "-m1", "bar", "words.txt")
 	add("-uuu", "--unrestricted", "foo", "a.txt")
 	add("-m", "1", "-c", "foo", "words.txt")
 	add("-nm1", "-A1", "foo", "words.txt")
