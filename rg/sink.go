@@ -163,8 +163,9 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi, multiLine bool, hos
 			r.cfg.Styles.Match = ""
 		}
 	}
-	if color && o.HyperlinkFormatActive() {
-		// rg prints hyperlinks only where it prints colour.
+	if color && o.HyperlinkFormatActive() && (o.PathSeparator == "" || o.PathSeparator == "/") {
+		// rg prints hyperlinks only where it prints colour, and not for
+		// paths whose separators --path-separator changed.
 		r.cfg.Hyperlink, r.cfg.HyperlinkLines = hyperlinker(o, host)
 	}
 	if o.Replace != nil {

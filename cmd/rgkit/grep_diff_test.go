@@ -146,9 +146,10 @@ func diffCases() []diffCase {
 	add("-U", "-n", "foo\\nfoo", "words.txt")
 	add("-U", "--multiline-dotall", "-c", "bar.baz", "words.txt")
 	add("-m0", "foo", "a.txt")
-	add("-uuuu", "foo", "a.txt")                                                    // "flag can only be repeated up to 3 times"
-	add("--sort", "path", "--json", "--path-separator=#", "foo", "src")             // rg's JSON keeps '/'
-	add("-l", "--color=always", "--hyperlink-format=file://{path}", "foo", "a.txt") // a path alone is linked too
+	add("-uuuu", "foo", "a.txt")                                                                                    // "flag can only be repeated up to 3 times"
+	add("--sort", "path", "--json", "--path-separator=#", "foo", "src")                                             // rg's JSON keeps '/'
+	add("-l", "--color=always", "--hyperlink-format=file://{path}", "foo", "a.txt")                                 // a path alone is linked too
+	add("--sort", "path", "--color=always", "--hyperlink-format=file://{path}", "--path-separator=#", "foo", "src") // no links then
 	// -v --passthru past -m: every line left is a match, and counts.
 	add("-n", "-v", "--passthru", "-m1", "bar", "words.txt")
 	add("-c", "-v", "--passthru", "-m1", "bar", "words.txt")
