@@ -3,6 +3,7 @@ package native
 import (
 	"errors"
 	"regexp"
+	"regexp/syntax"
 
 	"github.com/rgkit/rgkit/internal/rgregex"
 )
@@ -31,6 +32,9 @@ func NewExpander(o MatchOptions) (*Expander, error) {
 		return nil, err
 	}
 	tree = tree.Simplify()
+	if o.CRLF {
+		tree = crlfLineAnchors(tree)
+	}
 	if rgregex.HasAssertion(tree) {
 		if tree = asciiEquivalent(tree); tree == nil {
 			return nil, errors.New("native: the pattern's assertions have no Go equivalent")
@@ -56,4 +60,23 @@ func (x *Expander) Expand(dst []byte, tmpl string, match []byte) (out []byte, ok
 		return dst, false
 	}
 	return x.re.Expand(dst, []byte(tmpl), match, idx), true
+}
+
+// crlfLineAnchors replaces --crlf's line anchors with Go's (?m)^ and $:
+// the Expander sees one match's text, found by the real matcher, and only
+// its groups are wanted, so the anchors need not tell "\r\n" apart.
+func crlfLineAnchors(re *syntax.Regexp) *syntax.Regexp {
+	if a, ok := rgregex.AssertionOf(re); ok {
+		switch a {
+		case rgregex.LineStartCRLF:
+			return &syntax.Regexp{Op: syntax.OpBeginLine}
+		case rgregex.LineEndCRLF:
+			return &syntax.Regexp{Op: syntax.OpEndLine}
+		}
+		return re
+	}
+	for i, sub := range re.Sub {
+		re.Sub[i] = crlfLineAnchors(sub)
+	}
+	return re
 }
