@@ -150,7 +150,6 @@ func diffCases() []diffCase {
 	add("--sort", "path", "--json", "--path-separator=#", "foo", "src")                                             // rg's JSON keeps '/'
 	add("-l", "--color=always", "--hyperlink-format=file://{path}", "foo", "a.txt")                                 // a path alone is linked too
 	add("--sort", "path", "--color=always", "--hyperlink-format=file://{path}", "--path-separator=#", "foo", "src") // no links then
-	add("--crlf", "-r", "<$0>", "^foo", "a.txt")                                                                    // -r with --crlf's line anchors
 	// -v --passthru past -m: every line left is a match, and counts.
 	add("-n", "-v", "--passthru", "-m1", "bar", "words.txt")
 	add("-c", "-v", "--passthru", "-m1", "bar", "words.txt")
