@@ -105,6 +105,19 @@ func TestRandomFlagCombinationsMatchRg15(t *testing.T) {
 		out, errOut, code := testtool.Run(t, cmd)
 		return testtool.NormalizeTimings(out), errOut, code
 	}
+	var statMu sync.Mutex
+	stats := map[string]bool{}
+	isFile := func(rel string) bool {
+		statMu.Lock()
+		defer statMu.Unlock()
+		ok, seen := stats[rel]
+		if !seen {
+			fi, err := os.Stat(filepath.Join(src, rel))
+			ok = err == nil && fi.Mode().IsRegular()
+			stats[rel] = ok
+		}
+		return ok
+	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
 	for i := range n {
@@ -134,9 +147,10 @@ func TestRandomFlagCombinationsMatchRg15(t *testing.T) {
 				return
 			}
 			got, gotErr, gotCode = run(bin, args)
-			if gotCode != wantCode || !sameLines(got, want) || strings.Contains(gotErr, "panic") || strings.Contains(gotErr, "fatal error") {
-				t.Errorf("%s: rg %s (parallel)\nexit %d (rg 15.2.0 sorted: %d)\nstderr %q\nlines differ: %v",
-					name, strings.Join(args, " "), gotCode, wantCode, gotErr, !sameLines(got, want))
+			same, inOrder := sameLines(got, want), sameOrderPerFile(got, want, isFile)
+			if gotCode != wantCode || !same || !inOrder || strings.Contains(gotErr, "panic") || strings.Contains(gotErr, "fatal error") {
+				t.Errorf("%s: rg %s (parallel)\nexit %d (rg 15.2.0 sorted: %d)\nstderr %q\nlines differ: %v; a file's lines out of order: %v",
+					name, strings.Join(args, " "), gotCode, wantCode, gotErr, !same, !inOrder)
 			}
 		}()
 	}
@@ -153,4 +167,35 @@ func sameLines(a, b string) bool {
 	slices.Sort(x)
 	slices.Sort(y)
 	return slices.Equal(x, y)
+}
+
+// sameOrderPerFile reports whether the lines of a and b that begin with
+// the same file's path (up to a ':' or '-' after it, as rg prints a path
+// before a line, a line number or a note) come in the same order: rg's
+// parallel walk orders the files as it pleases, never one file's lines.
+// (Lines end at '\n' or NUL, as in sameLines.)
+// isFile says which prefixes are files.
+func sameOrderPerFile(a, b string, isFile func(string) bool) bool {
+	perFile := func(s string) map[string][]string {
+		m := map[string][]string{}
+		for _, line := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == 0 }) {
+			for i := range len(line) {
+				if line[i] != ':' && line[i] != '-' {
+					continue
+				}
+				if p := strings.TrimPrefix(line[:i], "./"); isFile(p) {
+					m[p] = append(m[p], line)
+					break
+				}
+			}
+		}
+		return m
+	}
+	x, y := perFile(a), perFile(b)
+	for p, lines := range x {
+		if !slices.Equal(lines, y[p]) {
+			return false
+		}
+	}
+	return len(x) == len(y)
 }
