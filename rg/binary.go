@@ -92,6 +92,70 @@ func (s *rgSink) noticeReadNUL() {
 	s.binaryOff, s.readStop = s.firstNUL, -1
 }
 
+// namedBinaryDecoded is namedBinary for a file the search reads through a
+// decoder (-z's decompression, -E's or a byte-order mark's transcoding),
+// which open opens: rg never maps such a file, and looks for the NUL in
+// the decoded bytes, which it reads in buffer fills. The fills are
+// replayed as a file's (64 KiB each; a pipe from a decompressor can hand
+// rg less at a time, which moves a late NUL's cut, never one in the first
+// fill). The file is decoded once more here, as far as its first NUL.
+func (s *rgSink) namedBinaryDecoded(open func() (io.ReadCloser, error)) {
+	f, err := open()
+	if err != nil {
+		return // (the search reports it)
+	}
+	defer f.Close()
+	head, nul := readToNUL(f, maxReadStopPrefix)
+	if nul < 0 {
+		return
+	}
+	if stop := native.ReadStop(head, int(nul)); stop > 0 {
+		s.readStop, s.firstNUL = int64(stop), nul
+	} else {
+		s.binaryOff = nul
+	}
+}
+
+// startsWithBOM says whether the file at path starts with a byte-order
+// mark (UTF-8, UTF-16LE or UTF-16BE), which has rg read it through a
+// decoder rather than map it.
+func startsWithBOM(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head [3]byte
+	n, _ := io.ReadFull(f, head[:])
+	return (n >= 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF)) ||
+		(n == 3 && head == [3]byte{0xEF, 0xBB, 0xBF})
+}
+
+// readCloser reads one thing and closes another (a decoder and its file).
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// readToNUL reads r up to and including its first NUL byte, at most max
+// bytes, and returns what it read and the NUL's offset (-1: none).
+func readToNUL(r io.Reader, max int64) ([]byte, int64) {
+	var head []byte
+	buf := make([]byte, 64<<10)
+	for int64(len(head)) < max {
+		n, err := r.Read(buf)
+		if i := bytes.IndexByte(buf[:n], 0); i >= 0 {
+			head = append(head, buf[:i+1]...)
+			return head, int64(len(head) - 1)
+		}
+		head = append(head, buf[:n]...)
+		if err != nil {
+			break
+		}
+	}
+	return nil, -1
+}
+
 // readStop replays rg's buffer fills over the file at path up to its NUL
 // at nul: the offset its printed lines end at (0: none print).
 func readStop(path string, nul int64) int64 {

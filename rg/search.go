@@ -209,6 +209,13 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		}
 	}
 	run.flushEach = tty || o.LineBuffered
+	if n := nativeEngine(chain); n != nil && (o.SearchZip || (o.Encoding != "" && o.Encoding != "auto")) {
+		// A named file read through a decoder is looked at for a NUL
+		// as the search reads it (see namedBinaryDecoded).
+		if open, err := n.OpenAsSearched(q); err == nil {
+			run.openSearched = open
+		}
+	}
 	for i, t := range targets {
 		t.index = i
 		if ctx.Err() != nil {

@@ -322,13 +322,33 @@ func (s *rgSink) Begin(rel string) error {
 		s.loc.close()
 	}
 	s.loc = nil
-	if r.std != nil && s.t.stream == nil && !r.o.Text && !readsTransformed(r.o, s.abs) { // -a: a NUL is a byte
-		switch {
-		case s.t.file:
-			s.namedBinary(firstNUL(s.abs))
-		case r.o.Binary:
-			s.namedBinary(firstNUL(s.abs)) // --binary: a walked file's NUL as a named one's
-		}
+	switch {
+	case r.std == nil || s.t.stream != nil || r.o.Text: // -a: a NUL is a byte
+	case !s.t.file && !r.o.Binary: // (--binary: a walked file's NUL as a named one's)
+	case r.o.Pre != "" || r.o.NullData:
+		// A --pre command's output is not looked at twice (the command
+		// would run twice for each file); --null-data's NULs end lines.
+	case r.o.SearchZip && readsTransformed(r.o, s.abs), r.o.Encoding != "" && r.o.Encoding != "auto" && r.o.Encoding != "none":
+		s.namedBinaryDecoded(func() (io.ReadCloser, error) {
+			if r.openSearched == nil {
+				return nil, errors.ErrUnsupported
+			}
+			f, _, err := r.openSearched(context.Background(), s.abs, s.rel)
+			return f, err
+		})
+	case r.o.Encoding != "none" && startsWithBOM(s.abs):
+		// rg decodes a file that starts with a byte-order mark, and
+		// reads it as -E's files.
+		s.namedBinaryDecoded(func() (io.ReadCloser, error) {
+			f, err := os.Open(s.abs)
+			if err != nil {
+				return nil, err
+			}
+			d, _, err := native.DecodeReader(f, "utf-8") // (the mark overrides it)
+			return readCloser{d, f}, err
+		})
+	default:
+		s.namedBinary(firstNUL(s.abs))
 	}
 	s.std = r.std
 	if r.sorting() || s.own {
@@ -547,6 +567,19 @@ type ownWriter struct{ s *rgSink }
 func (w ownWriter) Write(p []byte) (int, error) {
 	s := w.s
 	if s.holding {
+		// The output is the file's (End took it, or a spill): what the
+		// buffer holds goes first, so a note End prints (rg's "WARNING:
+		// stopped searching binary file") follows the lines.
+		if err := s.follow(); err != nil {
+			return 0, err
+		}
+		if s.buf.Len() > 0 {
+			_, err := s.run.w.Write(s.buf.Bytes())
+			s.buf.Reset()
+			if err != nil {
+				return 0, err
+			}
+		}
 		return s.run.w.Write(p)
 	}
 	n, _ := s.buf.Write(p)
@@ -687,9 +720,10 @@ func (s *rgSink) countsLess() bool {
 }
 
 // mapsLookingForNUL reports whether rg maps the named file at abs and
-// looks for a NUL in it (not with -a, nor in what -z or -E decode).
+// looks for a NUL in it (not with -a, nor in what -z or -E decode, nor in
+// a file it decodes for its byte-order mark).
 func (r *rgRun) mapsLookingForNUL(abs string) bool {
-	return r.mapped && !r.o.Text && !readsTransformed(r.o, abs)
+	return r.mapped && !r.o.Text && !readsTransformed(r.o, abs) && (r.o.Encoding == "none" || !startsWithBOM(abs))
 }
 
 // cutUnbegunMapped counts, for the statistics, the named files the engine
@@ -1080,10 +1114,8 @@ func replaceSpans(expand expander, tmpl string, l search.Line) ([]byte, []search
 
 // firstNUL returns the offset of the first NUL byte in the file at path,
 // or -1: rg reports a file named on the command line that holds one as
-// "binary file matches" instead of printing its lines. A file that starts
-// with a UTF-16 byte-order mark is -1: rg decodes it before it looks, and
-// its NULs are half of every ASCII character (the callers leave out the
-// files read with an -E encoding).
+// "binary file matches" instead of printing its lines. (A file rg
+// transcodes is looked at decoded, see namedBinaryDecoded.)
 func firstNUL(path string) int64 {
 	f, err := os.Open(path)
 	if err != nil {
@@ -1094,9 +1126,6 @@ func firstNUL(path string) int64 {
 	var off int64
 	for {
 		n, err := f.Read(buf)
-		if off == 0 && (bytes.HasPrefix(buf[:n], []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf[:n], []byte{0xFE, 0xFF})) {
-			return -1
-		}
 		if i := bytes.IndexByte(buf[:n], 0); i >= 0 {
 			return off + int64(i)
 		}

@@ -450,8 +450,10 @@ func (r *FileSearcher) searchTransformed(f File, follow bool) error {
 		}
 	}
 	cerr := rc.Close()
+	out.nulAt = -1
 	if res.Binary {
 		r.binary.Add(1)
+		out.nulAt = res.NULOffset
 	}
 	switch {
 	case sinkDone:

@@ -181,6 +181,11 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 	if !o.Decoded {
 		data, peek = decodeBOM(data)
 	}
+	if peek == 0 {
+		// A byte-order mark was decoded: rg reads such a file through its
+		// decoder, never mapped, so a named one's NULs are line breaks.
+		o.KeepNUL = false
+	}
 	if o.Text {
 		o.BinaryConvert, o.KeepNUL = true, true
 	}
@@ -210,8 +215,10 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		data, binary = convertNUL(data)
 		end = len(data)
 		located = located && !binary
-		if binary {
-			decoded = nil // NULs turned into line ends: no longer the text rg numbers offsets in
+		if binary && decoded != nil {
+			// A decoded file's NULs turned into line ends: rg numbers its
+			// offsets, and ends its lines, in the converted text.
+			decoded = data
 		}
 	} else if m.multi || o.Mapped {
 		end, binary = multilineBinaryCut(data)

@@ -79,6 +79,7 @@ func (s *streamState) run(r io.Reader) (FileResult, error) {
 			// brought the NUL (it searches after each read that brings a
 			// line end), and stops there.
 			s.res.Binary, eof = true, true
+			s.res.NULOffset = int64(base + nulRead + bytes.IndexByte(buf[nulRead:], 0))
 			end = prefix + bytes.LastIndexByte(buf[prefix:nulRead], '\n') + 1
 		} else if !eof {
 			end = prefix + bytes.LastIndexByte(buf[prefix:], '\n') + 1
@@ -89,7 +90,10 @@ func (s *streamState) run(r io.Reader) (FileResult, error) {
 				return s.res, err
 			}
 		}
-		if !s.o.Text && !quit && bytes.IndexByte(fresh, 0) >= 0 {
+		if i := bytes.IndexByte(fresh, 0); !s.o.Text && !quit && i >= 0 {
+			if !s.res.Binary {
+				s.res.NULOffset = int64(base + prefix + i)
+			}
 			s.res.Binary = true
 			for i := range fresh {
 				if fresh[i] == 0 {
