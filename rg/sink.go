@@ -134,7 +134,7 @@ func newRgRun(o *rgcli.Options, w *bufio.Writer, tty, multi, multiLine bool, hos
 		Heading: heading && !o.Vimgrep, WithFilename: withFilename, LineNumber: lineNumber,
 		Column: o.Column || (o.Vimgrep && !o.NoColumn), ByteOffset: o.ByteOffset, OnlyMatching: o.OnlyMatching,
 		Vimgrep: o.Vimgrep, Null: o.Null, Trim: o.Trim,
-		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview, Multiline: multiLine, Stats: o.Stats,
+		MaxColumns: o.MaxColumns, MaxColumnsPreview: o.MaxColumnsPreview, Multiline: multiLine, Stats: o.Stats, Invert: o.Invert, Replacing: o.Replace != nil,
 		ContextSeparator: sep, Context: before > 0 || after > 0,
 		FieldMatchSeparator: o.FieldMatchSeparator, FieldContextSeparator: o.FieldContextSeparator,
 		Color: color,

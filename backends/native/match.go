@@ -143,7 +143,8 @@ func Compile(o MatchOptions) (*Matcher, error) {
 	// text, and its blocks (matches on adjacent lines printed as one,
 	// with the first one's column) follow.
 	anchored := hasOp(tree, syntax.OpBeginText) || hasOp(tree, syntax.OpEndText) ||
-		hasOp(tree, syntax.OpBeginLine) || hasOp(tree, syntax.OpEndLine)
+		hasOp(tree, syntax.OpBeginLine) || hasOp(tree, syntax.OpEndLine) ||
+		!o.NullData && (holdsAssertion(tree, rgregex.LineStartCRLF) || holdsAssertion(tree, rgregex.LineEndCRLF)) // (--crlf's ^ and $; --null-data's own stand for its permuted ones)
 	m := &Matcher{opts: o, multi: o.Multiline && (canMatchNewline(tree) || anchored)}
 	full := tree
 	switch {
@@ -299,6 +300,19 @@ func hasOp(re *syntax.Regexp, op syntax.Op) bool {
 	}
 	for _, s := range re.Sub {
 		if hasOp(s, op) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsAssertion reports whether re holds the placeholder for a.
+func holdsAssertion(re *syntax.Regexp, a rgregex.Assertion) bool {
+	if b, ok := rgregex.AssertionOf(re); ok {
+		return a == b
+	}
+	for _, s := range re.Sub {
+		if holdsAssertion(s, a) {
 			return true
 		}
 	}

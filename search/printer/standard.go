@@ -33,6 +33,11 @@ type StandardConfig struct {
 	Multiline bool
 	// Stats is rg --stats, under which rg finds every match of a line.
 	Stats bool
+	// Invert is rg -v: the lines printed as matches hold none.
+	Invert bool
+	// Replacing is rg -r (a -U block's lines come replaced already, with
+	// no RgLine.Replaced of their own).
+	Replacing bool
 	// Hyperlink, when set, is the URL of a line of a file (rg
 	// --hyperlink-format; line and column are 1 when not printed): the
 	// path and the prelude are wrapped in an OSC 8 hyperlink to it.
@@ -349,10 +354,14 @@ func (p *Standard) appendBody(b []byte, l RgLine, text []byte, spans, counted []
 		// a line of spaces and a "\r" down to its "\n".
 		term = term[1:]
 	}
-	if len(term) == 0 || p.cfg.Color && p.cfg.Styles.Match != "" && l.Kind == search.KindMatch && len(spans) > 0 {
+	if len(term) == 0 || p.cfg.Color && p.cfg.Styles.Match != "" && l.Kind == search.KindMatch && len(spans) > 0 ||
+		p.cfg.Multiline && string(p.term()) == "\r\n" && !p.cfg.Invert && l.Kind == search.KindMatch && (p.matchGranular(l) || p.cfg.Replacing) {
 		// rg colours a line's matches with the terminator cut off, then
 		// ends the line with its own: "\r\n" under --crlf, even for a
-		// line that ended in "\n" alone.
+		// line that ended in "\n" alone. So it ends every line of a
+		// multiline search's match when it finds each match (a column,
+		// colours, -r, --stats). (Without --crlf it cuts "\n" alone and
+		// writes it back: the file's bytes.)
 		term = p.term()
 	}
 	// rg measures the line with its terminator (an -o match has none).
