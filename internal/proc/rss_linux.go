@@ -4,6 +4,8 @@ package proc
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"strconv"
 	"sync"
@@ -37,13 +39,20 @@ type memSample struct {
 // search a large file are resident too, but the kernel can drop them at any
 // time, so they are no threat to the host and no sign of a runaway.
 func watchMemory(pid int, maxAnon int64, onCap func()) (stop func() memWatch) {
-	path := "/proc/" + strconv.Itoa(pid) + "/status"
+	// The file is opened once and read again from its start for each
+	// sample: an open of a /proc file costs ten times the read (58 µs
+	// against 5.5 µs here), and at one sample every 5 ms over a search of
+	// a second and a half the opens took an eighth of the ripgrep
+	// engine's CPU. The open file is also the child's for good, where a
+	// path opened again could name a process that took its pid.
+	f, _ := os.Open("/proc/" + strconv.Itoa(pid) + "/status") // (nil: the child is gone already)
+	buf := make([]byte, 8<<10)
 	var (
 		mu sync.Mutex
 		w  = memWatch{sampled: true}
 	)
 	sample := func() {
-		s, ok := readMemSample(path)
+		s, ok := readMemSample(f, buf)
 		if !ok {
 			return
 		}
@@ -78,18 +87,26 @@ func watchMemory(pid int, maxAnon int64, onCap func()) (stop func() memWatch) {
 	return func() memWatch {
 		close(done)
 		<-finished
+		if f != nil {
+			f.Close()
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		return w
 	}
 }
 
-// readMemSample reads the memory lines of a /proc status file.
-func readMemSample(path string) (memSample, bool) {
-	b, err := os.ReadFile(path)
-	if err != nil {
+// readMemSample reads the memory lines of an open /proc status file, from
+// its start, into buf (large enough for the whole file).
+func readMemSample(f *os.File, buf []byte) (memSample, bool) {
+	if f == nil {
 		return memSample{}, false
 	}
+	n, err := f.ReadAt(buf, 0)
+	if n == 0 || err != nil && !errors.Is(err, io.EOF) {
+		return memSample{}, false
+	}
+	b := buf[:n]
 	s := memSample{hwm: statusKB(b, "VmHWM:"), anon: statusKB(b, "RssAnon:"), data: statusKB(b, "VmData:")}
 	return s, s.hwm > 0
 }
