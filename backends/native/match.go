@@ -33,6 +33,10 @@ type MatchOptions struct {
 	// records end in '\n' and rg's meaning of '.', '^' and '$' around an
 	// interior '\n' is (?R)'s around '\r'.
 	NullData bool
+
+	// sentinel: compile for data where U+FFFE stands for a genuine U+FFFD
+	// (see sentinelRune).
+	sentinel bool
 }
 
 // PatternError is a pattern the searcher cannot run as rg would: one rg
@@ -104,6 +108,10 @@ type Matcher struct {
 	// buffer's start: a later line matches with no span. textVM finds
 	// those spans with the line's previous byte in view.
 	textVM *pikeVM
+	// sentinel runs in place of this Matcher on data holding a genuine
+	// U+FFFD, which this one's classes miss (see sentinelRune); nil when
+	// no class, '.' or literal of the pattern holds U+FFFD.
+	sentinel *Matcher
 }
 
 // Compile builds a Matcher with rg 15's semantics: the pattern is read in
@@ -133,6 +141,14 @@ func Compile(o MatchOptions) (*Matcher, error) {
 			return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error()}
 		}
 	}
+	var sentinel *Matcher
+	if o.sentinel {
+		toSentinel(tree)
+	} else if holdsFFFD(tree) {
+		so := o
+		so.sentinel = true
+		sentinel, _ = Compile(so) // (it compiles as this one does; nil keeps the old answer)
+	}
 	if err := rewriteForRg(tree, o.Multiline); err != nil {
 		return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error()}
 	}
@@ -145,7 +161,7 @@ func Compile(o MatchOptions) (*Matcher, error) {
 	anchored := hasOp(tree, syntax.OpBeginText) || hasOp(tree, syntax.OpEndText) ||
 		hasOp(tree, syntax.OpBeginLine) || hasOp(tree, syntax.OpEndLine) ||
 		!o.NullData && (holdsAssertion(tree, rgregex.LineStartCRLF) || holdsAssertion(tree, rgregex.LineEndCRLF)) // (--crlf's ^ and $; --null-data's own stand for its permuted ones)
-	m := &Matcher{opts: o, multi: o.Multiline && (canMatchNewline(tree) || anchored)}
+	m := &Matcher{opts: o, multi: o.Multiline && (canMatchNewline(tree) || anchored), sentinel: sentinel}
 	full := tree
 	switch {
 	case o.Word && o.NoUnicode:
@@ -249,6 +265,7 @@ func (m *Matcher) Options() MatchOptions { return m.opts }
 // is taken to start the file: a pattern with \A has spans on a file's
 // first line only (see Matcher.textVM).
 func (m *Matcher) Spans(line []byte) [][2]int {
+	m, line = m.withSentinel(line)
 	return m.appendSpans(line, nil)
 }
 

@@ -139,6 +139,7 @@ func (v *pikeVM) eachMatch(b []byte, from int, fn func(s, e int) bool) (stopped 
 // of a line with more of them than a Line stores (MaxSubmatches), such as
 // rg's -o, whose memory stays that of the line.
 func (m *Matcher) EachSpan(line []byte, fn func(start, end int) bool) {
+	m, line = m.withSentinel(line)
 	if m.lit != nil {
 		for at := 0; ; {
 			i := bytes.Index(line[at:], m.lit)

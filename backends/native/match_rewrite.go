@@ -22,8 +22,9 @@ var errLiteralNewline = errors.New(`the literal "\n" is not allowed in a regex o
 //   - every class that spans U+FFFD together with other runes ('.', [^a],
 //     \W, \D, ...) loses U+FFFD. Go decodes each invalid UTF-8 byte as
 //     U+FFFD, so this is what keeps '.' from matching invalid bytes, as in
-//     rg. The price: such classes no longer match a genuine U+FFFD character
-//     (EF BF BD) either. A class that names U+FFFD alone keeps it.
+//     rg. Such classes no longer match a genuine U+FFFD character (EF BF
+//     BD) either: data that holds one is searched by the Matcher's
+//     sentinel (see sentinelRune). A class that names U+FFFD alone keeps it.
 func rewriteForRg(re *syntax.Regexp, multiline bool) error {
 	switch re.Op {
 	case syntax.OpLiteral:
@@ -187,7 +188,7 @@ func permuteForNullData(re *syntax.Regexp) *syntax.Regexp {
 			cls = runeclass.Without(cls, r)
 		}
 		for _, r := range add {
-			cls = withRune(cls, r)
+			cls = runeclass.With(cls, r)
 		}
 		re.Rune = cls
 	case syntax.OpAnyCharNotNL:
@@ -198,33 +199,4 @@ func permuteForNullData(re *syntax.Regexp) *syntax.Regexp {
 		re.Sub[i] = permuteForNullData(sub)
 	}
 	return re
-}
-
-// withRune adds r to the sorted ranges cls.
-func withRune(cls []rune, r rune) []rune {
-	if runeclass.Has(cls, r) {
-		return cls
-	}
-	out := make([]rune, 0, len(cls)+2)
-	added := false
-	for i := 0; i < len(cls); i += 2 {
-		lo, hi := cls[i], cls[i+1]
-		if !added && r < lo {
-			out, added = append(out, r, r), true
-		}
-		out = append(out, lo, hi)
-	}
-	if !added {
-		out = append(out, r, r)
-	}
-	// Merge neighbours that now touch.
-	merged := out[:2]
-	for i := 2; i < len(out); i += 2 {
-		if out[i] <= merged[len(merged)-1]+1 {
-			merged[len(merged)-1] = max(merged[len(merged)-1], out[i+1])
-			continue
-		}
-		merged = append(merged, out[i], out[i+1])
-	}
-	return merged
 }

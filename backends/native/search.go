@@ -169,6 +169,22 @@ type FileResult struct {
 // A -P match that runs past its limits ends the search with a
 // *MatchLimitError.
 func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (res FileResult, err error) {
+	if s, b := m.withSentinel(data); s != m {
+		// The lines go out with the data's own bytes again.
+		if runs := o.Runs; runs != nil {
+			o.Runs = func(r search.LineRun) error {
+				r.Text = fromSentinel(r.Text)
+				return runs(r)
+			}
+		}
+		if emit == nil {
+			return s.Search(b, o, nil)
+		}
+		return s.Search(b, o, func(l Line) error {
+			l.Text = fromSentinel(l.Text)
+			return emit(l)
+		})
+	}
 	if m.vm != nil && m.vm.px != nil {
 		defer catchMatchLimit(&err)
 	}

@@ -231,6 +231,7 @@ type MultilineMatches struct{ it mlIter }
 
 // MultilineMatches returns an iterator over text's matches.
 func (m *Matcher) MultilineMatches(text []byte) *MultilineMatches {
+	m, text = m.withSentinel(text)
 	return &MultilineMatches{it: newMLIter(m, text)}
 }
 

@@ -8,8 +8,8 @@ import (
 )
 
 // TestRandomSearchesMatchRg is a randomised differential test: random files
-// built from a vocabulary of awkward pieces (CRLF, NUL, invalid UTF-8,
-// non-ASCII, empty lines, no final newline), random patterns and random
+// built from a vocabulary of awkward pieces (CRLF, NUL, invalid UTF-8, a
+// genuine U+FFFD, non-ASCII, empty lines, no final newline), random patterns and random
 // options, through rg and through the searcher. The seed is fixed, so a
 // failure is reproducible; the failing case is printed in full. 25 cases by
 // default, 150 under RGKIT_TEST_FULL=1 (sampleSize).
@@ -20,12 +20,12 @@ func TestRandomSearchesMatchRg(t *testing.T) {
 	}
 	pieces := []string{"foo", "bar", "Foo", "FOO", "foo_bar", " ", "  ", "\t", "\n", "\n", "\n", "\r\n",
 		"x1 = 2", "a=3", "func ", "Error(", "http", "HTTP", "é", "\u212a", "\xff", "-", "(", ")", ".", "9", "baz",
-		"ключ", "_слово", "١٢٣", "Ωμέγα", "e\u0301", "\u017f", "\u00a0", "naïve"}
+		"ключ", "_слово", "١٢٣", "Ωμέγα", "e\u0301", "\u017f", "\u00a0", "naïve", "\ufffd"}
 	patterns := []string{"foo", "bar|baz", "fo+", `\bfoo\b`, `^foo`, `bar$`, `[a-z]+\d`, `\w+\d\s*=\s*\d`,
 		`func \w*Error\(`, "http", `f.o`, `o\s+b`, `(foo|bar)(bar|baz)`, `[^a-z]+`, `\d`, `.`,
 		`[A-Z]{2,}`, `\.`, `foo\nbar`, `o\n+b`, `(?s)foo.bar`,
 		`\w+`, `\bключ\b`, `\d+`, `(?i)k\w*`, `\b{start}\w`, `\w+\b{end}`, `\p{Greek}+`,
-		`[\w&&\p{Cyrillic}]+`, `\s+\w`, `(?i)ΩΜ`, `\B\w`, `\w\b`, `\<\w+\>`, `(?i)[a-z]+\s`}
+		`[\w&&\p{Cyrillic}]+`, `\s+\w`, `(?i)ΩΜ`, `\B\w`, `\w\b`, `\<\w+\>`, `(?i)[a-z]+\s`, `\W+`, `[^a-z\s]{2}`}
 	rng := rand.New(rand.NewPCG(7, 11))
 	var cases []rgCase
 	for i := range sampleSize(150, 25) {

@@ -142,7 +142,13 @@ func rgOutput(t *testing.T, rg, dir string, args []string) []byte {
 	cmd := exec.Command(rg, args...)
 	cmd.Dir = dir
 	out, err := cmd.Output()
-	if ee, ok := err.(*exec.ExitError); err != nil && !(ok && ee.ExitCode() == 1) {
+	ee, ok := err.(*exec.ExitError)
+	if ok && bytes.Contains(ee.Stderr, []byte("panicked at")) {
+		// rg itself crashed (rg 15.2.0's JSON printer panics on some -U
+		// -m cases): there is no answer to compare with.
+		t.Skipf("rg %v crashed, no reference answer:\n%s", args, ee.Stderr)
+	}
+	if err != nil && !(ok && ee.ExitCode() == 1) {
 		t.Fatalf("rg %v: %v", args, err)
 	}
 	return out

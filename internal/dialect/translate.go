@@ -137,10 +137,10 @@ func dropAssertions(re *syntax.Regexp) *syntax.Regexp {
 	return re
 }
 
-// rgClasses rewrites every class, '.' included, as rg's matcher reads it
-// and as the native engine does (native.rewriteForRg): outside multiline
-// mode no class holds '\n'; a class of more than one character never holds
-// U+FFFD, which is how Go's '.' is kept from matching invalid UTF-8.
+// rgClasses rewrites every class, '.' included, as rg's matcher reads it:
+// outside multiline mode no class holds '\n'. (A class keeps U+FFFD: the
+// tools match its UTF-8 bytes, a genuine U+FFFD, never an invalid byte,
+// as rg does.)
 func rgClasses(re *syntax.Regexp, multiline bool) {
 	var cls []rune
 	switch re.Op {
@@ -158,9 +158,6 @@ func rgClasses(re *syntax.Regexp, multiline bool) {
 	}
 	if !multiline {
 		cls = runeclass.Without(cls, '\n')
-	}
-	if n := runeclass.Size(cls); n > 1 && runeclass.Has(cls, utf8.RuneError) {
-		cls = runeclass.Without(cls, utf8.RuneError)
 	}
 	re.Op, re.Rune, re.Sub = syntax.OpCharClass, cls, nil
 	re.Flags &^= syntax.FoldCase

@@ -48,3 +48,26 @@ func Size(cls []rune) int {
 	}
 	return n
 }
+
+// With returns the range list cls with r added.
+func With(cls []rune, r rune) []rune {
+	if Has(cls, r) {
+		return cls
+	}
+	in := make([]rune, 0, len(cls)+2)
+	i := 0
+	for ; i+1 < len(cls) && cls[i] < r; i += 2 {
+		in = append(in, cls[i], cls[i+1])
+	}
+	in = append(in, r, r)
+	in = append(in, cls[i:]...)
+	out := make([]rune, 0, len(in))
+	for j := 0; j+1 < len(in); j += 2 {
+		if n := len(out); n > 0 && out[n-1]+1 >= in[j] {
+			out[n-1] = max(out[n-1], in[j+1]) // adjacent: one range
+			continue
+		}
+		out = append(out, in[j], in[j+1])
+	}
+	return out
+}

@@ -36,3 +36,24 @@ func TestHasAndSize(t *testing.T) {
 		t.Errorf("Size = %d, want 16", n)
 	}
 }
+
+func TestWithAddsOrJoinsRanges(t *testing.T) {
+	cases := []struct {
+		cls  []rune
+		r    rune
+		want string
+	}{
+		{[]rune{'a', 'c', 'e', 'g'}, 'd', "[97 103]"},                // joins the two ranges around it
+		{[]rune{'a', 'c'}, 'd', "[97 100]"},                          // grows the range before it
+		{[]rune{'b', 'c'}, 'a', "[97 99]"},                           // grows the range after it
+		{[]rune{'a', 'b', 'x', 'z'}, 'm', "[97 98 109 109 120 122]"}, // a range of its own
+		{[]rune{'b', 'c'}, 'z', "[98 99 122 122]"},                   // after every range
+		{[]rune{'a', 'z'}, 'm', "[97 122]"},                          // there already
+		{nil, 'x', "[120 120]"},
+	}
+	for _, c := range cases {
+		if got := fmt.Sprint(With(c.cls, c.r)); got != c.want {
+			t.Errorf("With(%q, %q) = %s, want %s", c.cls, c.r, got, c.want)
+		}
+	}
+}
