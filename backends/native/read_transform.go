@@ -149,9 +149,9 @@ func UnpermuteLine(l Line) Line {
 // UTF-16LE, UTF-16BE) is dropped and says how the rest is read, whatever
 // the encoding asked for (but a UTF-8 mark does not override an asked
 // UTF-16, as in rg); without one the asked encoding transcodes to
-// UTF-8 (invalid sequences become U+FFFD, as encoding_rs makes them), and
-// UTF-8 and "auto" pass the bytes through unchecked. "none" reads the raw
-// bytes, a byte-order mark included.
+// UTF-8 (invalid sequences become U+FFFD, as encoding_rs makes them, for
+// an asked UTF-8 too), and "auto" passes the bytes through unchecked.
+// "none" reads the raw bytes, a byte-order mark included.
 func (rd *reading) decode(r io.Reader) io.Reader {
 	if rd.enc.Mode == textenc.None {
 		return r
@@ -167,6 +167,9 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}) && !utf16:
 		// (rg reads a UTF-8 mark as text of an asked UTF-16 encoding.)
 		br.Discard(3)
+		if rd.enc.Name == "utf-8" {
+			return transform.NewReader(br, utf8Replacer{})
+		}
 		return br
 	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
 		br.Discard(2)
@@ -180,6 +183,9 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 		return transform.NewReader(br, utf16Decoder{})
 	case "utf-16be":
 		return transform.NewReader(br, utf16Decoder{bigEndian: true})
+	}
+	if rd.enc.Name == "utf-8" {
+		return transform.NewReader(br, utf8Replacer{}) // (asked for: invalid bytes become U+FFFD)
 	}
 	if rd.enc.Enc == nil {
 		return br

@@ -119,3 +119,83 @@ func (d utf16Decoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, er
 	}
 	return nDst, nSrc, nil
 }
+
+// utf8Replacer is rg -E utf-8: the bytes pass as they are, except that
+// each maximal part of an invalid sequence becomes one U+FFFD, as
+// encoding_rs (the WHATWG decoder) makes it: "\xe2\x82" (a sequence cut
+// short) is one, "\xed\xa0\x80" (a surrogate) three, "\xc0\xaf" two.
+// (Without -E, and with a UTF-8 byte-order mark, rg passes invalid bytes
+// through unchanged.)
+type utf8Replacer struct{}
+
+func (utf8Replacer) Reset() {}
+
+func (utf8Replacer) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
+	for nSrc < len(src) {
+		c := src[nSrc]
+		if c < utf8.RuneSelf {
+			if nDst >= len(dst) {
+				return nDst, nSrc, transform.ErrShortDst
+			}
+			dst[nDst] = c
+			nDst++
+			nSrc++
+			continue
+		}
+		if !utf8.FullRune(src[nSrc:]) && !atEOF {
+			return nDst, nSrc, transform.ErrShortSrc // the sequence may go on in the next chunk
+		}
+		r, size := utf8.DecodeRune(src[nSrc:])
+		if r == utf8.RuneError && size == 1 {
+			size = invalidUTF8Prefix(src[nSrc:])
+		} else {
+			r = -1 // valid (a genuine U+FFFD too): copied as it is
+		}
+		if r == -1 {
+			if nDst+size > len(dst) {
+				return nDst, nSrc, transform.ErrShortDst
+			}
+			nDst += copy(dst[nDst:], src[nSrc:nSrc+size])
+		} else {
+			if nDst+3 > len(dst) {
+				return nDst, nSrc, transform.ErrShortDst
+			}
+			nDst += utf8.EncodeRune(dst[nDst:], utf8.RuneError)
+		}
+		nSrc += size
+	}
+	return nDst, nSrc, nil
+}
+
+// invalidUTF8Prefix is the length of the maximal part of an invalid UTF-8
+// sequence at the start of b (at least 1): its lead byte and the
+// continuation bytes that could still have made it valid.
+func invalidUTF8Prefix(b []byte) int {
+	lo, hi, need := byte(0x80), byte(0xBF), 0
+	switch c := b[0]; {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c >= 0xE0 && c <= 0xEF:
+		need = 2
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		need = 3
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+	}
+	n := 1
+	for ; n <= need && n < len(b); n++ {
+		if b[n] < lo || b[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xBF
+	}
+	return n
+}

@@ -75,11 +75,7 @@ func TestBinaryNotesAsRg15(t *testing.T) {
 		{"--sort=path", "-n", "hello", "bom/utf8.txt", "bom/le.txt", "walk/late.txt"},
 		{"-E", "none", "h", "bom/le.txt"},
 	} {
-		want := runIn(t, dir, rg, args)
-		got := runIn(t, dir, bin, args)
-		if got, want := testtool.NormalizeTimings(got), testtool.NormalizeTimings(want); got != want {
-			t.Errorf("rg %q: cmd/rg differs from rg 15.2.0:\n%s", args, firstDiff(got, want))
-		}
+		sameAsRg15(t, dir, rg, bin, args)
 	}
 }
 

@@ -75,11 +75,19 @@ func TestLineRunsAsRg15(t *testing.T) {
 		{"-l", "--passthru", "--stats", "needle"},
 	} {
 		args := append([]string{"--sort", "path"}, args...)
-		want := runIn(t, dir, rg, args)
-		got := runIn(t, dir, bin, args)
-		if got, want := testtool.NormalizeTimings(got), testtool.NormalizeTimings(want); got != want {
-			t.Errorf("rg %q: cmd/rg differs from rg 15.2.0:\n%s", args, firstDiff(got, want))
-		}
+		sameAsRg15(t, dir, rg, bin, args)
+	}
+}
+
+// sameAsRg15 runs args in dir through rg (15.2.0) and bin (cmd/rg) and
+// reports where their stdout, stderr or exit status differ (timings
+// masked).
+func sameAsRg15(t *testing.T, dir, rg, bin string, args []string) {
+	t.Helper()
+	want := runIn(t, dir, rg, args)
+	got := runIn(t, dir, bin, args)
+	if got, want := testtool.NormalizeTimings(got), testtool.NormalizeTimings(want); got != want {
+		t.Errorf("rg %q: cmd/rg differs from rg 15.2.0:\n%s", args, firstDiff(got, want))
 	}
 }
 
