@@ -2,10 +2,12 @@ package rg
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/search"
 	"github.com/rgkit/rgkit/search/printer"
 )
@@ -41,7 +43,12 @@ type heldBlock struct {
 // the line does not follow it.
 func (s *rgSink) holdLine(rl printer.RgLine) error {
 	b := &s.block
-	if b.lines > 0 && b.lastLine+1 != rl.Number {
+	// Past -m's count, rg prints its trailing context line by line, and
+	// a line there that matches (and does not go on with a match begun
+	// before it) is a block of its own, not part of the one before.
+	max := s.run.o.MaxCount
+	alone := max != nil && s.matches-int64(rl.Matches()) >= int64(*max) && !rl.Continued
+	if b.lines > 0 && (b.lastLine+1 != rl.Number || alone) {
 		if err := s.flushBlock(); err != nil {
 			return err
 		}
@@ -53,6 +60,9 @@ func (s *rgSink) holdLine(rl printer.RgLine) error {
 	b.text = append(append(b.text, rl.Text...), rl.Term...)
 	b.lines++
 	b.lastLine, b.lastTerm = rl.Number, len(rl.Term)
+	if alone {
+		return s.flushBlock()
+	}
 	return nil
 }
 
@@ -67,6 +77,11 @@ func (s *rgSink) flushBlock() error {
 	hay := text
 	if before != nil || after != nil {
 		hay = append(append(append(make([]byte, 0, len(before)+len(text)+len(after)), before...), text...), after...)
+	}
+	if s.run.o.NullData {
+		// The matcher reads --null-data's permuted bytes (see
+		// native.NullDataReader); the held lines are the file's.
+		hay, _ = io.ReadAll(native.NullDataReader(bytes.NewReader(hay)))
 	}
 	it := s.run.spans.matcher().MultilineMatches(hay)
 	next := func() (search.Span, bool) {

@@ -42,12 +42,35 @@ func TestMultilineCRLFLinesEndAsRg15(t *testing.T) {
 				{"--null-data", "-U", "--column"},
 			} {
 				args := append(append([]string{}, flags...), "--", pattern, file)
-				want := runIn(t, dir, rg, args)
-				got := runIn(t, dir, bin, args)
-				if got, want := testtool.NormalizeTimings(got), testtool.NormalizeTimings(want); got != want {
-					t.Errorf("rg %q: cmd/rg differs from rg 15.2.0:\n%s", args, firstDiff(got, want))
-				}
+				sameAsRg15(t, dir, rg, bin, args)
 			}
+		}
+	}
+}
+
+// TestMultilineTrailingMatchesAsRg15: under -U, past -m's count rg prints
+// its trailing context line by line, so a line there that matches is a
+// JSON message (and a block, with its own column) of its own, not part of
+// the block before it; a match that goes on from that block stays in it.
+func TestMultilineTrailingMatchesAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{
+		"a.txt": "x ABC\nDEF y\n  GHI\nplain\nJKL z\n// one\n// two\n\n// three\n",
+	})
+	// (Left out: a first match across two lines, `ABC\nDEF` or `\w+\n`,
+	// where rg reads the whole file and cmd/rg counts the bytes searched
+	// to the block's end, and --vimgrep puts a "--" before its context;
+	// see docs/cli.md.)
+	for _, pattern := range []string{`[A-Z]{3,}\s*`, `^\s*//`} {
+		for _, flags := range [][]string{
+			{"--json", "-m1", "-A1"}, {"--json", "-m1", "-A3"}, {"--json", "-m2", "-A2", "-B1"},
+			{"-m1", "-A2", "--column"}, {"-m1", "-A2", "-n"}, {"--vimgrep", "-m1", "-A2"}, {"-c", "-m1", "-A2"},
+			{"--json", "-P", "-m1", "-A2"},
+		} {
+			args := append(append([]string{"-U"}, flags...), "--", pattern, "a.txt")
+			sameAsRg15(t, dir, rg, bin, args)
 		}
 	}
 }
