@@ -17,7 +17,7 @@ import (
 	"github.com/rgkit/rgkit/internal/testtool"
 )
 
-// sweepFlags are the flags the sweep draws from (about 120): output modes and
+// sweepFlags are the flags the sweep draws from (about 140): output modes and
 // formats, context, counting, case and word rules, reading (encodings,
 // binary, CRLF, NUL data), the walk's filters, and rg's own switches
 // that change nothing printed.
@@ -44,6 +44,12 @@ var sweepFlags = [][]string{
 	{"-j3"}, {"-c", "--include-zero"}, {"-v", "--passthru"}, {"--passthru", "-o"},
 	{"-M", "10", "-o"}, {"--color=always", "--hyperlink-format=default"}, {"-P", "-w"}, {"-P", "-U"},
 	{"--engine=auto"}, {"-x", "-v"}, {"--no-ignore-dot"}, {"--null", "-l"}, {"-L", "--max-depth=2"},
+	{"-r", "[$1]"}, {"-r", "${0}x"}, {"-e", "Reader", "-e", "Writer"}, {"-F", "-e", "a.b", "-e", "(x"},
+	{"--type-not=go"}, {"-ttxt"}, {"--max-columns=80", "--max-columns-preview"}, {"--sort=path", "-r", "$0$0"},
+	{"--engine=pcre2"}, {"--no-pcre2-unicode", "-P"}, {"--auto-hybrid-regex"}, {"-w", "-i"}, {"-x", "-i"},
+	{"--column", "-b", "-n"}, {"--vimgrep", "-o"}, {"--json", "-U"}, {"--json", "-v"}, {"--json", "-A1", "-m1"},
+	{"-c", "-U"}, {"--count-matches", "-v"}, {"-l", "-v"}, {"--files-without-match", "-v"}, {"--no-unicode", "-i"},
+	{"-E", "utf-8"}, {"-E", "none"}, {"--binary", "-c"}, {"-a", "-c"}, {"--multiline-dotall"}, {"--ignore-file-case-insensitive"},
 }
 
 // sweepPatterns are literals, classes, anchors, alternations and one
@@ -51,6 +57,8 @@ var sweepFlags = [][]string{
 var sweepPatterns = []string{
 	"func", "Error", `\bint\d+`, `^import`, `[A-Z]{3,}`, `err(or)?`, "encoding/",
 	"(?i)json", `\w+Err`, "ztqx_never", `\)$`, `^\s*//`, `"[a-z]+"`, "0x[0-9a-f]+",
+	`\p{Greek}+`, `[[:upper:]]{2}\w*`, `(\w+)\.(\w+)\(`, `é|ü|ß`, `(?i)straße|STRASSE`, `\d{4}`, `\bx\b`,
+	`^$`, `.{100,}`, `\t+`, `[^\x00-\x7F]`, `(?s)func.+?\{`, `\S+@\S+`,
 }
 
 // sweepTargets are the paths a case searches, below GOROOT/src: Go
