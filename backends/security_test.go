@@ -49,9 +49,7 @@ func canary(t *testing.T, script, marker string) {
 		t.Skip("shell-script canaries need a Unix shell")
 	}
 	body := fmt.Sprintf("#!/bin/sh\necho fired >> %q\nfor a in \"$@\"; do [ -f \"$a\" ] && cat \"$a\"; done\nexit 0\n", marker)
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteExecutable(t, script, []byte(body))
 }
 
 func fired(marker string) bool {

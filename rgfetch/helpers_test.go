@@ -22,8 +22,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rgkit/rgkit/platforms"
 	"github.com/ulikunitz/xz"
+
+	"github.com/rgkit/rgkit/internal/testtool"
+	"github.com/rgkit/rgkit/platforms"
 )
 
 // linuxAMD64 is the target the tests install for: its release asset is
@@ -53,9 +55,7 @@ func fakeRg(version string) []byte {
 func writeFakeRg(t testing.TB, dir, version string) string {
 	t.Helper()
 	p := filepath.Join(dir, "rg")
-	if err := os.WriteFile(p, fakeRg(version), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteExecutable(t, p, fakeRg(version))
 	return p
 }
 

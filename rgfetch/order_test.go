@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // realRg returns the system rg for tests that need a real one.
@@ -75,7 +77,7 @@ func TestSystemRgInsideWorkDirRefused(t *testing.T) {
 	os.Mkdir(bin, 0o755)
 	marker := filepath.Join(t.TempDir(), "ran")
 	planted := filepath.Join(bin, "rg")
-	os.WriteFile(planted, []byte("#!/bin/sh\ntouch "+marker+"\necho ripgrep 15.2.0\n"), 0o755)
+	testtool.WriteExecutable(t, planted, []byte("#!/bin/sh\ntouch "+marker+"\necho ripgrep 15.2.0\n"))
 	r.lookPath = lookPathTo(planted)
 	r.NoDownload = true
 	_, err := r.Resolve(context.Background())
@@ -142,7 +144,7 @@ func TestBrokenManagedCopyReinstalled(t *testing.T) {
 		{"one byte flipped after install", "15.2.0", func(t *testing.T, rg, _ string) {
 			data, _ := os.ReadFile(rg)
 			data[len(data)-2] ^= 1
-			os.WriteFile(rg, data, 0o755)
+			testtool.WriteExecutable(t, rg, data)
 		}},
 		{"exec bit lost", "15.2.0", func(t *testing.T, rg, _ string) { os.Chmod(rg, 0o644) }},
 		{"stamp deleted", "15.2.0", func(t *testing.T, _, dir string) { os.Remove(stampPath(dir, "rg")) }},

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // countingRg writes an rg whose every run appends a line to a log, so a
@@ -16,9 +18,7 @@ func countingRg(t *testing.T, dir, version string) (exe, log string) {
 	t.Helper()
 	exe, log = filepath.Join(dir, "rg"), filepath.Join(dir, "runs.log")
 	script := "#!/bin/sh\necho run >> '" + log + "'\necho \"ripgrep " + version + "\"\n"
-	if err := os.WriteFile(exe, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteExecutable(t, exe, []byte(script))
 	return exe, log
 }
 
@@ -111,9 +111,7 @@ func TestVersionOfAnUnchangedRgIsAskedOnce(t *testing.T) {
 		e := newTestEnv(t)
 		dir := t.TempDir()
 		exe := filepath.Join(dir, "rg")
-		if err := os.WriteFile(exe, []byte("#!/bin/sh\necho run >> '"+filepath.Join(dir, "runs.log")+"'\nexit 3\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		testtool.WriteExecutable(t, exe, []byte("#!/bin/sh\necho run >> '"+filepath.Join(dir, "runs.log")+"'\nexit 3\n"))
 		for range 2 {
 			r := e.resolver()
 			r.NoDownload = true

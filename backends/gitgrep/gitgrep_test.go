@@ -216,11 +216,11 @@ func TestGitGrepRepoConfigRunsNothing(t *testing.T) {
 
 	marker := filepath.Join(t.TempDir(), "marker")
 	script := filepath.Join(t.TempDir(), "payload.sh")
-	searchtest.Must(t, os.WriteFile(script, []byte("#!/bin/sh\necho \"$0 $*\" >> "+marker+"\ncat\n"), 0o755))
+	testtool.WriteExecutable(t, script, []byte("#!/bin/sh\necho \"$0 $*\" >> "+marker+"\ncat\n"))
 	hooks := filepath.Join(root, ".git", "hooks")
 	searchtest.Must(t, os.MkdirAll(hooks, 0o755))
 	for _, h := range []string{"pre-commit", "post-checkout", "post-index-change"} {
-		searchtest.Must(t, os.WriteFile(filepath.Join(hooks, h), []byte("#!/bin/sh\necho hook >> "+marker+"\n"), 0o755))
+		testtool.WriteExecutable(t, filepath.Join(hooks, h), []byte("#!/bin/sh\necho hook >> "+marker+"\n"))
 	}
 	cfg, err := os.OpenFile(filepath.Join(root, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
 	searchtest.Must(t, err)

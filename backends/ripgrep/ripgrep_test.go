@@ -139,7 +139,7 @@ func TestRipgrepPreFlagPatternRunsNothing(t *testing.T) {
 	root := searchtest.WriteTree(t, map[string]string{"notes.txt": "use --pre=./x.sh here\n"})
 	marker := filepath.Join(root, "marker")
 	script := filepath.Join(root, "x.sh")
-	searchtest.Must(t, os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\ncat \"$1\"\n"), 0o755))
+	testtool.WriteExecutable(t, script, []byte("#!/bin/sh\ntouch "+marker+"\ncat \"$1\"\n"))
 	// Control: the bare tool, with the pattern as a positional argument,
 	// does run the script, so the attack is real.
 	if rgPath, err := exec.LookPath("rg"); err == nil {
@@ -216,7 +216,7 @@ func TestRipgrepRefusesBinaryInsideRoot(t *testing.T) {
 	data, err := os.ReadFile(rgPath)
 	searchtest.Must(t, err)
 	planted := filepath.Join(root, "rg")
-	searchtest.Must(t, os.WriteFile(planted, data, 0o755))
+	testtool.WriteExecutable(t, planted, data)
 	rg := New(func(context.Context) (string, error) { return planted, nil })
 	_, _, err = searchtest.Run(t, rg, search.Query{Pattern: "x", Root: root})
 	if !errors.Is(err, search.ErrUnavailable) {

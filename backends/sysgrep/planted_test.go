@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -25,9 +26,7 @@ func TestSystemGrepRefusesAGrepInsideTheSearchRoot(t *testing.T) {
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(bin, "grep"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteExecutable(t, filepath.Join(bin, "grep"), []byte(script))
 	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("needle\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -47,9 +46,7 @@ func TestSystemGrepRefusesAGrepInsideTheSearchRoot(t *testing.T) {
 
 	// Control: the same script outside the root is used (and runs).
 	outside := t.TempDir()
-	if err := os.WriteFile(filepath.Join(outside, "grep"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteExecutable(t, filepath.Join(outside, "grep"), []byte(script))
 	g = New()
 	g.LookPath = func(string) (string, error) { return filepath.Join(outside, "grep"), nil }
 	_, _ = g.Search(context.Background(), q, search.Discard)

@@ -39,9 +39,7 @@ func TestParseGrepVersion(t *testing.T) {
 func TestSystemGrepAvailability(t *testing.T) {
 	dir := t.TempDir()
 	busybox := filepath.Join(dir, "grep")
-	if err := os.WriteFile(busybox, []byte("#!/bin/sh\necho 'BusyBox v1.36.1 multi-call binary.'\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteExecutable(t, busybox, []byte("#!/bin/sh\necho 'BusyBox v1.36.1 multi-call binary.'\n"))
 	tests := []struct {
 		name     string
 		lookPath func(string) (string, error)
@@ -248,9 +246,7 @@ func fakeGrep(t *testing.T) (path, runs string) {
 	path, runs = filepath.Join(dir, "grep"), filepath.Join(dir, "runs")
 	script := "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'grep (GNU grep) 3.8'; exit 0; fi\n" +
 		"echo x >> " + runs + "\necho 'grep: Unmatched [' >&2\nexit 2\n"
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteExecutable(t, path, []byte(script))
 	return path, runs
 }
 
@@ -310,9 +306,7 @@ func TestSystemGrepRunsOncePerBatch(t *testing.T) {
 	dir := t.TempDir()
 	path, runs := filepath.Join(dir, "grep"), filepath.Join(dir, "runs")
 	script := "#!/bin/sh\n[ \"$1\" = --version ] || echo x >> " + runs + "\nexec " + info.Path + " \"$@\"\n"
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteExecutable(t, path, []byte(script))
 	counted := &Engine{LookPath: func(string) (string, error) { return path, nil }}
 	root := searchtest.WriteTree(t, map[string]string{"a": "needle\n"})
 	for i := 1; i <= 2; i++ {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/doctor"
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/rgfetch"
 )
 
@@ -47,9 +47,7 @@ func TestDoctorReportsToolsAsTheEnginesSee(t *testing.T) {
 			if tt.version != "" {
 				// --version prints the text; the -P probe fails (exit 1).
 				script := "#!/bin/sh\nif [ \"$1\" = --version ]; then printf '" + tt.version + "\\n'; exit 0; fi\nexit 1\n"
-				if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
-					t.Fatal(err)
-				}
+				testtool.WriteExecutable(t, path, []byte(script))
 			}
 			out, errOut, _ := runCLI(t, "doctor", "--json")
 			var rep doctor.Report
@@ -84,7 +82,7 @@ func TestDoctorExplainsTheOverride(t *testing.T) {
 	}
 	isolateFetch(t)
 	fake := filepath.Join(t.TempDir(), "rg")
-	os.WriteFile(fake, fakeRgScript("14.1.1"), 0o755)
+	testtool.WriteExecutable(t, fake, fakeRgScript("14.1.1"))
 	t.Setenv("RGKIT_RG_PATH", fake)
 	out, errOut, code := runCLI(t, "doctor")
 	if code != 0 {

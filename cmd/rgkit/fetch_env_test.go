@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/rgfetch"
 )
 
@@ -74,7 +75,7 @@ func TestFetchHonoursEnvironmentVariables(t *testing.T) {
 			home := os.Getenv("HOME")
 			paths := map[string]string{"$MIRROR": t.TempDir(), "$BIN": t.TempDir(), "$EMPTY": t.TempDir(), "$HOME": home}
 			paths["$FAKE"] = filepath.Join(t.TempDir(), "rg")
-			os.WriteFile(paths["$FAKE"], fakeRgScript("14.1.1"), 0o755)
+			testtool.WriteExecutable(t, paths["$FAKE"], fakeRgScript("14.1.1"))
 			d := packRelease(t, paths["$MIRROR"], "15.2.0", fakeRgScript("15.2.0"))
 			expand := func(s string) string {
 				for k, p := range paths {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rgkit/rgkit/internal/testtool"
 	"github.com/rgkit/rgkit/platforms"
 	"github.com/rgkit/rgkit/rgfetch"
 )
@@ -23,9 +24,7 @@ func TestFetchJSONHasTheTripleForASystemRg(t *testing.T) {
 	}
 	isolateFetch(t)
 	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "rg"), fakeRgScript("14.1.1"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteExecutable(t, filepath.Join(bin, "rg"), fakeRgScript("14.1.1"))
 	t.Setenv("PATH", bin)
 	res, errOut, code := fetchJSON(t)
 	if code != 0 {

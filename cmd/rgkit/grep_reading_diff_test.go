@@ -33,9 +33,7 @@ func readingTree(t *testing.T) string {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, data, 0o755); err != nil {
-			t.Fatal(err)
-		}
+		testtool.WriteExecutable(t, p, data)
 	}
 	logText := []byte("start\nfoo one\nbar\nfoo two\r\nbaz foo\nend\n")
 	var gz bytes.Buffer

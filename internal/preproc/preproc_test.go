@@ -16,9 +16,7 @@ func script(t *testing.T, body string) string {
 	t.Helper()
 	testtool.Need(t, "sh")
 	p := filepath.Join(t.TempDir(), "pre.sh")
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteExecutable(t, p, []byte("#!/bin/sh\n"+body))
 	return p
 }
 

@@ -6,6 +6,7 @@ package testtool
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -210,4 +211,18 @@ func RunUntilFirstLine(t testing.TB, cmd *exec.Cmd) (stderr string, code int) {
 	out.Close()
 	cmd.Wait()
 	return errOut.String(), cmd.ProcessState.ExitCode()
+}
+
+// WriteExecutable writes data to path as an executable (mode 0755) that the
+// test can run at once. The bytes go through a child process (cat), so no
+// descriptor open for writing on it ever lives in the test process: there,
+// a fork by a parallel test could inherit one and make the exec fail with
+// "text file busy" until that child execs (golang/go#22315).
+func WriteExecutable(t testing.TB, path string, data []byte) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", `cat > "$1" && chmod 755 "$1"`, "sh", path)
+	cmd.Stdin = bytes.NewReader(data)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("writing the executable %s: %v: %s", path, err, out)
+	}
 }

@@ -1,10 +1,12 @@
 package testtool
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -50,9 +52,7 @@ func TestReferenceRgPath(t *testing.T) {
 	fake := func(v string) string {
 		dir := t.TempDir()
 		p := dir + "/rg"
-		if err := os.WriteFile(p, []byte("#!/bin/sh\necho 'ripgrep "+v+" (rev 1)'\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		WriteExecutable(t, p, []byte("#!/bin/sh\necho 'ripgrep "+v+" (rev 1)'\n"))
 		return p
 	}
 	r15, r151, r14 := fake("15.2.0"), fake("15.2.1"), fake("14.1.1")
@@ -84,5 +84,38 @@ func TestWriteTreeAndRun(t *testing.T) {
 	out, errOut, code := Run(t, exec.Command(sh, "-c", "cat "+filepath.Join(dir, "a", "b", "c.txt")+"; echo oops >&2; test -f "+filepath.Join(dir, "d.txt")+" && exit 3"))
 	if out != "hello\n" || errOut != "oops\n" || code != 3 {
 		t.Errorf("stdout %q, stderr %q, exit %d; want the file, oops and 3", out, errOut, code)
+	}
+}
+
+// An executable written while other goroutines fork and exec runs at once:
+// no "text file busy", however the forks fall.
+func TestWriteExecutableRunsWhileOthersFork(t *testing.T) {
+	Need(t, "sh")
+	stop := make(chan struct{})
+	var forks sync.WaitGroup
+	for range 4 {
+		forks.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					exec.Command("true").Run()
+				}
+			}
+		})
+	}
+	defer func() { close(stop); forks.Wait() }()
+	dir := t.TempDir()
+	for i := range 100 {
+		p := filepath.Join(dir, fmt.Sprintf("s%d.sh", i))
+		WriteExecutable(t, p, []byte(fmt.Sprintf("#!/bin/sh\necho %d\n", i)))
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o755 {
+			t.Fatalf("%s: %v, mode %v; want 0755", p, err, fi.Mode())
+		}
+		out, err := exec.Command(p).Output()
+		if err != nil || string(out) != fmt.Sprintf("%d\n", i) {
+			t.Fatalf("running %s: %q, %v", p, out, err)
+		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rgkit/rgkit/internal/testtool"
 )
 
 // systemRg is Debian's ripgrep binary, packed by the real archivers below.
@@ -76,9 +78,7 @@ func runExtracted(t *testing.T, got []byte) {
 		return
 	}
 	exe := filepath.Join(t.TempDir(), "rg")
-	if err := os.WriteFile(exe, got, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testtool.WriteExecutable(t, exe, got)
 	// A parallel test's fork can still hold the write descriptor when this
 	// exec runs (ETXTBSY, golang/go#22315): try again briefly.
 	var out []byte
@@ -150,7 +150,7 @@ func TestExtractDebFromDpkgDeb(t *testing.T) {
 		os.MkdirAll(filepath.Join(root, d), 0o755)
 	}
 	os.WriteFile(filepath.Join(root, "DEBIAN/control"), []byte("Package: ripgrep\nVersion: 13.0.0-4\nArchitecture: amd64\nMaintainer: test <t@example.com>\nDescription: test\n"), 0o644)
-	os.WriteFile(filepath.Join(root, "usr/bin/rg"), rg, 0o755)
+	testtool.WriteExecutable(t, filepath.Join(root, "usr/bin/rg"), rg)
 	os.WriteFile(filepath.Join(root, "usr/share/doc/ripgrep/copyright"), []byte("MIT\n"), 0o644)
 
 	for _, tc := range []struct {
