@@ -68,8 +68,13 @@ type rgRun struct {
 	multiLine bool
 	// outMu orders the files printed on the search's workers (rgSink.own)
 	// into the output, and guards what they add to the run.
-	outMu    sync.Mutex
-	ownSinks sync.Pool // *rgSink (ownSink)
+	outMu sync.Mutex
+	// ownFree keeps the sinks of files done for the next ones (ownSink):
+	// a list, not a sync.Pool, which each collection empties, so that a
+	// search printing much (--json) allocated a buffer per file and so
+	// collected more often.
+	ownFree   []*rgSink
+	ownFreeMu sync.Mutex
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -619,7 +624,12 @@ func (s *rgSink) follow() error {
 // ownSink is a sink for one file of t printed apart (rgSink.own), with
 // the buffer and printer of one whose file is done.
 func (r *rgRun) ownSink(t target) *rgSink {
-	s, _ := r.ownSinks.Get().(*rgSink)
+	r.ownFreeMu.Lock()
+	var s *rgSink
+	if n := len(r.ownFree); n > 0 {
+		s, r.ownFree = r.ownFree[n-1], r.ownFree[:n-1]
+	}
+	r.ownFreeMu.Unlock()
 	if s == nil {
 		return &rgSink{run: r, t: t, own: true}
 	}
@@ -629,11 +639,21 @@ func (r *rgRun) ownSink(t target) *rgSink {
 }
 
 // recycleOwn keeps s, whose file is done, for ownSink.
+// At most maxOwnFree are kept, each with a buffer of at most 4 ownSpill.
 func (r *rgRun) recycleOwn(s *rgSink) {
-	if s.buf.Cap() <= 4*ownSpill {
-		r.ownSinks.Put(s)
+	if s.buf.Cap() > 4*ownSpill {
+		return
 	}
+	r.ownFreeMu.Lock()
+	if len(r.ownFree) < maxOwnFree {
+		r.ownFree = append(r.ownFree, s)
+	}
+	r.ownFreeMu.Unlock()
 }
+
+// maxOwnFree bounds rgRun.ownFree: a worker holds one sink at a time, so
+// a few beyond the workers cover those waiting for the output.
+const maxOwnFree = 16
 
 // Abandon lets go of the output a file printed apart took (spillOwn)
 // when its search failed before its End.

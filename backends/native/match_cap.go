@@ -33,6 +33,12 @@ func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep fu
 			at = s + len(m.lit)
 		}
 	}
+	return m.lineSpansFound(data, ls, le, dst, keep)
+}
+
+// lineSpansFound is lineSpansCapped for a pattern that is not a literal
+// (apart, so that the literal's loop moves nothing to the heap).
+func (m *Matcher) lineSpansFound(data []byte, ls, le int, dst [][2]int, keep func(start int) bool) (out [][2]int, overflow bool) {
 	b, from, v, re := m.lineEngine(data, ls, le)
 	each := func(fn func(s, e int) bool) bool { return v.eachMatch(b, from, fn) }
 	if r := m.runsFor(re, b); r != nil {

@@ -359,12 +359,13 @@ type fileSearch struct {
 	doneEnd, doneLine int
 	afterLeft         int // after-context lines still owed to the last match
 
-	spans    [][2]int // reused submatch buffer
-	more     int      // submatches of the current line not stored in spans
-	kept     int      // submatches of the current line stored
-	checked  int      // offset where Interrupt was last polled
-	released int      // offset up to which SearchOptions.Release was told
-	stopErr  error    // Interrupt's error: the search ends with it
+	spans    [][2]int             // reused submatch buffer
+	keep     func(start int) bool // s.keepSpan, taken once (see lineSpans)
+	more     int                  // submatches of the current line not stored in spans
+	kept     int                  // submatches of the current line stored
+	checked  int                  // offset where Interrupt was last polled
+	released int                  // offset up to which SearchOptions.Release was told
+	stopErr  error                // Interrupt's error: the search ends with it
 	split    splitScratch
 	first    int       // the prefilter's first hit, when the search found it before (else 0)
 	dc       *dfaCache // this search's DFA states, from the Matcher's pool
@@ -724,7 +725,10 @@ func (s *fileSearch) lineSpans(ls, le int) [][2]int {
 	}
 	var overflow bool
 	le = s.matchEnd(ls, le)
-	s.spans, overflow = s.m.lineSpansCapped(s.data, ls, le, s.spans[:0], s.keepSpan)
+	if s.keep == nil {
+		s.keep = s.keepSpan // (a method value is allocated where it is taken)
+	}
+	s.spans, overflow = s.m.lineSpansCapped(s.data, ls, le, s.spans[:0], s.keep)
 	if overflow {
 		// Past MaxSubmatches: count the rest without storing them.
 		s.more = s.m.countLineMatches(s.data, ls, le) - len(s.spans)

@@ -18,8 +18,9 @@ type RgJSON struct {
 	// does.
 	NoLineNumber bool
 
-	w   io.Writer
-	buf []byte
+	w    io.Writer
+	buf  []byte
+	full []byte // a line with its terminator (Line), reused
 
 	path      string
 	started   bool
@@ -102,9 +103,8 @@ func (p *RgJSON) Line(l RgLine) error {
 	b = append(b, `","data":{"path":`...)
 	b = appendData(b, []byte(l.Path))
 	b = append(b, `,"lines":`...)
-	full := make([]byte, 0, len(l.Text)+len(l.Term))
-	full = append(append(full, l.Text...), l.Term...)
-	b = appendData(b, full)
+	p.full = append(append(p.full[:0], l.Text...), l.Term...)
+	b = appendData(b, p.full)
 	b = append(b, `,"line_number":`...)
 	if p.NoLineNumber {
 		b = append(b, "null"...)
