@@ -6,7 +6,6 @@ package testtool
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -214,15 +214,19 @@ func RunUntilFirstLine(t testing.TB, cmd *exec.Cmd) (stderr string, code int) {
 }
 
 // WriteExecutable writes data to path as an executable (mode 0755) that the
-// test can run at once. The bytes go through a child process (cat), so no
-// descriptor open for writing on it ever lives in the test process: there,
-// a fork by a parallel test could inherit one and make the exec fail with
+// test can run at once. The file is open for writing only while
+// syscall.ForkLock is held, which every fork takes: a fork by a parallel
+// test can otherwise inherit the descriptor and make the exec fail with
 // "text file busy" until that child execs (golang/go#22315).
 func WriteExecutable(t testing.TB, path string, data []byte) {
 	t.Helper()
-	cmd := exec.Command("sh", "-c", `cat > "$1" && chmod 755 "$1"`, "sh", path)
-	cmd.Stdin = bytes.NewReader(data)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("writing the executable %s: %v: %s", path, err, out)
+	syscall.ForkLock.RLock()
+	err := os.WriteFile(path, data, 0o755)
+	syscall.ForkLock.RUnlock()
+	if err == nil {
+		err = os.Chmod(path, 0o755)
+	}
+	if err != nil {
+		t.Fatalf("writing the executable %s: %v", path, err)
 	}
 }
