@@ -359,18 +359,21 @@ type fileSearch struct {
 	doneEnd, doneLine int
 	afterLeft         int // after-context lines still owed to the last match
 
-	spans    [][2]int             // reused submatch buffer
-	keep     func(start int) bool // s.keepSpan, taken once (see lineSpans)
-	more     int                  // submatches of the current line not stored in spans
-	kept     int                  // submatches of the current line stored
-	checked  int                  // offset where Interrupt was last polled
-	released int                  // offset up to which SearchOptions.Release was told
-	stopErr  error                // Interrupt's error: the search ends with it
-	split    splitScratch
-	first    int       // the prefilter's first hit, when the search found it before (else 0)
-	dc       *dfaCache // this search's DFA states, from the Matcher's pool
-	win      *scanWin  // scanLines' window, kept in dc (it is large)
-	ml       [][2]int  // multiline: the held matches (see mlBlocks)
+	spans [][2]int             // reused submatch buffer
+	keep  func(start int) bool // s.keepSpan, taken once (see lineSpans)
+	// uncounted is the -U searcher's matches that count for -m only (see
+	// mlIter.abutting).
+	uncounted int
+	more      int   // submatches of the current line not stored in spans
+	kept      int   // submatches of the current line stored
+	checked   int   // offset where Interrupt was last polled
+	released  int   // offset up to which SearchOptions.Release was told
+	stopErr   error // Interrupt's error: the search ends with it
+	split     splitScratch
+	first     int       // the prefilter's first hit, when the search found it before (else 0)
+	dc        *dfaCache // this search's DFA states, from the Matcher's pool
+	win       *scanWin  // scanLines' window, kept in dc (it is large)
+	ml        [][2]int  // multiline: the held matches (see mlBlocks)
 	// spannedContext: emitLineMatch emits a context line with its
 	// submatches (Invert's matching lines, see runEvery).
 	spannedContext bool
@@ -411,7 +414,7 @@ func (s *fileSearch) release() {
 // limitReached applies MaxCount to what rg -c counts: matching lines, or in
 // multiline mode matches (added a whole block at a time, see runMultiline).
 func (s *fileSearch) limitReached() bool {
-	return s.o.MaxCount > 0 && s.count >= s.o.MaxCount
+	return s.o.MaxCount > 0 && s.count+s.uncounted >= s.o.MaxCount
 }
 
 // runLines searches in line mode: no match crosses a line.

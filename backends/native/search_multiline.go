@@ -24,6 +24,8 @@ func (s *fileSearch) runMultiline() error {
 	}
 	b := mlBlocks{s: s, it: newMLIter(s.m, s.data), lines: lineCache{data: s.data},
 		emitting: !s.o.CountOnly && !s.o.FilesOnly}
+	b.it.searcher = true
+	b.counterLines = lineCache{data: s.data}
 	b.lastNUL = -1
 	if !s.o.BinaryConvert {
 		b.lastNUL = bytes.LastIndexByte(s.data, 0)
@@ -48,13 +50,19 @@ type mlBlocks struct {
 	lastNUL  int  // the file's last NUL byte, -1 if none (or NULs are searched)
 	stopped  bool // the search ended for good (a NUL in a block, -l)
 
-	open       bool // a block is open: [bs, be) holds its lines so far
-	bs, be     int
-	matches    int // matches in the open block
-	next       int // start of the block's first line not yet emitted
-	capLine    int // start of the line the newest held match starts on
-	capKept    int // matches held that start on capLine
-	capDropped int // matches starting on capLine not held (counted in Line.More)
+	open    bool // a block is open: [bs, be) holds its lines so far
+	bs, be  int
+	matches int // matches in the open block (find_iter's: see count)
+	finds   int // matches the searcher found in it (-m counts them)
+	// counter finds the printer's matches again where the searcher's
+	// differ (see count); counted is the end of the block it went over.
+	counter      mlIter
+	counterLines lineCache
+	counted      int
+	next         int // start of the block's first line not yet emitted
+	capLine      int // start of the line the newest held match starts on
+	capKept      int // matches held that start on capLine
+	capDropped   int // matches starting on capLine not held (counted in Line.More)
 }
 
 // run walks the matches until the end, the match limit, a stop or an error.
@@ -110,7 +118,7 @@ func mlLast(ms, me int) int {
 // none of it), then the context owed before it goes out.
 func (b *mlBlocks) start(first, end, ms, me int) error {
 	s := b.s
-	b.open, b.bs, b.be, b.matches, b.next = true, first, end, 0, first
+	b.open, b.bs, b.be, b.matches, b.finds, b.next = true, first, end, 0, 0, first
 	s.ml = s.ml[:0]
 	b.capLine, b.capKept, b.capDropped = first, 0, 0
 	if b.emitting {
@@ -174,7 +182,7 @@ func (c *lineCache) bounds(ms, me int) (first, end int) {
 // join adds a match starting on a line of the open block. Every line before
 // the one it starts on is final and goes out.
 func (b *mlBlocks) join(first, end, ms, me int) error {
-	if b.emitting && first > b.next {
+	if b.emitting && first > b.next && !b.refinds() {
 		if err := b.emitUpTo(first); err != nil {
 			return err
 		}
@@ -188,7 +196,18 @@ func (b *mlBlocks) join(first, end, ms, me int) error {
 // span until its lines go out: at most MaxSubmatches starting on one line,
 // and past the column cap only the line's first (the rest are counted).
 func (b *mlBlocks) hold(first, ms, me int) {
+	b.finds++
+	if b.it.abutting || b.refinds() {
+		return // (its line is a match line all the same)
+	}
 	b.matches++
+	b.holdSpan(first, ms, me)
+}
+
+// holdSpan keeps a match's span (content mode) until its lines go out: at
+// most MaxSubmatches starting on one line, and past the column cap only
+// the line's first (the rest are counted).
+func (b *mlBlocks) holdSpan(first, ms, me int) {
 	if !b.emitting {
 		return
 	}
@@ -214,14 +233,54 @@ func (b *mlBlocks) close() error {
 			b.stopped = true
 			return nil
 		}
-		s.count += b.matches
+		b.count()
 		if s.o.FilesOnly {
 			b.stopped = true
 		}
 		return nil
 	}
-	s.count += b.matches
+	b.count()
 	return b.emitUpTo(b.be)
+}
+
+// count adds the closed block's matches to the file's: those rg's printer
+// finds in it (-c, --stats, the spans shown), which iterates over the
+// block as find_iter does, from its start and seeing the text around it,
+// while -m counts what the searcher found.
+func (b *mlBlocks) count() {
+	n := b.matches
+	if b.refinds() {
+		// rg's blocks take in adjacent lines, which these do not: over a
+		// block right after the one before, the iteration goes on.
+		if b.counter.data == nil || b.bs != b.counted {
+			b.counter = mlIter{data: b.s.data, re: b.it.re, vm: b.it.vm, pos: b.bs, prevEnd: -1, restart: b.it.restart}
+		}
+		n = 0
+		for {
+			ms, me, ok := b.counter.next()
+			if !ok {
+				break
+			}
+			if ms >= b.be {
+				b.counter.ahead = append([][2]int{{ms, me}}, b.counter.ahead...)
+				break
+			}
+			n++
+			first, _ := b.counterLines.bounds(ms, me)
+			b.holdSpan(first, ms, me)
+		}
+		b.counted = b.be
+	}
+	b.s.count += n
+	b.s.uncounted += b.finds - n
+}
+
+// refinds reports whether the printer's matches are found again over each
+// block (see count) rather than taken from the searcher: a pattern with an
+// assertion (^, \A, \b, \B) may hold where a fresh search starts and not in
+// an iteration, so the searcher finds what find_iter does not.
+func (b *mlBlocks) refinds() bool {
+	return b.it.searcher && b.it.fresh > 0 && b.it.restart != restartAnywhere
 }
 
 // emitUpTo emits the open block's lines before the line start upto, each

@@ -32,6 +32,20 @@ type mlIter struct {
 	// are rune indexes (see pcreProg.eachMatch).
 	pt       *pcreText
 	at, last int
+	// searcher makes the iterator find matches as rg's multiline searcher
+	// does, not as find_iter: each search starts afresh at the end of the
+	// match before (where ^, \A and \b see the start of a text), one byte
+	// further after an empty match, and an empty match right after a match
+	// counts. `rg -U '\s*$'` prints the empty line after "a  \n", which
+	// find_iter skips; `x\n|\Ay` matches "y" on the line after "x". Not
+	// for -P (pt), whose iteration is pcreProg's.
+	searcher bool
+	// abutting says the match next returned is an empty one right where
+	// the match before it ended: one find_iter skips, so rg's printer
+	// neither counts (-c, --stats) nor shows it, though its line is a
+	// match line and -m counts it.
+	abutting bool
+	fresh    int8 // searcher: 1 when re must search afresh per match, -1 when FindAll's chunks find the same; 0 unknown
 }
 
 // mlRestart says where Go's regexp may resume a search in the middle of the
@@ -75,6 +89,9 @@ func (it *mlIter) next() (int, int, bool) {
 		if it.re == nil {
 			return it.nextVM()
 		}
+		if it.searcher && it.searchesAfresh() {
+			return it.nextFresh()
+		}
 		if it.done {
 			return 0, 0, false
 		}
@@ -107,6 +124,76 @@ func (it *mlIter) findChunk() {
 	}
 	// mlChunk >= 2: at most the first is skipped, so the search moves on.
 	it.pos = it.prevEnd
+}
+
+// searchesAfresh reports whether the searcher's matches differ from
+// FindAll's: when the pattern may match the empty string (FindAll skips
+// one right after a match) or holds an assertion that sees the text before
+// a match (a fresh search takes the end of the match before for a start).
+func (it *mlIter) searchesAfresh() bool {
+	if it.fresh == 0 {
+		it.fresh = -1
+		tree, err := syntax.Parse(it.re.String(), syntax.Perl)
+		if it.restart == restartUnknown {
+			it.restart = restartKind(it.re)
+		}
+		if err != nil || mayMatchEmpty(tree) || it.restart != restartAnywhere {
+			it.fresh = 1
+		}
+	}
+	return it.fresh > 0
+}
+
+// nextFresh finds the next match as rg's multiline searcher does: in
+// data[pos:] as a text of its own, then on from its end, or one byte past
+// an empty match; no search starts at the end of the data.
+func (it *mlIter) nextFresh() (int, int, bool) {
+	if it.pos >= len(it.data) {
+		return 0, 0, false
+	}
+	loc := it.re.FindIndex(it.data[it.pos:])
+	if loc == nil {
+		it.pos = len(it.data)
+		return 0, 0, false
+	}
+	s, e := it.pos+loc[0], it.pos+loc[1]
+	it.abutting = s == e && s == it.prevEnd
+	it.pos, it.prevEnd = e, e
+	if s == e {
+		it.pos++
+	}
+	return s, e, true
+}
+
+// mayMatchEmpty reports whether re can match the empty string somewhere.
+func mayMatchEmpty(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpNoMatch, syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return false
+	case syntax.OpLiteral:
+		return len(re.Rune) == 0
+	case syntax.OpStar, syntax.OpQuest:
+		return true
+	case syntax.OpRepeat:
+		return re.Min == 0 || mayMatchEmpty(re.Sub[0])
+	case syntax.OpPlus, syntax.OpCapture:
+		return mayMatchEmpty(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !mayMatchEmpty(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if mayMatchEmpty(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return true // the empty match and the assertions
 }
 
 // resumable reports whether Go's regexp gives the right matches from it.pos.

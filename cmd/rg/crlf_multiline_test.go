@@ -74,3 +74,31 @@ func TestMultilineTrailingMatchesAsRg15(t *testing.T) {
 		}
 	}
 }
+
+// Under -U rg's searcher finds each match afresh where the one before it
+// ended (one byte on after an empty match): an empty match right there
+// makes its line a match line, which an iteration that skips it (Go's
+// FindAll, rg's own find_iter) missed, and ^, \A and \b see there the
+// start of a text. The printer still counts and shows find_iter's matches.
+func TestMultilineSearcherFindsAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{
+		"a.txt": "a  \n\nb\n\n\nc \nd\n",
+		"b.txt": "x\ny\nab\nc\nxy\n",
+	})
+	for _, c := range []struct{ pattern, file string }{
+		{`\s*$`, "a.txt"}, {`[ \n]*$`, "a.txt"}, {`x\n|\Ay`, "b.txt"}, {`a\n?|^b\nc`, "b.txt"}, {`x\n|^`, "b.txt"},
+	} {
+		// (Left out: -m with --json or --stats, where rg counts a whole
+		// file as searched, and --vimgrep with `x\n|^`, whose empty
+		// matches rg does not print; see docs/cli.md.)
+		for _, flags := range [][]string{
+			{"-n"}, {"--json"}, {"-c"}, {"--count-matches"}, {"-o", "-n"}, {"--stats"}, {"-m2", "-n"}, {"-m1", "-c"},
+		} {
+			args := append(append([]string{"-U"}, flags...), "--", c.pattern, c.file)
+			sameAsRg15(t, dir, rg, bin, args)
+		}
+	}
+}
