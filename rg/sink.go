@@ -73,8 +73,9 @@ type rgRun struct {
 	// a list, not a sync.Pool, which each collection empties, so that a
 	// search printing much (--json) allocated a buffer per file and so
 	// collected more often.
-	ownFree   []*rgSink
-	ownFreeMu sync.Mutex
+	ownFree      []*rgSink
+	ownFreeBytes int // the capacity of their buffers
+	ownFreeMu    sync.Mutex
 }
 
 // sortedFile is one file's output held for --sort / --sortr.
@@ -628,6 +629,7 @@ func (r *rgRun) ownSink(t target) *rgSink {
 	var s *rgSink
 	if n := len(r.ownFree); n > 0 {
 		s, r.ownFree = r.ownFree[n-1], r.ownFree[:n-1]
+		r.ownFreeBytes -= s.buf.Cap()
 	}
 	r.ownFreeMu.Unlock()
 	if s == nil {
@@ -638,22 +640,31 @@ func (r *rgRun) ownSink(t target) *rgSink {
 	return s
 }
 
-// recycleOwn keeps s, whose file is done, for ownSink.
-// At most maxOwnFree are kept, each with a buffer of at most 4 ownSpill.
+// recycleOwn keeps s, whose file is done, for ownSink: at most maxOwnFree
+// sinks, whose buffers hold at most maxOwnKept bytes together (a buffer
+// past that is let go, the sink kept).
 func (r *rgRun) recycleOwn(s *rgSink) {
-	if s.buf.Cap() > 4*ownSpill {
+	r.ownFreeMu.Lock()
+	defer r.ownFreeMu.Unlock()
+	if len(r.ownFree) >= maxOwnFree {
 		return
 	}
-	r.ownFreeMu.Lock()
-	if len(r.ownFree) < maxOwnFree {
-		r.ownFree = append(r.ownFree, s)
+	if r.ownFreeBytes+s.buf.Cap() > maxOwnKept {
+		s.buf = bytes.Buffer{}
 	}
-	r.ownFreeMu.Unlock()
+	r.ownFreeBytes += s.buf.Cap()
+	r.ownFree = append(r.ownFree, s)
 }
 
 // maxOwnFree bounds rgRun.ownFree: a worker holds one sink at a time, so
 // a few beyond the workers cover those waiting for the output.
 const maxOwnFree = 16
+
+// maxOwnKept bounds the buffers of the sinks rgRun.ownFree keeps: enough
+// for the files of a search that prints much (--json func over GOROOT/src
+// grew a fresh buffer per file, 2.5 times the collections, under 64 KiB
+// each), not so much that they weigh on the resident set.
+const maxOwnKept = 4 << 20
 
 // Abandon lets go of the output a file printed apart took (spillOwn)
 // when its search failed before its End.
