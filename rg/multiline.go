@@ -235,6 +235,7 @@ func (s *rgSink) printBlock(first printer.RgLine, lines int, text []byte, lastTe
 		pending = pending[drop:]
 		var sub []search.Span
 		var starts []int
+		var empty []bool
 		for _, m := range pending {
 			if m.Start >= end {
 				break
@@ -243,15 +244,20 @@ func (s *rgSink) printBlock(first printer.RgLine, lines int, text []byte, lastTe
 			if a < z || m.Start >= at {
 				sub = append(sub, search.Span{Start: a - at, End: max(a, z) - at})
 				starts = append(starts, m.Start)
+				empty = append(empty, m.Start == m.End)
 			}
 		}
 		var err error
 		switch {
 		case r.cfg.Vimgrep:
-			// One line per match: the line it starts on.
+			// One line per match: the line it starts on, but for an
+			// empty match at a line's start, which rg prints on no line
+			// (it looks for a line that begins before the match ends).
 			for k, c := range sub {
-				if starts[k] >= at {
-					l.Submatches = []search.Span{c}
+				if starts[k] > at || (starts[k] == at && !empty[k]) {
+					// -b: rg gives the line's offset here, not the
+					// match's (the printer adds the match's start).
+					l.Submatches, l.Offset = []search.Span{c}, first.Offset+int64(at-c.Start)
 					if err = s.std.Line(l); err != nil {
 						break
 					}

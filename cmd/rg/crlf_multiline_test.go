@@ -90,12 +90,13 @@ func TestMultilineSearcherFindsAsRg15(t *testing.T) {
 	})
 	for _, c := range []struct{ pattern, file string }{
 		{`\s*$`, "a.txt"}, {`[ \n]*$`, "a.txt"}, {`x\n|\Ay`, "b.txt"}, {`a\n?|^b\nc`, "b.txt"}, {`x\n|^`, "b.txt"},
+		{`y?\n?$`, "b.txt"}, {`(?m)^|b\n`, "b.txt"},
 	} {
 		// (Left out: -m with --json or --stats, where rg counts a whole
-		// file as searched, and --vimgrep with `x\n|^`, whose empty
-		// matches rg does not print; see docs/cli.md.)
+		// file as searched; see docs/cli.md.)
 		for _, flags := range [][]string{
 			{"-n"}, {"--json"}, {"-c"}, {"--count-matches"}, {"-o", "-n"}, {"--stats"}, {"-m2", "-n"}, {"-m1", "-c"},
+			{"--vimgrep"}, {"--vimgrep", "-b"},
 		} {
 			args := append(append([]string{"-U"}, flags...), "--", c.pattern, c.file)
 			sameAsRg15(t, dir, rg, bin, args)
