@@ -6,6 +6,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -55,7 +56,6 @@ func TestBinaryNotesAsRg15(t *testing.T) {
 		{"--json", "hello", "walk"},
 		{"-z", "hello", "gz"},
 		{"-z", "-n", "hello", "gz"},
-		{"-z", "--json", "hello", "gz"},
 		{"-z", "hello", "gz/late.txt.gz"},
 		{"-z", "--json", "hello", "gz/late.txt.gz"},
 		{"-z", "hello", "tgz/a.tar.gz"},
@@ -76,6 +76,18 @@ func TestBinaryNotesAsRg15(t *testing.T) {
 		{"-E", "none", "h", "bom/le.txt"},
 	} {
 		sameAsRg15(t, dir, rg, bin, args)
+	}
+	// A walked decompressed file that rg stops in at a late NUL: it counts
+	// as searched the buffer fills up to the NUL's, which depend on how
+	// much the decompressor's pipe hands over at a time (196,608 bytes on
+	// a quiet machine, 163,830 once on a busy one), so that count is left
+	// out; the offset of the NUL and the rest must be rg's.
+	args := []string{"-z", "--json", "hello", "gz"}
+	searched := regexp.MustCompile(`"bytes_searched":\d+`)
+	want := searched.ReplaceAllString(testtool.NormalizeTimings(runIn(t, dir, rg, args)), `"bytes_searched":N`)
+	got := searched.ReplaceAllString(testtool.NormalizeTimings(runIn(t, dir, bin, args)), `"bytes_searched":N`)
+	if got != want {
+		t.Errorf("rg %q: cmd/rg differs from rg 15.2.0:\n%s", args, firstDiff(got, want))
 	}
 }
 
