@@ -99,6 +99,9 @@ type Matcher struct {
 	// (of the text or of a line). Any other pattern finds the same lines
 	// in line mode, which is faster.
 	multi bool
+	// ml and mlASCII are how a multiline search iterates re and asciiRe
+	// (see mlIter), read off the pattern once rather than per file.
+	ml, mlASCII mlShape
 	// emptyOK means the pattern can match the empty string, so every line
 	// is a candidate and the prefilter cannot be trusted to skip lines.
 	emptyOK bool
@@ -184,6 +187,9 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		// Go's parser refuses some trees rg accepts (a{1001}): run them
 		// on the VM.
 		m.re, m.vm = nil, newPikeVM(prog)
+	}
+	if m.multi {
+		m.ml, m.mlASCII = shapeOf(m.re), shapeOf(m.asciiRe)
 	}
 	m.emptyOK = m.matchBytes(nil)
 	if !m.multi && hasOp(full, syntax.OpBeginText) {

@@ -280,7 +280,7 @@ func (b *mlBlocks) count() {
 // assertion (^, \A, \b, \B) may hold where a fresh search starts and not in
 // an iteration, so the searcher finds what find_iter does not.
 func (b *mlBlocks) refinds() bool {
-	return b.it.searcher && b.it.fresh > 0 && b.it.restart != restartAnywhere
+	return b.it.searcher && b.it.fresh && b.it.restart != restartAnywhere
 }
 
 // emitUpTo emits the open block's lines before the line start upto, each

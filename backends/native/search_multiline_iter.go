@@ -45,7 +45,32 @@ type mlIter struct {
 	// neither counts (-c, --stats) nor shows it, though its line is a
 	// match line and -m counts it.
 	abutting bool
-	fresh    int8 // searcher: 1 when re must search afresh per match, -1 when FindAll's chunks find the same; 0 unknown
+	// fresh says re's searcher matches differ from FindAll's (see mlShape).
+	fresh bool
+}
+
+// mlShape is what a multiline iteration needs to know of a Go regexp.
+type mlShape struct {
+	restart mlRestart
+	// fresh: the pattern may match the empty string (FindAll skips one
+	// right after a match, rg's searcher does not) or holds an assertion
+	// that sees the text before a match (a fresh search takes the end of
+	// the match before for a text's start), so the searcher searches
+	// afresh per match; otherwise FindAll's chunks find the same matches.
+	fresh bool
+}
+
+// shapeOf reads re's mlShape (the zero one for nil).
+func shapeOf(re *regexp.Regexp) mlShape {
+	if re == nil {
+		return mlShape{}
+	}
+	tree, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return mlShape{restart: restartNever, fresh: true}
+	}
+	r := restartOf(tree)
+	return mlShape{restart: r, fresh: r != restartAnywhere || mayMatchEmpty(tree)}
 }
 
 // mlRestart says where Go's regexp may resume a search in the middle of the
@@ -65,6 +90,12 @@ func newMLIter(m *Matcher, data []byte) mlIter {
 		re = m.asciiRe
 	}
 	it := mlIter{data: data, re: re, vm: m.vm, prevEnd: -1}
+	switch {
+	case re != nil && re == m.re:
+		it.restart, it.fresh = m.ml.restart, m.ml.fresh
+	case re != nil:
+		it.restart, it.fresh = m.mlASCII.restart, m.mlASCII.fresh
+	}
 	if m.vm != nil && m.vm.px != nil {
 		it.pt, it.last = m.vm.px.text(data), -1
 	}
@@ -89,7 +120,7 @@ func (it *mlIter) next() (int, int, bool) {
 		if it.re == nil {
 			return it.nextVM()
 		}
-		if it.searcher && it.searchesAfresh() {
+		if it.searcher && it.fresh {
 			return it.nextFresh()
 		}
 		if it.done {
@@ -124,24 +155,6 @@ func (it *mlIter) findChunk() {
 	}
 	// mlChunk >= 2: at most the first is skipped, so the search moves on.
 	it.pos = it.prevEnd
-}
-
-// searchesAfresh reports whether the searcher's matches differ from
-// FindAll's: when the pattern may match the empty string (FindAll skips
-// one right after a match) or holds an assertion that sees the text before
-// a match (a fresh search takes the end of the match before for a start).
-func (it *mlIter) searchesAfresh() bool {
-	if it.fresh == 0 {
-		it.fresh = -1
-		tree, err := syntax.Parse(it.re.String(), syntax.Perl)
-		if it.restart == restartUnknown {
-			it.restart = restartKind(it.re)
-		}
-		if err != nil || mayMatchEmpty(tree) || it.restart != restartAnywhere {
-			it.fresh = 1
-		}
-	}
-	return it.fresh > 0
 }
 
 // nextFresh finds the next match as rg's multiline searcher does: in
@@ -216,6 +229,11 @@ func restartKind(re *regexp.Regexp) mlRestart {
 	if err != nil {
 		return restartNever
 	}
+	return restartOf(tree)
+}
+
+// restartOf is restartKind of a parsed pattern.
+func restartOf(tree *syntax.Regexp) mlRestart {
 	switch {
 	case hasOp(tree, syntax.OpBeginText), hasOp(tree, syntax.OpWordBoundary), hasOp(tree, syntax.OpNoWordBoundary):
 		return restartNever
