@@ -194,7 +194,7 @@ func TestGrepInstalledAsRg(t *testing.T) {
 			if how == "symlink" {
 				err = os.Symlink(bin, rg)
 			} else {
-				err = os.WriteFile(rg, data, 0o755)
+				testtool.WriteExecutable(t, rg, data)
 			}
 			if err != nil {
 				t.Fatal(err)
