@@ -90,6 +90,14 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 		fmt.Fprintln(s.errOut, "rg:", err)
 		return 2
 	}
+	if o.Invert && o.MaxCount != nil && searchesMultiline(q) {
+		// rg -v -U's -m counts the pattern's finds, not the lines it
+		// selects (native.SearchOptions.InvertFinds): the search takes
+		// the limit (q.MaxCountPerFile), the printing of lines none.
+		finds := *o
+		finds.MaxCount = nil
+		o = &finds
+	}
 	chain, err := p.chain(o)
 	if err != nil {
 		fmt.Fprintln(s.errOut, "rg:", err)

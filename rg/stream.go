@@ -23,7 +23,8 @@ import (
 // are read whole first: a match may span any number of lines (rg holds the
 // whole input for multiline too), and UTF-16 cannot be cut at a '\n' byte.
 // -v, --passthru and --files-without-match go window by window as well
-// (streamListing). Nothing is ever copied to disk.
+// (streamListing), but for -U, read whole too. Nothing is ever copied to
+// disk.
 
 // streamWindow is the first read's size, rg's own buffer size: a NUL byte
 // in it makes the stream binary before any of its lines is printed, as in
@@ -484,7 +485,8 @@ func (s *streamSearch) finish() error {
 }
 
 // streamListing prints a stream in a listing mode (-v, --passthru,
-// --files-without-match) window by window: the window's matching lines are
+// --files-without-match) window by window (one window for -U, where a
+// match may span any number of them): the window's matching lines are
 // found with the native matcher, then every line is printed as
 // printAllLines prints a file's.
 func (r *rgRun) streamListing(ctx context.Context, q search.Query, st *streamSource, s *rgSink) (search.Result, error) {
@@ -498,6 +500,9 @@ func (r *rgRun) streamListing(ctx context.Context, q search.Query, st *streamSou
 	// '\n' here too, as the matcher expects; allLines gives each record
 	// its own bytes back.
 	opts := native.SearchOptions{BinaryConvert: true, KeepNUL: true, Interrupt: ctx.Err}
+	if r.multiLine && r.o.Invert {
+		opts.InvertFinds, opts.MaxCount = true, q.MaxCountPerFile // (rg -v -U's -m counts finds)
+	}
 	st.binaryOff = -1
 	if err := s.Begin("stdin"); err != nil {
 		return res, err
@@ -512,7 +517,12 @@ func (r *rgRun) streamListing(ctx context.Context, q search.Query, st *streamSou
 	var buf []byte
 	anyMatch, eof := false, false
 	for !eof {
-		if buf, err = rd.next(ctx, buf); err != nil {
+		if r.multiLine { // a match may span any number of windows
+			if buf, err = rd.readAll(ctx, buf); err != nil {
+				return res, err
+			}
+			eof = true
+		} else if buf, err = rd.next(ctx, buf); err != nil {
 			if !errors.Is(err, io.EOF) {
 				return res, err
 			}

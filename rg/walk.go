@@ -602,8 +602,12 @@ func (r *rgRun) searchBatch(ctx context.Context, chain *search.Chain, q search.Q
 	if len(searched) > 0 {
 		q.Root, q.Paths = t.root, searched
 		q.Before, q.After, q.Mode = 0, 0, search.ModeContent
-		if r.o.Invert {
+		if r.o.Invert && !r.multiLine {
 			q.MaxCountPerFile = 0 // -m counts the inverted lines, below
+		}
+		if n != nil && r.o.Invert && r.multiLine {
+			n.InvertFinds = true // the lines no find touches are -v's
+			defer func() { n.InvertFinds = false }()
 		}
 		keepText := r.o.Mode != rgcli.ModeFilesWithoutMatch && !r.summaryMode(t)
 		var cur *listedFile

@@ -62,6 +62,8 @@ type Engine struct {
 	// SearchOptions.Invert and Passthru): every file is searched to its
 	// end, or to where rg stops, and its lines emitted as they select.
 	Invert, Passthru bool
+	// InvertFinds is SearchOptions.InvertFinds, for rg -v -U.
+	InvertFinds bool
 	// FileSink, when set, gives each file with something to report a
 	// Sink of its own, told Begin, the file's lines and End on the
 	// worker searching the file, with no lock held: the caller prints
@@ -137,6 +139,7 @@ func (n *Engine) Search(ctx context.Context, q search.Query, sink search.Sink) (
 	run.opts.NoSpans = n.NoSpans
 	run.opts.CountLines = n.CountLines
 	run.opts.Invert, run.opts.Passthru = n.Invert, n.Passthru
+	run.opts.InvertFinds = n.InvertFinds
 	run.fileSink = n.FileSink
 	if run.reading, err = newReading(q, n.Preprocessor); err != nil {
 		return search.Stats{}, err

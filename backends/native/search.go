@@ -88,6 +88,15 @@ type SearchOptions struct {
 	// MaxCount are all emitted as context, a matching one without its
 	// submatches, as rg prints them. As with Invert, no file is skipped.
 	Passthru bool
+	// InvertFinds has a multiline search (a pattern that can match '\n')
+	// find its matches as rg -v -U's searcher does, for a caller that
+	// selects the lines no match touches: each search starts afresh at
+	// the end of the line the match before ended on (a match starting
+	// later on that line is not looked for), and MaxCount stops the
+	// search after that many finds, not after a block. rg then selects
+	// every line past the last find: `rg -v -U -m1 'a\nb'` prints all the
+	// lines but the first find's.
+	InvertFinds bool
 	// probed: the reader looked at the file before it was mapped and found
 	// a literal a match needs, and its first NUL at probedNUL (-1: none),
 	// so neither is looked for again here.

@@ -25,6 +25,9 @@ func (s *fileSearch) runMultiline() error {
 	b := mlBlocks{s: s, it: newMLIter(s.m, s.data), lines: lineCache{data: s.data},
 		emitting: !s.o.CountOnly && !s.o.FilesOnly}
 	b.it.searcher = true
+	if s.o.InvertFinds {
+		b.it.fresh, b.skipLines = true, true
+	}
 	b.counterLines = lineCache{data: s.data}
 	b.lastNUL = -1
 	if !s.o.BinaryConvert {
@@ -49,6 +52,11 @@ type mlBlocks struct {
 	emitting bool // content mode: lines go out (not -c or -l)
 	lastNUL  int  // the file's last NUL byte, -1 if none (or NULs are searched)
 	stopped  bool // the search ended for good (a NUL in a block, -l)
+	// skipLines: each search starts past the lines the match before
+	// touches, and MaxCount counts finds (SearchOptions.InvertFinds);
+	// found is how many so far.
+	skipLines bool
+	found     int
 
 	open    bool // a block is open: [bs, be) holds its lines so far
 	bs, be  int
@@ -80,9 +88,16 @@ func (b *mlBlocks) run() error {
 			break // an empty match past the last line is on no line
 		}
 		first, end := b.lines.bounds(ms, me)
+		if b.skipLines {
+			b.it.skipTo(min(end, len(data)))
+			b.found++
+		}
 		if b.open && first < b.be {
 			if err := b.join(first, end, ms, me); err != nil {
 				return err
+			}
+			if b.skipLines && b.found == s.o.MaxCount {
+				break
 			}
 			continue
 		}
@@ -96,6 +111,9 @@ func (b *mlBlocks) run() error {
 		}
 		if err := b.start(first, end, ms, me); err != nil || b.stopped {
 			return err
+		}
+		if b.skipLines && b.found == s.o.MaxCount {
+			break
 		}
 	}
 	if b.open {

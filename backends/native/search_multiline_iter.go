@@ -3,6 +3,7 @@ package native
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 )
 
 // mlChunk is how many matches Go's regexp finds per call in a multiline
@@ -176,6 +177,30 @@ func (it *mlIter) nextFresh() (int, int, bool) {
 		it.pos++
 	}
 	return s, e, true
+}
+
+// skipTo has the next search start at pos or later, as rg -v -U's
+// searcher starts past the lines of the match before (see
+// SearchOptions.InvertFinds), and forgets the matches found before pos.
+// Go's regexp searches afresh there (fresh), the VM from there seeing the
+// text before it, the -P iteration from the character at pos.
+func (it *mlIter) skipTo(pos int) {
+	kept := it.ahead[:0]
+	for _, m := range it.ahead {
+		if m[0] >= pos {
+			kept = append(kept, m)
+		}
+	}
+	it.ahead = kept
+	if it.pt != nil {
+		if at, _ := slices.BinarySearch(it.pt.offs, pos); at > it.at {
+			it.at = at
+		}
+		return
+	}
+	if pos > it.pos {
+		it.pos = pos
+	}
 }
 
 // mayMatchEmpty reports whether re can match the empty string somewhere.
