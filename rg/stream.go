@@ -560,7 +560,16 @@ func (r *rgRun) streamListing(ctx context.Context, q search.Query, st *streamSou
 		}); err != nil {
 			return res, err
 		}
-		anyMatch = anyMatch || len(matched) > 0
+		if r.o.Invert {
+			// -v: a line the pattern does not match is one
+			lines := bytes.Count(window, termLF)
+			if len(window) > 0 && window[len(window)-1] != '\n' {
+				lines++
+			}
+			anyMatch = anyMatch || lines > len(matched)
+		} else {
+			anyMatch = anyMatch || len(matched) > 0
+		}
 		if r.o.Mode == rgcli.ModeFilesWithoutMatch {
 			if anyMatch {
 				break

@@ -63,6 +63,19 @@ func TestInvertedMultilineAsRg15(t *testing.T) {
 	})
 }
 
+// TestInvertedFilesWithoutMatchOnStdin: rg -v --files-without-match lists
+// stdin only where no line is selected, that is where every line matches.
+// rgkit listed it where no line matched.
+func TestInvertedFilesWithoutMatchOnStdin(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	for _, c := range []struct{ pattern, text string }{
+		{"zz", "x\ny\n"}, {".*", "x\ny\n"}, {"x|y", "x\n\x00y\n"}, {"x", "x\nx"}, {"x", "x\ny"}, {"zz", ""},
+	} {
+		sameOnStdin(t, rg, bin, []string{"-v", "--files-without-match", c.pattern}, c.text)
+	}
+}
+
 // sameOnStdin runs rg 15.2.0 and cmd/rg with args, text piped to stdin,
 // and fails where their output or exit code differ.
 func sameOnStdin(t *testing.T, rg, bin string, args []string, text string) {
