@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -214,11 +215,19 @@ func replacerFor(o *rgcli.Options) expander {
 			if out, ok := x.Expand(dst, tmpl, text[start:end]); ok {
 				return out
 			}
-			return append(dst, tmpl...)
+			// The match alone does not match the pattern (an assertion
+			// saw the text around it): $0 is still the match, and a
+			// group rgkit cannot tell is empty, where the template was
+			// printed as it was.
+			return wholeMatch().Expand(dst, []byte(tmpl), text, []int{start, end})
 		}
 	}
 	return nil
 }
+
+// wholeMatch expands a template with the match as $0 and no other group
+// (compiled when first needed: cmd/rg pays for every initialiser).
+var wholeMatch = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s).*`) })
 
 // defaultExpander reads the patterns of the default engine as the
 // matcher does (rg's dialect, smart case resolved as the search
