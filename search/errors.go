@@ -25,7 +25,7 @@ var ErrMemoryCap = errors.New("engine passed its memory cap")
 // InvalidPatternError is a pattern rg 15 refuses without -P (a syntax
 // error, look-around, a back-reference, a NUL byte), or one rg accepts
 // but rgkit cannot give rg's meaning (a Unicode property Go has no table
-// for, byte-level (?-u) matching). It is never a fallback and never "no
+// for, a Unicode class next to (?-u)'s single bytes). It is never a fallback and never "no
 // matches".
 type InvalidPatternError struct {
 	Pattern string

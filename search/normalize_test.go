@@ -326,7 +326,10 @@ func TestNormalizeReadingFields(t *testing.T) {
 		{Query{Pattern: "a\x00b", Fixed: true, Binary: BinaryText}, ""},
 		{Query{Pattern: `a\x00b`, Binary: BinarySearch}, "impossible to match"},
 		{Query{Pattern: `(?-u:\w)`, NoUnicode: true}, ""},
-		{Query{Pattern: `a.b`, NoUnicode: true}, "byte-level"},
+		{Query{Pattern: `a.b`, NoUnicode: true}, ""},
+		{Query{Pattern: `a.\w`, NoUnicode: true}, ""},
+		{Query{Pattern: `(?-u:.)\w`}, "a class of Unicode characters in a pattern that also matches single bytes"},
+		{Query{Pattern: `[é]`, NoUnicode: true}, "Unicode not allowed here"},
 		{Query{Pattern: `foo$`, CRLF: true}, ""},
 	} {
 		t.Run(fmt.Sprintf("%+v", tt.q), func(t *testing.T) {

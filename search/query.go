@@ -132,8 +132,8 @@ type Query struct {
 	// '.' does not match '\r'.
 	CRLF bool
 	// NoUnicode is rg --no-unicode: \w, \d, \s, \b and case folding
-	// are ASCII-only. (A '.' then matches any byte in rg; rgkit refuses
-	// such a pattern.)
+	// are ASCII-only, and a '.', a negated class or \x80-\xFF matches
+	// one byte of any value, as in rg.
 	NoUnicode bool
 	// Binary is what a NUL byte does (rg's default, --binary, -a).
 	Binary BinaryMode

@@ -144,10 +144,11 @@ func Compile(o MatchOptions) (*Matcher, error) {
 			return nil, &PatternError{Pattern: o.Pattern, Reason: err.Error()}
 		}
 	}
+	bytesMode := rgregex.MatchesBytes(tree) // (its VM reads a genuine U+FFFD as bytes: no sentinel)
 	var sentinel *Matcher
 	if o.sentinel {
 		toSentinel(tree)
-	} else if holdsFFFD(tree) {
+	} else if holdsFFFD(tree) && !bytesMode {
 		so := o
 		so.sentinel = true
 		sentinel, _ = Compile(so) // (it compiles as this one does; nil keeps the old answer)
@@ -173,6 +174,9 @@ func Compile(o MatchOptions) (*Matcher, error) {
 			rgregex.AssertionNode(rgregex.WordStartHalfASCII), tree, rgregex.AssertionNode(rgregex.WordEndHalfASCII)}}
 	case o.Word:
 		full = rgregex.Word(tree)
+	}
+	if bytesMode {
+		return compileBytes(m, full)
 	}
 	prog, err := compileProg(full)
 	if err != nil {

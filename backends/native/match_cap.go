@@ -132,6 +132,9 @@ func (v *pikeVM) eachMatch(b []byte, from int, fn func(s, e int) bool) (stopped 
 		}
 		var accept bool
 		pos, accept = advanceMatch(b, s, e, prevEnd)
+		if v.bytes && s == e {
+			pos = e + 1 // (a byte on: an empty match may split a character)
+		}
 		prevEnd = e
 		if accept && !fn(s, e) {
 			return true

@@ -24,6 +24,9 @@ type pikeVM struct {
 	pool sync.Pool // *vmMachine
 	// px, when set, is a -P pattern: find and eachMatch run it instead.
 	px *pcreProg
+	// bytes: the program reads the text one byte at a time, a byte of
+	// 0x80-0xFF as its rgregex.ByteRune (see compileBytes).
+	bytes bool
 }
 
 // assertBit is an assertion's bit in an InstEmptyWidth Arg, above Go's
@@ -217,6 +220,9 @@ func (v *pikeVM) find(b []byte, pos int, any bool) (int, int, bool) {
 	defer v.pool.Put(m)
 	clist, nlist := &m.q0, &m.q1
 	clist.dense, nlist.dense = clist.dense[:0], nlist.dense[:0]
+	if v.bytes {
+		return v.findBytes(b, pos, any)
+	}
 	c1 := rune(-1) // what the assertions see before i
 	if pos > 0 {
 		c1 = runeBefore(b, pos)
@@ -260,6 +266,84 @@ func (v *pikeVM) find(b []byte, pos int, any bool) (int, int, bool) {
 		nlist.dense = nlist.dense[:0]
 		i += w
 		c1, r, w = before, r2, w2
+	}
+	return ms, me, matched
+}
+
+// decodeAt is the rune the program reads at i: decodeAt's, or under bytes
+// the byte's.
+func (v *pikeVM) decodeAt(b []byte, i int) (rune, int) {
+	if !v.bytes {
+		return decodeAt(b, i)
+	}
+	if i >= len(b) {
+		return -1, 0
+	}
+	return rgregex.ByteRune(b[i]), 1
+}
+
+// step moves clist's threads over r (none at the end, r < 0) into nlist,
+// whose threads start under ctx, in priority order. A thread that reaches
+// the match ends the step, lower-priority threads losing to it; start is
+// where its match began. (find keeps this loop inline: a call per
+// position cost it 5% on a Unicode \b search.)
+func (v *pikeVM) step(m *vmMachine, clist, nlist *vmQueue, r rune, ctx uint32) (start int, matched bool) {
+	for _, t := range clist.dense {
+		in := &v.prog.Inst[t.pc]
+		switch in.Op {
+		case syntax.InstMatch:
+			return t.start, true
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			if r >= 0 && runeMatches(in, r) {
+				v.add(m, nlist, in.Out, t.start, ctx)
+			}
+		}
+	}
+	return 0, false
+}
+
+// findBytes is find for a program that reads bytes (v.bytes): it steps one
+// byte at a time, each byte of 0x80-0xFF read as its rgregex.ByteRune,
+// while the assertions see the characters around each position as in
+// find (rg's Unicode \b next to "é" sees "é", also in a pattern that
+// matches single bytes).
+func (v *pikeVM) findBytes(b []byte, pos int, any bool) (int, int, bool) {
+	m := v.machine()
+	defer v.pool.Put(m)
+	clist, nlist := &m.q0, &m.q1
+	clist.dense, nlist.dense = clist.dense[:0], nlist.dense[:0]
+	ctxAt := func(i int) uint32 {
+		before := rune(-1)
+		if i > 0 {
+			before = runeBefore(b, i)
+		}
+		return emptyContext(before, ctxRune(decodeAt(b, i)))
+	}
+	ctx := ctxAt(pos)
+	ms, me, matched := -1, -1, false
+	for i := pos; ; i++ {
+		if !matched {
+			v.add(m, clist, uint32(v.prog.Start), i, ctx)
+		}
+		if len(clist.dense) == 0 {
+			break
+		}
+		r := rune(-1)
+		if i < len(b) {
+			r = rgregex.ByteRune(b[i])
+			ctx = ctxAt(i + 1)
+		}
+		if s, ok := v.step(m, clist, nlist, r, ctx); ok {
+			ms, me, matched = s, i, true
+			if any {
+				return ms, me, true
+			}
+		}
+		if i >= len(b) {
+			break
+		}
+		clist, nlist = nlist, clist
+		nlist.dense = nlist.dense[:0]
 	}
 	return ms, me, matched
 }

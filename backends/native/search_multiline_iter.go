@@ -295,7 +295,7 @@ func (it *mlIter) nextVM() (int, int, bool) {
 		}
 		accept := e != s || s != it.prevEnd
 		if e == s {
-			if _, w := decodeAt(it.data, e); w > 0 {
+			if _, w := it.vm.decodeAt(it.data, e); w > 0 {
 				it.pos = e + w
 			} else {
 				it.pos = e + 1

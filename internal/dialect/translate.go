@@ -120,6 +120,11 @@ func ReferenceTree(pattern string, fixed, fold, multiline bool) (*syntax.Regexp,
 	if err != nil {
 		return nil, fmt.Errorf("%w: pattern not normalised: %w", search.ErrUnsupported, err)
 	}
+	if rgregex.MatchesBytes(re) {
+		// (?-u)'s single bytes: the tools would read its byte runes as
+		// characters and choose too few files.
+		return nil, fmt.Errorf("%w: a pattern that matches single bytes ((?-u) '.', a negated class or \\x80-\\xFF)", search.ErrUnsupported)
+	}
 	re = dropAssertions(re)
 	rgClasses(re, multiline)
 	return re, nil

@@ -97,9 +97,6 @@ func (p *parser) parseClass() (ranges, error) {
 	if op != "" {
 		cur = setOp(acc, op, cur)
 	}
-	if neg && !p.fl.u {
-		return nil, p.err(start, KindUnsupported, "a negated class in ASCII mode (?-u) matches single bytes of any value; rgkit does not support byte-level matching")
-	}
 	return p.foldNeg(cur, neg), nil
 }
 
@@ -118,6 +115,10 @@ func (p *parser) classAtom() (rune, ranges, bool, error) {
 	at := p.pos
 	r := p.next()
 	if r != '\\' {
+		if !p.fl.u && r >= 0x80 {
+			// (?-u): a class holds bytes, and this is a character
+			return 0, nil, false, p.err(at, KindSyntax, "Unicode not allowed here")
+		}
 		if p.onLit != nil {
 			p.onLit(r)
 		}
@@ -127,8 +128,8 @@ func (p *parser) classAtom() (rune, ranges, bool, error) {
 	if err != nil {
 		return 0, nil, false, err
 	}
-	if e.byteHi {
-		return 0, nil, false, p.err(at, KindUnsupported, "a raw byte \\x80-\\xFF in ASCII mode (?-u) is not supported: rgkit matches characters, not bytes")
+	if !p.fl.u && !e.isCls && e.r >= 0x80 && !IsByteRune(e.r) {
+		return 0, nil, false, p.err(at, KindSyntax, "Unicode not allowed here")
 	}
 	if !e.isCls && p.onLit != nil {
 		p.onLit(e.r)
@@ -153,12 +154,12 @@ func (p *parser) posix() (ranges, bool) {
 	if !ok {
 		return nil, false
 	}
-	if neg && !p.fl.u {
-		return nil, false
-	}
 	p.pos += end + 2
 	if neg {
-		return negate(cls), true
+		// folded before it is negated, as rg does: under (?i) [[:^alpha:]]
+		// holds no K, not even the Kelvin sign, so the bracket's own fold
+		// adds no 'k'
+		return p.foldNeg(cls, true), true
 	}
 	return cls, true
 }

@@ -43,7 +43,7 @@ func (p *parser) parseEscape(start int) (*syntax.Regexp, error) {
 	case e.isCls:
 		return classNode(e.cls), nil
 	case e.byteHi:
-		return nil, p.err(start, KindUnsupported, "a raw byte \\x80-\\xFF in ASCII mode (?-u) is not supported: rgkit matches characters, not bytes")
+		return &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{e.r}}, nil
 	}
 	return p.literal(e.r), nil
 }
@@ -163,7 +163,8 @@ func (p *parser) braced(start int, unclosed string) (string, error) {
 func (p *parser) hex(start int, kind rune) (escape, error) {
 	digits := map[rune]int{'x': 2, 'u': 4, 'U': 8}[kind]
 	var s string
-	if p.peek() == '{' {
+	braced := p.peek() == '{'
+	if braced {
 		var err error
 		if s, err = p.braced(start, "unclosed hexadecimal literal (missing closing brace)"); err != nil {
 			return escape{}, err
@@ -193,8 +194,8 @@ func (p *parser) hex(start int, kind rune) (escape, error) {
 	if v >= assertBase {
 		return escape{}, p.err(start, KindUnsupported, "characters U+10FFF0-U+10FFFF are reserved by rgkit")
 	}
-	if !p.fl.u && v >= 0x80 && v <= 0xFF && kind == 'x' {
-		return escape{byteHi: true}, nil
+	if !p.fl.u && v >= 0x80 && v <= 0xFF && kind == 'x' && !braced {
+		return escape{byteHi: true, r: ByteRune(byte(v))}, nil
 	}
 	return escape{r: rune(v)}, nil
 }
@@ -250,9 +251,6 @@ func (p *parser) perlClass(start int, r rune) (escape, error) {
 		}
 	}
 	neg := r < 'a'
-	if neg && !p.fl.u {
-		return escape{}, p.err(start, KindUnsupported, "a negated class in ASCII mode (?-u) matches single bytes of any value; rgkit does not support byte-level matching")
-	}
 	return escape{cls: p.foldNeg(cls, neg), isCls: true}, nil
 }
 
@@ -265,7 +263,10 @@ func (p *parser) foldNeg(cls ranges, neg bool) ranges {
 			cls = foldASCII(cls)
 		}
 	}
-	if neg {
+	switch {
+	case neg && !p.fl.u:
+		cls = negateBytes(cls) // (?-u): every other byte
+	case neg:
 		cls = negate(cls)
 	}
 	return cls

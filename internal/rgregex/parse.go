@@ -170,8 +170,12 @@ func (p *parser) parseAtom() (*syntax.Regexp, error) {
 		return p.parseEscape(start)
 	case '.':
 		switch {
+		case !p.fl.u && p.fl.s:
+			return classNode(anyByte), nil
+		case !p.fl.u && p.fl.R:
+			return classNode(negateBytes(ranges{'\n', '\n', '\r', '\r'})), nil
 		case !p.fl.u:
-			return nil, p.err(start, KindUnsupported, "'.' in ASCII mode (?-u) matches single bytes of any value; rgkit does not support byte-level matching")
+			return classNode(negateBytes(single('\n'))), nil
 		case p.fl.s:
 			return classNode(ranges{0, utf8.MaxRune}), nil
 		case p.fl.R:

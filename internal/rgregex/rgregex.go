@@ -160,7 +160,11 @@ func Word(tree *syntax.Regexp) *syntax.Regexp {
 // Parse reads pattern as rg 15 does (rg wraps it as "(?:pattern)" first,
 // so a (?x) comment runs to the end of the pattern and swallows that
 // closing parenthesis, as in rg) and returns its tree, capture groups
-// only with o.Captures; the caller may Simplify the tree.
+// only with o.Captures; the caller may Simplify the tree. A pattern that
+// matches single bytes ((?-u)'s '.', a negated class, \x80-\xFF: see
+// MatchesBytes) comes spelled in bytes throughout, a character beyond
+// ASCII as its UTF-8 bytes, or is refused (KindUnsupported) where part of
+// it has no byte spelling.
 func Parse(pattern string, o Options) (*syntax.Regexp, error) {
 	re, err := newParser(pattern, o).parseAll()
 	if err != nil {
@@ -169,6 +173,11 @@ func Parse(pattern string, o Options) (*syntax.Regexp, error) {
 	if !o.AllowNUL && hasNUL(re) {
 		return nil, &Error{Pattern: pattern, Kind: KindNUL, Offset: 0,
 			Msg: `pattern contains "\0" but it is impossible to match: binary detection is enabled and matching a NUL byte is impossible`}
+	}
+	if MatchesBytes(re) {
+		if err := liftToBytes(re); err != nil {
+			return nil, &Error{Pattern: pattern, Kind: KindUnsupported, Offset: 0, Msg: err.Error()}
+		}
 	}
 	return re, nil
 }

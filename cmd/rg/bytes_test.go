@@ -1,0 +1,43 @@
+//go:build !wasip1
+
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rgkit/rgkit/internal/testtool"
+)
+
+// TestBytePatternsAsRg15: under --no-unicode (and inside (?-u:...)) rg's
+// '.', negated classes (\W, \S, [^a]) and \x80-\xFF match one byte each, of
+// any value: "é" is two matches of '.', and \xE9 finds a Latin-1 "é". rgkit
+// refused such patterns; it now runs them on its VM one byte at a time.
+// The file mixes ASCII, UTF-8, Latin-1, invalid bytes, a CRLF line and a
+// last line without a newline.
+func TestBytePatternsAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{
+		"b.txt": "caf\xe9 ok\n\xc3\xa9t\xc3\xa9 word\nplain Text\n\xff\xfe\nA\xe9B\r\n\xe2\x84\xaa\xc3\x89\xff\nlast",
+	})
+	patterns := []string{`[^a-z]`, `.`, `\xE9`, `[\xE0-\xEF]`, `\W`, `^.{4}`, `[^\x00-\x7F]+`, `é`, `\S+$`,
+		`(?-u:[^a])t`, `caf(?-u:.)`, `.\b.`, `[[:^alpha:]]+`, `(?i)t(?-u:.)`, `\B.`, `é(?-u:.)`, `(.)(\xE9)`,
+		`(?i)é(?-u:.)`, `(?i:k)(?-u:[^a])`, `[[:^alpha:]]+`, `.\b.`, `(?-u:\xFF\xFE)`}
+	flagSets := [][]string{
+		{"-c"}, {"--count-matches"}, {"-o"}, {"-n", "--column"}, {"--json"}, {"-i", "-o"}, {"-U", "-o"}, {"-v", "-n"},
+		{"-w", "-o"}, {"--crlf", "-o"}, {"-r", "<$1>"}, {"-o", "-b"}, {"--vimgrep"}, {"-U", "-c"},
+	}
+	for _, p := range patterns {
+		for _, flags := range flagSets {
+			for _, mode := range []string{"--no-unicode", "--unicode"} {
+				args := append(append([]string{mode}, flags...), "--", p, "b.txt")
+				t.Run(strings.Join(args, " "), func(t *testing.T) {
+					t.Parallel()
+					sameAsRg15(t, dir, rg, bin, args)
+				})
+			}
+		}
+	}
+}
