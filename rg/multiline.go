@@ -23,9 +23,10 @@ import (
 // (its bytes and one offset per line).
 
 // holdsBlocks reports whether match lines are held as blocks: the search
-// runs multiline and the output shows where the matches are.
+// runs multiline and the output shows where the matches are. (-v's
+// selected lines are lines of their own, as rg prints them.)
 func (r *rgRun) holdsBlocks() bool {
-	return r.multiLine && r.printsSpans() && r.legacy == nil && r.spans != nil && r.spans.matcher() != nil
+	return r.multiLine && !r.o.Invert && r.printsSpans() && r.legacy == nil && r.spans != nil && r.spans.matcher() != nil
 }
 
 // heldBlock is the run of match lines held: the first line (its number,

@@ -473,7 +473,17 @@ func (r *rgRun) summarizeCounts(ctx context.Context, n *native.Engine, q search.
 func (r *rgRun) printsEveryLine(t target) bool {
 	o := r.o
 	return (o.Invert != o.Passthru || o.MaxCount == nil) && (o.Mode == rgcli.ModeStandard || o.Mode == rgcli.ModeJSON) && !o.Quiet &&
-		r.legacy == nil && !(o.PCRE2 && o.MaxCount != nil) && r.readsOwnLines(t)
+		r.legacy == nil && !(o.PCRE2 && o.MaxCount != nil) && (r.readsOwnLines(t) || r.invertsFinds(t))
+}
+
+// invertsFinds says -v -U's lines for t come from one search, which
+// selects the lines the finds of rg's inverted searcher leave as it goes
+// (native.SearchOptions.InvertFinds): the listing path held every
+// matching line of a file, its text too, before printing the others.
+func (r *rgRun) invertsFinds(t target) bool {
+	o := r.o
+	return r.multiLine && o.Invert && !o.Passthru && t.stream == nil && !o.SearchZip && o.Pre == "" &&
+		(o.Encoding == "" || o.Encoding == "auto")
 }
 
 // searchEveryLine prints -v's or --passthru's lines for t
@@ -486,12 +496,14 @@ func (r *rgRun) searchEveryLine(ctx context.Context, n *native.Engine, q search.
 	q.Root, q.Paths = t.root, t.paths
 	q.GlobBase, q.GlobCwd = t.globBase()
 	invert, passthru, fileSink, inOrder := n.Invert, n.Passthru, n.FileSink, n.InOrder
-	n.Invert, n.Passthru = r.o.Invert, r.o.Passthru
+	n.Invert, n.Passthru, n.InvertFinds = r.o.Invert, r.o.Passthru, r.invertsFinds(t)
 	if r.printsInWorkers() && !t.file { // (as search: a named file prints through the run's sink)
 		n.FileSink = func(string) search.Sink { return r.ownSink(t) }
 		n.InOrder = r.walkPassed()
 	}
-	defer func() { n.Invert, n.Passthru, n.FileSink, n.InOrder = invert, passthru, fileSink, inOrder }()
+	defer func() {
+		n.Invert, n.Passthru, n.FileSink, n.InOrder, n.InvertFinds = invert, passthru, fileSink, inOrder, false
+	}()
 	nq, err := search.Normalize(q)
 	if err != nil {
 		return err

@@ -280,7 +280,11 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 	defer s.release()
 	var err error
 	if m.multi {
-		err = s.runMultiline()
+		if o.InvertFinds && o.Invert && !o.Passthru {
+			err = s.runEveryFinds()
+		} else {
+			err = s.runMultiline()
+		}
 		if errors.Is(err, errBinaryStop) {
 			err = nil
 		}
@@ -355,6 +359,10 @@ type fileSearch struct {
 	// raw is the whole file when data is its own bytes (perhaps cut at a
 	// NUL): lines are then located in it (see Line.Located); nil otherwise.
 	raw []byte
+
+	// nextFind, when set, is where the next line a match touches starts,
+	// from a line start on (see runEveryFinds), for runEvery.
+	nextFind func(from int) (int, bool)
 
 	binary bool // multiline: a reported range held a NUL, so the search stopped there
 	nulAt  int  // and where

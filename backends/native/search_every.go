@@ -33,7 +33,11 @@ func (s *fileSearch) runEvery() error {
 	findNext := func(from int) {
 		ms = len(data) + 1
 		if from < len(data) {
-			if ls, _, ok := s.nextMatchLine(&sc, from); ok {
+			if s.nextFind != nil {
+				if ls, ok := s.nextFind(from); ok {
+					ms = ls
+				}
+			} else if ls, _, ok := s.nextMatchLine(&sc, from); ok {
 				ms = ls
 			}
 		}
@@ -249,7 +253,12 @@ func (s *fileSearch) emitEvery(ls, le, n int, spans, context bool) error {
 		s.locateAt(&l, ls, le)
 		return s.emit(l)
 	}
-	sm := s.lineSpans(ls, le)
+	var sm [][2]int
+	if s.nextFind != nil {
+		sm = s.findSpans(ls, le)
+	} else {
+		sm = s.lineSpans(ls, le)
+	}
 	s.spannedContext = context
 	err := s.emitLineMatch(ls, le, n, sm)
 	s.spannedContext = false

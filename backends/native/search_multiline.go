@@ -1,6 +1,9 @@
 package native
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // runMultiline searches with rg -U semantics, for a pattern that can match
 // '\n': a match may span lines. Each physical line a match touches is
@@ -336,4 +339,86 @@ func (b *mlBlocks) emitUpTo(upto int) error {
 	}
 	s.ml = kept
 	return nil
+}
+
+// runEveryFinds is runEvery for rg -v -U (SearchOptions.InvertFinds with
+// Invert): the lines no find of rg's inverted searcher touches are
+// selected, found as the search goes, so memory stays the file's bytes
+// plus a constant however many lines match. MaxCount counts the finds:
+// past the last one every line is selected, with no limit.
+func (s *fileSearch) runEveryFinds() error {
+	data := s.data
+	f := findLines{it: newMLIter(s.m, data), lines: lineCache{data: data}, limit: s.o.MaxCount}
+	f.it.searcher, f.it.fresh = true, true
+	s.o.MaxCount = 0
+	s.nextFind = func(from int) (int, bool) {
+		for {
+			if from < f.be {
+				return max(f.bs, from), true
+			}
+			if f.done || (f.limit > 0 && f.finds >= f.limit) || s.interrupted(from) {
+				f.done = true
+				return 0, false
+			}
+			ms, me, ok := f.it.next()
+			if !ok || (ms == len(data) && (len(data) == 0 || data[len(data)-1] == '\n')) {
+				f.done = true // (an empty match past the last line is on no line)
+				return 0, false
+			}
+			first, end := f.lines.bounds(ms, me)
+			end = min(end, len(data))
+			f.it.skipTo(end)
+			f.finds++
+			f.bs, f.be = first, end
+		}
+	}
+	return s.runEvery()
+}
+
+// findSpans is the spans rg's printer shows on a line [ls, le] of
+// runEveryFinds' that a find touches (a context line, for -v): the matches
+// find_iter finds from the line's start that start on the line and end on
+// it too (rg shows none that runs on past the line's terminator). As rg's
+// printer, it looks at most printerLookAhead
+// bytes past the line; a -P pattern's look-behind sees aroundLen bytes
+// before it.
+func (s *fileSearch) findSpans(ls, le int) [][2]int {
+	end := min(le+1, len(s.data))
+	from := 0
+	if s.m.vm != nil && s.m.vm.px != nil {
+		from = max(0, ls-pcreLookBehind) // (its text is decoded whole: not from 0 per line)
+	}
+	it := newMLIter(s.m, s.data[from:min(len(s.data), end+printerLookAhead)])
+	it.pos = ls - from
+	if it.pt != nil {
+		it.at, _ = slices.BinarySearch(it.pt.offs, ls-from)
+	}
+	s.spans = s.spans[:0]
+	for {
+		ms, me, ok := it.next()
+		if !ok || ms+from >= end {
+			return s.spans
+		}
+		if me+from <= end {
+			s.spans = append(s.spans, [2]int{ms + from - ls, me + from - ls})
+		}
+	}
+}
+
+// printerLookAhead is how far past a line rg's printer looks for the end of
+// a match starting on it; pcreLookBehind how much text before a line a -P
+// pattern's look-behind sees in findSpans.
+const (
+	printerLookAhead = 128
+	pcreLookBehind   = 4 << 10
+)
+
+// findLines is runEveryFinds' walk through the finds: the lines of the
+// last one are [bs, be).
+type findLines struct {
+	it           mlIter
+	lines        lineCache
+	bs, be       int
+	finds, limit int
+	done         bool
 }

@@ -37,6 +37,7 @@ func TestInvertedMultilineAsRg15(t *testing.T) {
 		{"-n"}, {"-c"}, {"-m1", "-n"}, {"-m2", "-n"}, {"-m3", "-n"}, {"-m1", "-c"}, {"-m1", "-B1", "-n"},
 		{"-m1", "--passthru", "-n"}, {"-m2", "-l"}, {"--files-without-match"}, {"-m1", "--count-matches"}, {"-m1", "-q"},
 		{"-P", "-n"}, {"-P", "-m2", "-n"}, {"-P", "-m1", "-c"},
+		{"-C1", "-n"}, {"--json"}, {"-o"}, {"--vimgrep"}, {"-b", "--column"},
 	}
 	for _, pattern := range []string{`a\nb`, `a\nb|X\nc`, `a\nb|bX\nc`, `\Ay|x\n`, `\n\n`, `x\n?y`, `(?m)^b\n`, `b\n|c\n`} {
 		for _, flags := range flagSets {
