@@ -102,6 +102,9 @@ type Matcher struct {
 	// ml and mlASCII are how a multiline search iterates re and asciiRe
 	// (see mlIter), read off the pattern once rather than per file.
 	ml, mlASCII mlShape
+	// midEmpty: the pattern matches empty anywhere, so rg also finds an
+	// empty match inside each character (see midCharEach).
+	midEmpty bool
 	// emptyOK means the pattern can match the empty string, so every line
 	// is a candidate and the prefilter cannot be trusted to skip lines.
 	emptyOK bool
@@ -195,6 +198,7 @@ func Compile(o MatchOptions) (*Matcher, error) {
 	if m.multi {
 		m.ml, m.mlASCII = shapeOf(m.re), shapeOf(m.asciiRe)
 	}
+	m.midEmpty = !m.multi && emptyWithoutAssertion(full)
 	m.emptyOK = m.matchBytes(nil)
 	if !m.multi && hasOp(full, syntax.OpBeginText) {
 		m.textVM = newPikeVM(prog)
@@ -307,6 +311,10 @@ func (m *Matcher) appendSpans(b []byte, dst [][2]int) [][2]int {
 	re := m.re
 	if re == nil && m.asciiRe != nil && isASCII(b) {
 		re = m.asciiRe
+	}
+	if m.midEmpty {
+		midCharEach(b, 0, engineEach(b, 0, m.vm, re))(func(s, e int) bool { dst = append(dst, [2]int{s, e}); return true })
+		return dst
 	}
 	if re == nil {
 		return m.vm.findAll(b, 0, dst)

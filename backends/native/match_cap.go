@@ -41,6 +41,9 @@ func (m *Matcher) lineSpansCapped(data []byte, ls, le int, dst [][2]int, keep fu
 func (m *Matcher) lineSpansFound(data []byte, ls, le int, dst [][2]int, keep func(start int) bool) (out [][2]int, overflow bool) {
 	b, from, v, re := m.lineEngine(data, ls, le)
 	each := func(fn func(s, e int) bool) bool { return v.eachMatch(b, from, fn) }
+	if m.midEmpty {
+		each, re = midCharEach(b, from, engineEach(b, from, v, re)), nil
+	}
 	if r := m.runsFor(re, b); r != nil {
 		each, re = func(fn func(s, e int) bool) bool { return r.each(b, fn) }, nil // (from is 0 with re)
 	}
@@ -101,6 +104,11 @@ func (m *Matcher) countLineMatches(data []byte, ls, le int) int {
 		return bytes.Count(data[ls:le], m.lit)
 	}
 	b, from, v, re := m.lineEngine(data, ls, le)
+	if m.midEmpty {
+		n := 0
+		midCharEach(b, from, engineEach(b, from, v, re))(func(int, int) bool { n++; return true })
+		return n
+	}
 	if r := m.runsFor(re, b); r != nil {
 		n := 0
 		r.each(b, func(int, int) bool { n++; return true })
@@ -165,6 +173,10 @@ func (m *Matcher) EachSpan(line []byte, fn func(start, end int) bool) {
 	re := m.re
 	if re == nil && m.asciiRe != nil && isASCII(line) {
 		re = m.asciiRe
+	}
+	if m.midEmpty {
+		midCharEach(line, 0, engineEach(line, 0, m.vm, re))(fn)
+		return
 	}
 	if re == nil {
 		m.vm.eachMatch(line, 0, fn)

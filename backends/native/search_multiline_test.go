@@ -40,7 +40,9 @@ func TestMultilineIteratorFindsWhatOnePassFinds(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := m.appendSpans(data, nil)
+				one := *m
+				one.midEmpty = false // (Go's one pass: `a?` is searched line by line, where midCharEach adds to it)
+				want := one.appendSpans(data, nil)
 				var got [][2]int
 				it := newMLIter(m, data)
 				for {

@@ -41,3 +41,33 @@ func TestBytePatternsAsRg15(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyMatchesInsideCharactersAsRg15: after an empty match rg searches
+// again one byte on, so a pattern that matches empty anywhere also matches
+// between the bytes of a character beyond ASCII: --count-matches 'x*' over
+// "ét" is 4, and -r X puts an X inside "é". rgkit moved on a character, as
+// Go's regexp does.
+func TestEmptyMatchesInsideCharactersAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{
+		"b.txt": "caf\xe9 ok\n\xc3\xa9t\xc3\xa9 word\nplain Text\n\xff\xfe\nA\xe9B\r\n\xe2\x84\xaa\xc3\x89\xff\nlast",
+	})
+	// (Left out, see docs/cli.md: --no-unicode -w around such a pattern,
+	// and an empty match at the very end of the data with
+	// --count-matches, both as they were.)
+	for _, p := range []string{`x*`, `a*`, `[a-z]*`, `t?`, `(?:)`, `é*`, `x*|é`, `^x*`, `\w*`, `(?i)É*`, `x{0,2}`} {
+		for _, flags := range [][]string{
+			{"--count-matches"}, {"-o"}, {"--json"}, {"-r", "X"}, {"--vimgrep"}, {"-o", "-b"}, {"-c"}, {"--column", "-n"},
+		} {
+			for _, mode := range []string{"--no-unicode", "--unicode"} {
+				args := append(append([]string{mode}, flags...), "--", p, "b.txt")
+				t.Run(strings.Join(args, " "), func(t *testing.T) {
+					t.Parallel()
+					sameAsRg15(t, dir, rg, bin, args)
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package native
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"unicode/utf8"
+)
+
+// After an empty match rg searches again one byte on, not one character:
+// a pattern that matches empty anywhere (`x*`) also matches between the
+// bytes of "é" (`--count-matches 'x*'` over "ét" is 4: before "é", inside
+// it, before "t", at the end). Go's regexp, and the VM reading
+// characters, move on a character. For such a pattern (Matcher.midEmpty)
+// the matches of a line are the engine's with an empty match added at
+// each position inside a character that no match covers (midCharEach).
+// A pattern that needs an assertion to match empty (`^x*`, `\b`) matches
+// nowhere inside a character, and one that cannot match empty never moves
+// on by itself; neither changes.
+
+// emptyWithoutAssertion reports whether re can match the empty string
+// with no assertion on the way, and so matches empty anywhere.
+func emptyWithoutAssertion(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpStar, syntax.OpQuest:
+		return true
+	case syntax.OpLiteral:
+		return len(re.Rune) == 0 // (an rgregex assertion is a one-rune literal)
+	case syntax.OpRepeat:
+		return re.Min == 0 || emptyWithoutAssertion(re.Sub[0])
+	case syntax.OpPlus, syntax.OpCapture:
+		return emptyWithoutAssertion(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !emptyWithoutAssertion(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if emptyWithoutAssertion(sub) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// midCharEach wraps each, an iteration over b's matches from from on (as
+// pikeVM.eachMatch), adding the empty matches inside characters (see
+// above) in order; like each, it reports whether fn stopped it.
+func midCharEach(b []byte, from int, each func(fn func(s, e int) bool) bool) func(fn func(s, e int) bool) bool {
+	return func(fn func(s, e int) bool) bool {
+		at := from // the positions before at are done; at starts a character
+		inside := func(upto int) bool {
+			for at < upto {
+				_, w := utf8.DecodeRune(b[at:])
+				for p := at + 1; p < at+w && p < upto; p++ {
+					if !fn(p, p) {
+						return false
+					}
+				}
+				at += w
+			}
+			return true
+		}
+		stopped := false
+		if each(func(s, e int) bool {
+			if !inside(s) || !fn(s, e) {
+				stopped = true
+				return false
+			}
+			at = max(at, e)
+			return true
+		}) || stopped {
+			return true
+		}
+		return !inside(len(b))
+	}
+}
+
+// engineEach is the iteration over b's matches from from on with re (from
+// 0) or else v, as lineSpansFound finds them.
+func engineEach(b []byte, from int, v *pikeVM, re *regexp.Regexp) func(fn func(s, e int) bool) bool {
+	if re == nil {
+		return func(fn func(s, e int) bool) bool { return v.eachMatch(b, from, fn) }
+	}
+	return func(fn func(s, e int) bool) bool {
+		for _, loc := range re.FindAllIndex(b, -1) {
+			if !fn(loc[0], loc[1]) {
+				return true
+			}
+		}
+		return false
+	}
+}
