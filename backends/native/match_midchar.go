@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/rgregex"
 )
 
 // After an empty match rg searches again one byte on, not one character:
@@ -19,31 +21,42 @@ import (
 
 // emptyWithoutAssertion reports whether re can match the empty string
 // with no assertion on the way, and so matches empty anywhere.
-func emptyWithoutAssertion(re *syntax.Regexp) bool {
+func emptyWithoutAssertion(re *syntax.Regexp) bool { return matchesEmpty(re, false) }
+
+// matchesEmpty reports whether re can match the empty string, where an
+// assertion (^, $, \b, rgregex's placeholders) may hold or, without
+// assertions, never.
+func matchesEmpty(re *syntax.Regexp, assertions bool) bool {
 	switch re.Op {
+	case syntax.OpNoMatch, syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return false
 	case syntax.OpEmptyMatch, syntax.OpStar, syntax.OpQuest:
 		return true
 	case syntax.OpLiteral:
-		return len(re.Rune) == 0 // (an rgregex assertion is a one-rune literal)
+		if _, ok := rgregex.AssertionOf(re); ok {
+			return assertions
+		}
+		return len(re.Rune) == 0
 	case syntax.OpRepeat:
-		return re.Min == 0 || emptyWithoutAssertion(re.Sub[0])
+		return re.Min == 0 || matchesEmpty(re.Sub[0], assertions)
 	case syntax.OpPlus, syntax.OpCapture:
-		return emptyWithoutAssertion(re.Sub[0])
+		return matchesEmpty(re.Sub[0], assertions)
 	case syntax.OpConcat:
 		for _, sub := range re.Sub {
-			if !emptyWithoutAssertion(sub) {
+			if !matchesEmpty(sub, assertions) {
 				return false
 			}
 		}
 		return true
 	case syntax.OpAlternate:
 		for _, sub := range re.Sub {
-			if emptyWithoutAssertion(sub) {
+			if matchesEmpty(sub, assertions) {
 				return true
 			}
 		}
+		return false
 	}
-	return false
+	return assertions // ^ $ \A \z \b \B
 }
 
 // midCharEach wraps each, an iteration over b's matches from from on (as

@@ -204,35 +204,7 @@ func (it *mlIter) skipTo(pos int) {
 }
 
 // mayMatchEmpty reports whether re can match the empty string somewhere.
-func mayMatchEmpty(re *syntax.Regexp) bool {
-	switch re.Op {
-	case syntax.OpNoMatch, syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-		return false
-	case syntax.OpLiteral:
-		return len(re.Rune) == 0
-	case syntax.OpStar, syntax.OpQuest:
-		return true
-	case syntax.OpRepeat:
-		return re.Min == 0 || mayMatchEmpty(re.Sub[0])
-	case syntax.OpPlus, syntax.OpCapture:
-		return mayMatchEmpty(re.Sub[0])
-	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			if !mayMatchEmpty(sub) {
-				return false
-			}
-		}
-		return true
-	case syntax.OpAlternate:
-		for _, sub := range re.Sub {
-			if mayMatchEmpty(sub) {
-				return true
-			}
-		}
-		return false
-	}
-	return true // the empty match and the assertions
-}
+func mayMatchEmpty(re *syntax.Regexp) bool { return matchesEmpty(re, true) }
 
 // resumable reports whether Go's regexp gives the right matches from it.pos.
 func (it *mlIter) resumable() bool {
