@@ -677,9 +677,8 @@ func byName(engines []engineUnderTest, name string) search.Engine {
 
 // TestConformanceRandomQueries runs generated queries (conformance.RandomCases,
 // fixed seeds, so every run sees the same ones) through every engine and
-// requires the reference's answer. Zero-width spans inside a multi-byte
-// character (the documented dialect/empty-pattern exception) are left out
-// of the comparison. A failure names the case; copy it into
+// requires the reference's answer, empty spans inside a multi-byte
+// character included. A failure names the case; copy it into
 // conformance.Queries() with what it proves. By default it runs the first
 // 12 queries of seed 1 (each query a parallel subtest);
 // RGKIT_TEST_FULL=1 runs 100 per seed, as RGKIT_CONFORMANCE_SEEDS=N does
@@ -723,7 +722,7 @@ func TestConformanceRandomQueries(t *testing.T) {
 					render := func(b search.Engine) outcome {
 						ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 						defer cancel()
-						col := &conformance.Collector{Mode: q.Mode, DropMidRuneEmptySpans: true}
+						col := &conformance.Collector{Mode: q.Mode}
 						_, err := b.Search(ctx, q, col)
 						return outcome{err: err, render: col.Render(), violate: col.Violations()}
 					}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/search"
 )
@@ -19,10 +18,6 @@ import (
 // that is not the first submatch, lines in a non-content mode.
 type Collector struct {
 	Mode search.OutputMode
-	// DropMidRuneEmptySpans leaves out of Render the zero-width submatches
-	// that fall inside a multi-byte UTF-8 character: rg 13 reports them, Go's
-	// regexp does not (the documented dialect/empty-pattern exception).
-	DropMidRuneEmptySpans bool
 	// DropSpans leaves columns and submatches out of Render, keeping which
 	// lines matched and their text.
 	DropSpans bool
@@ -147,9 +142,6 @@ func (c *Collector) Render() []string {
 		}
 		out = append(out, qp+" "+end)
 		for _, l := range f.lines {
-			if c.DropMidRuneEmptySpans {
-				l = dropMidRuneEmptySpans(l)
-			}
 			if c.DropSpans {
 				l.Column, l.Submatches = 0, nil
 			}
@@ -248,18 +240,6 @@ func Diff(want, got []string) []string {
 		return out[i] < out[j]
 	})
 	return out
-}
-
-func dropMidRuneEmptySpans(l search.Line) search.Line {
-	var keep []search.Span
-	for _, s := range l.Submatches {
-		if s.Start == s.End && s.Start > 0 && s.Start < len(l.Text) && !utf8.RuneStart(l.Text[s.Start]) {
-			continue
-		}
-		keep = append(keep, s)
-	}
-	l.Submatches = keep
-	return l
 }
 
 // counts returns each file's MatchedLines as collected.

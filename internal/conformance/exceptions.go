@@ -20,20 +20,10 @@ type Exception struct {
 // the reference: it then only prunes files and the native matcher answers,
 // so it shares the native engine's exceptions.
 func Exceptions() []Exception {
-	var out []Exception
-	for _, e := range []string{"native", "grep", "gitgrep", "ripgrep-older"} {
-		out = append(out,
-			Exception{Engine: e, Case: "dialect/empty-pattern", Why: midRune},
-			Exception{Engine: e, Case: "dialect/empty-loop", Why: midRune},
-		)
-	}
-	return out
+	// None since the native matcher finds rg's empty matches inside a
+	// multi-byte character (dialect/empty-pattern, dialect/empty-loop).
+	return nil
 }
-
-// Reasons shared by several rows.
-const (
-	midRune = "accepted: zero-width matches inside a multi-byte UTF-8 character: rg reports an empty submatch at every byte offset, Go's regexp (and so every engine that takes its spans from the native matcher) only at character boundaries. The matching lines, columns and texts are identical; only the list of empty spans differs."
-)
 
 // ExceptionFor returns the exception for (engine, case), if any.
 func ExceptionFor(engine, cs string) (Exception, bool) {
