@@ -9,8 +9,8 @@ import (
 // is two matches in rg. Go's regexp reads UTF-8, so such a pattern runs on
 // the VM reading one byte at a time (pikeVM.bytes), each byte of 0x80-0xFF
 // as its rgregex.ByteRune, and the rest of the pattern is spelled in bytes
-// too (rgregex.Parse). Such patterns get no prefilter and no line DFA: they
-// are rare, and the VM alone is exact.
+// too (rgregex.Parse). Such patterns get a prefilter for the bytes a match
+// needs but no line DFA: they are rare, and the VM alone is exact.
 
 // compileBytes finishes Compile for a tree that matches bytes: the VM alone
 // decides lines and finds spans.
@@ -22,6 +22,11 @@ func compileBytes(m *Matcher, full *syntax.Regexp) (*Matcher, error) {
 	m.vm = newPikeVM(prog)
 	m.vm.bytes = true
 	m.emptyOK = m.matchBytes(nil)
+	if !m.emptyOK {
+		// The bytes a match needs, as the VM reads them (a byte rune is
+		// its byte): candidates only, the VM decides.
+		m.pre, _ = buildPrefilter(full)
+	}
 	if !m.multi && hasOp(full, syntax.OpBeginText) {
 		m.textVM = m.vm
 	}

@@ -56,7 +56,7 @@ func analyze(re *syntax.Regexp) litInfo {
 		var out []lit
 		for i := 0; i+1 < len(re.Rune); i += 2 {
 			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
-				out = append(out, lit{s: string(r)})
+				out = append(out, lit{s: string(appendLiteral(nil, r))})
 			}
 		}
 		return litInfo{exact: out}
@@ -134,9 +134,19 @@ func literalOf(re *syntax.Regexp) (lit, bool) {
 			hasLetter = true
 			r = toLowerASCII(r)
 		}
-		buf = utf8.AppendRune(buf, r)
+		buf = appendLiteral(buf, r)
 	}
 	return lit{s: string(buf), fold: fold && hasLetter}, true
+}
+
+// appendLiteral appends the bytes r stands for in the text: its UTF-8, or
+// for a byte rune (rgregex.ByteRune, a pattern that matches single bytes)
+// the byte itself.
+func appendLiteral(buf []byte, r rune) []byte {
+	if rgregex.IsByteRune(r) {
+		return append(buf, byte(r-rgregex.ByteRune(0x80)+0x80))
+	}
+	return utf8.AppendRune(buf, r)
 }
 
 func isLetterRune(r rune) bool {
