@@ -77,15 +77,13 @@ func midCharEach(b []byte, from int, each func(fn func(s, e int) bool) bool) fun
 			}
 			return true
 		}
-		stopped := false
 		if each(func(s, e int) bool {
 			if !inside(s) || !fn(s, e) {
-				stopped = true
 				return false
 			}
 			at = max(at, e)
 			return true
-		}) || stopped {
+		}) {
 			return true
 		}
 		return !inside(len(b))

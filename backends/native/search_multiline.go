@@ -379,9 +379,8 @@ func (s *fileSearch) runEveryFinds() error {
 // runEveryFinds' that a find touches (a context line, for -v): the matches
 // find_iter finds from the line's start that start on the line and end on
 // it too (rg shows none that runs on past the line's terminator). As rg's
-// printer, it looks at most printerLookAhead
-// bytes past the line; a -P pattern's look-behind sees aroundLen bytes
-// before it.
+// printer, it looks at most printerLookAhead bytes past the line; a -P
+// pattern's look-behind sees pcreLookBehind bytes before it.
 func (s *fileSearch) findSpans(ls, le int) [][2]int {
 	end := min(le+1, len(s.data))
 	from := 0
