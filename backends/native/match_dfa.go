@@ -40,6 +40,13 @@ type lineDFA struct {
 	// runes: a byte >= 0x80 is decoded and stepped as a rune (prog has no
 	// word assertion); otherwise it ends the run undecided.
 	runes bool
+	// bytes: prog reads single bytes (rg --no-unicode's (?-u:.)), each
+	// byte >= 0x80 as its rgregex.ByteRune, which is what the DFA steps on;
+	// those bytes get columns of their own like the ASCII ones. With a word
+	// assertion (which sees the character a byte is part of), a byte >=
+	// 0x80 ends the run undecided instead: high lists their columns.
+	bytes bool
+	high  []byte
 	// maxStates bounds a cache's states (dfaMaxStates; tests lower it to
 	// see the cache fill up and reset).
 	maxStates int
@@ -101,6 +108,14 @@ func newLineDFA(prog *syntax.Prog) *lineDFA {
 	return &lineDFA{prog: prog, runes: !hasWordAssertion(prog), maxStates: dfaMaxStates}
 }
 
+// newByteLineDFA runs prog, which reads bytes (see compileBytes). A line
+// assertion sees a byte as it sees the character the byte starts; a word
+// assertion does not, so with one a line holding a byte >= 0x80 is left to
+// the VM.
+func newByteLineDFA(prog *syntax.Prog) *lineDFA {
+	return &lineDFA{prog: prog, bytes: true, maxStates: dfaMaxStates}
+}
+
 // newAnchoredDFA runs prog anchored at the start of its input.
 func newAnchoredDFA(prog *syntax.Prog) *lineDFA {
 	d := newLineDFA(prog)
@@ -126,9 +141,10 @@ func hasWordAssertion(prog *syntax.Prog) bool {
 
 // byteClasses partitions the ASCII bytes by what prog's rune instructions
 // and the assertions see in them (a word byte, '\r'); '\n' and the bytes
-// >= 0x80 get a class each. It returns the class of each byte and how
-// many classes there are.
-func byteClasses(prog *syntax.Prog) (classes [256]byte, n int) {
+// >= 0x80 get a class each. Under bytes, the bytes >= 0x80 are partitioned
+// as the ASCII ones are, by their rgregex.ByteRune. It returns the class
+// of each byte and how many classes there are.
+func byteClasses(prog *syntax.Prog, bytes bool) (classes [256]byte, n int) {
 	var insts []*syntax.Inst
 	for i := range prog.Inst {
 		switch in := &prog.Inst[i]; in.Op {
@@ -138,15 +154,20 @@ func byteClasses(prog *syntax.Prog) (classes [256]byte, n int) {
 	}
 	ids := map[string]byte{}
 	var sig strings.Builder
-	for b := range utf8.RuneSelf {
+	last := utf8.RuneSelf
+	if bytes {
+		last = 256
+	}
+	for b := range last {
 		if b == '\n' {
 			continue
 		}
 		sig.Reset()
 		sig.WriteByte(btoc(isWordByte(byte(b))))
 		sig.WriteByte(btoc(b == '\r'))
+		sig.WriteByte(btoc(b >= utf8.RuneSelf)) // (see lineDFA.high)
 		for _, in := range insts {
-			sig.WriteByte(btoc(runeMatches(in, rune(b))))
+			sig.WriteByte(btoc(runeMatches(in, rgregex.ByteRune(byte(b)))))
 		}
 		id, ok := ids[sig.String()]
 		if !ok {
@@ -157,6 +178,9 @@ func byteClasses(prog *syntax.Prog) (classes [256]byte, n int) {
 	}
 	nl, hi := byte(len(ids)), byte(len(ids)+1)
 	classes['\n'] = nl
+	if bytes {
+		return classes, int(nl) + 1
+	}
 	for b := utf8.RuneSelf; b < 256; b++ {
 		classes[b] = hi
 	}
@@ -202,7 +226,16 @@ func (d *lineDFA) get() *dfaCache {
 	// DFA: a pattern answered by its prefilter alone never needs them, and
 	// a caller that compiles per file (the listing modes) paid them each
 	// time.
-	d.once.Do(func() { d.classes, d.stride = byteClasses(d.prog) })
+	d.once.Do(func() {
+		d.classes, d.stride = byteClasses(d.prog, d.bytes)
+		if d.bytes && hasWordAssertion(d.prog) {
+			for b := utf8.RuneSelf; b < 256; b++ {
+				if !slices.Contains(d.high, d.classes[b]) {
+					d.high = append(d.high, d.classes[b])
+				}
+			}
+		}
+	})
 	return &dfaCache{d: d, index: map[string]int32{}, runeTrans: map[uint64]int32{}, seen: make([]bool, len(d.prog.Inst))}
 }
 
@@ -454,7 +487,7 @@ func (c *dfaCache) special(base int32, in []byte, i int, v int32) (int32, int) {
 	switch v {
 	case dfaUnknown:
 		b := in[i]
-		v = c.step(int(base)/c.d.stride, rune(b), 1)
+		v = c.step(int(base)/c.d.stride, rgregex.ByteRune(b), 1)
 		if v == dfaUnknown {
 			return dfaBail, i // the cache is full
 		}
@@ -616,13 +649,18 @@ func (c *dfaCache) state(pcs []uint32, prev int8) int32 {
 	c.states = append(c.states, dfaState{pcs: pcs, prev: prev})
 	row := len(c.trans)
 	c.trans = slices.Grow(c.trans, stride)[:row+stride]
-	hi := c.d.classes[utf8.RuneSelf]
 	for i := range stride {
 		c.trans[row+i] = dfaUnknown
 	}
-	c.trans[row+int(hi)] = dfaBail
-	if c.d.runes {
-		c.trans[row+int(hi)] = dfaRune
+	for _, hi := range c.d.high {
+		c.trans[row+int(hi)] = dfaBail
+	}
+	if !c.d.bytes {
+		hi := c.d.classes[utf8.RuneSelf]
+		c.trans[row+int(hi)] = dfaBail
+		if c.d.runes {
+			c.trans[row+int(hi)] = dfaRune
+		}
 	}
 	c.index[string(c.key)] = v
 	return v

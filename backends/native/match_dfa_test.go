@@ -59,15 +59,62 @@ func TestLineDFAFindsTheLinesTheRegexpFinds(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(23, 29))
 	modes := []MatchOptions{{}, {CaseInsensitive: true}, {Word: true}, {NoUnicode: true}, {CRLF: true}}
-	tried := 0
-	for tried < 400 {
+	checkLineDFA(t, rng, modes, randomDFAPattern, 400)
+}
+
+// TestByteLineDFAFindsTheLinesTheVMFinds: the same for patterns that match
+// single bytes (--no-unicode's '.', negated classes, \x80-\xFF), whose DFA
+// steps on bytes where the one above steps on characters, with word
+// assertions (which see the characters around a byte) among them.
+func TestByteLineDFAFindsTheLinesTheVMFinds(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(31, 37))
+	modes := []MatchOptions{{NoUnicode: true}, {NoUnicode: true, CaseInsensitive: true}, {NoUnicode: true, CRLF: true},
+		{NoUnicode: true, Word: true}}
+	atoms := []string{"a", "b", "=", " ", "k", ".", `[^a ]`, `\xE9`, `\xFF`, `[\x80-\xBF]`, `[^\x00-\x7F]`,
+		`\xC3\xA9`, `\w`, `\s`, `[a-c]`, `(?u:é)`, `\x82`, `\b`, `(?u:\b)`, `\B`}
+	quants := []string{"", "", "*", "+", "?", "{2}"}
+	pattern := func(rng *rand.Rand) string {
+		var b strings.Builder
+		if rng.IntN(5) == 0 {
+			b.WriteString("^")
+		}
+		for n := 1 + rng.IntN(4); n > 0; n-- {
+			b.WriteString(atoms[rng.IntN(len(atoms))])
+			b.WriteString(quants[rng.IntN(len(quants))])
+		}
+		if rng.IntN(5) == 0 {
+			b.WriteString("$")
+		}
+		if rng.IntN(4) == 0 {
+			return "(?:" + b.String() + ")|" + atoms[rng.IntN(len(atoms))]
+		}
+		return b.String()
+	}
+	if n := checkLineDFA(t, rng, modes, pattern, 300); n < 200 {
+		t.Fatalf("only %d of the patterns ran on a byte DFA", n)
+	}
+}
+
+// checkLineDFA compiles tries patterns from gen and searches random texts
+// with each: through the line DFA (scanning the whole data, or line by
+// line behind the prefilter), through a DFA whose cache holds two states
+// and keeps filling up and resetting, and with the regexp or VM alone. All
+// three must report the same lines and counts. It returns how many of the
+// patterns ran on a DFA that steps on bytes.
+func checkLineDFA(t *testing.T, rng *rand.Rand, modes []MatchOptions, gen func(*rand.Rand) string, tries int) (byteDFAs int) {
+	t.Helper()
+	for tried := 0; tried < tries; {
 		opts := modes[rng.IntN(len(modes))]
-		opts.Pattern = randomDFAPattern(rng)
+		opts.Pattern = gen(rng)
 		fast, err := Compile(opts)
 		if err != nil {
 			continue
 		}
 		tried++
+		if fast.dfa != nil && fast.dfa.bytes {
+			byteDFAs++
+		}
 		tiny, _ := Compile(opts)
 		if tiny.dfa != nil {
 			tiny.dfa.maxStates = 2
@@ -91,6 +138,7 @@ func TestLineDFAFindsTheLinesTheRegexpFinds(t *testing.T) {
 			}
 		}
 	}
+	return byteDFAs
 }
 
 // TestLineDFAScansAcrossWindows: the whole-data scan reads a large file a
