@@ -267,6 +267,9 @@ func (m *Matcher) search(data []byte, o SearchOptions, emit func(Line) error) (F
 		end, binary = binaryCut(data, peek, nul)
 		nulAt = nul
 		data = data[:end]
+		// The first candidate may lie past the cut (after a binary file's
+		// NUL): none is left in the data searched.
+		first = min(first, end)
 	}
 	s := fileSearch{m: m, data: data, o: o, emit: emit, numLine: 1, first: first, peek: peek}
 	if located {

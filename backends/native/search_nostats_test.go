@@ -1,6 +1,9 @@
 package native
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // SearchOptions.NoStats changes nothing a caller prints: a file with a
 // match, NUL or not, is searched as before; only a file the prefilter
@@ -84,6 +87,34 @@ func TestNoSpansChangesOnlyTheSpans(t *testing.T) {
 				if b.Submatches != nil && !m.multi {
 					t.Fatalf("%+v: line %d kept its submatches %v", mo, i, b.Submatches)
 				}
+			}
+		}
+	}
+}
+
+// TestNoStatsWithTheFirstCandidatePastTheNUL: a binary file is searched up
+// to its NUL's line, while the prefilter's first look (NoStats) reads the
+// whole file. When the first occurrence of a literal lies past the NUL,
+// the search finds nothing; it used to start its scan there, past the end
+// of the data it kept, and panicked.
+func TestNoStatsWithTheFirstCandidatePastTheNUL(t *testing.T) {
+	t.Parallel()
+	data := []byte("0\x82\n$\x02\x00abc\n" + strings.Repeat("x", 900) + "\nfoo bar \xe9 baz\n")
+	for _, mo := range []MatchOptions{
+		{Pattern: "fo+"}, {Pattern: `f\w\wb`}, {Pattern: `[fb]a?o`}, {Pattern: "foo"}, {Pattern: "(?i)foo"},
+		{Pattern: `foo|baz`}, {Pattern: `(?-u:\xE9)`}, {Pattern: `(?-u:.)(?-u:\xE9)`}, {Pattern: `\xE9`, NoUnicode: true},
+	} {
+		m, err := Compile(mo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []SearchOptions{{NoStats: true}, {NoStats: true, CountOnly: true}, {NoStats: true, FilesOnly: true}} {
+			res, err := m.Search(data, o, func(l Line) error {
+				t.Errorf("%q %+v: reported line %d", mo.Pattern, o, l.Number)
+				return nil
+			})
+			if err != nil || res.MatchedLines != 0 || !res.Binary {
+				t.Errorf("%q %+v: %+v, %v; want no match in a binary file", mo.Pattern, o, res, err)
 			}
 		}
 	}

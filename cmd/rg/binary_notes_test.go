@@ -91,6 +91,30 @@ func TestBinaryNotesAsRg15(t *testing.T) {
 	}
 }
 
+// TestMatchesOnlyPastTheNULAsRg15: a walked binary file whose only
+// matches lie past its first NUL prints nothing, as in rg. cmd/rg
+// panicked there for every pattern whose prefilter looks for a literal
+// before the search (fo+, [fb]a?o, \xE9 under --no-unicode): the first
+// occurrence was past the end of the text it keeps.
+func TestMatchesOnlyPastTheNULAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{
+		"bin/b.p12":  "0\x82\n$\x02\x00abc\n" + strings.Repeat("x", 900) + "\nfoo bar \xe9 baz\n",
+		"bin/ok.txt": "nothing here\n",
+	})
+	for _, p := range []string{"fo+", `f\w\wb`, `[fb]a?o`, "foo", "(?i)foo", "foo|baz", `(?-u:\xE9)`, `(?-u:.)(?-u:\xE9)`} {
+		for _, flags := range [][]string{{}, {"-c"}, {"-l"}, {"--json"}, {"--no-unicode"}} {
+			args := append(append([]string{}, flags...), "--", p, "bin")
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				t.Parallel()
+				sameAsRg15(t, dir, rg, bin, args)
+			})
+		}
+	}
+}
+
 // gzipped is s compressed with gzip.
 func gzipped(t *testing.T, s string) string {
 	t.Helper()
