@@ -328,7 +328,7 @@ func TestNormalizeReadingFields(t *testing.T) {
 		{Query{Pattern: `(?-u:\w)`, NoUnicode: true}, ""},
 		{Query{Pattern: `a.b`, NoUnicode: true}, ""},
 		{Query{Pattern: `a.\w`, NoUnicode: true}, ""},
-		{Query{Pattern: `(?-u:.)\w`}, "a class of Unicode characters in a pattern that also matches single bytes"},
+		{Query{Pattern: `(?-u:.)\w`}, ""},
 		{Query{Pattern: `[é]`, NoUnicode: true}, "Unicode not allowed here"},
 		{Query{Pattern: `foo$`, CRLF: true}, ""},
 	} {

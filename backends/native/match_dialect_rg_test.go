@@ -112,7 +112,6 @@ func TestDialectRefusalsMatchRg(t *testing.T) {
 		{`a\nb`, -1, false}, {`[\n]`, -1, false},
 		{`\p{Emoji}`, rgregex.KindUnsupported, true}, {`\p{scx=Greek}`, rgregex.KindUnsupported, true},
 		{`(?-u)[é]`, rgregex.KindSyntax, false}, {`(?-u:[\x{e9}])`, rgregex.KindSyntax, false},
-		{`(?-u:.)\w`, rgregex.KindUnsupported, true}, {`(?-u:.)\pL`, rgregex.KindUnsupported, true},
 	}
 	for _, c := range cases {
 		t.Run(c.pat, func(t *testing.T) {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -13,8 +14,9 @@ import (
 // '.', negated classes (\W, \S, [^a]) and \x80-\xFF match one byte each, of
 // any value: "é" is two matches of '.', and \xE9 finds a Latin-1 "é". rgkit
 // refused such patterns; it now runs them on its VM one byte at a time.
-// The file mixes ASCII, UTF-8, Latin-1, invalid bytes, a CRLF line and a
-// last line without a newline.
+// A class of characters beyond ASCII in such a pattern matches their UTF-8
+// bytes. The file mixes ASCII, UTF-8, Latin-1, invalid bytes, a CRLF line
+// and a last line without a newline.
 func TestBytePatternsAsRg15(t *testing.T) {
 	t.Parallel()
 	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
@@ -24,7 +26,9 @@ func TestBytePatternsAsRg15(t *testing.T) {
 	})
 	patterns := []string{`[^a-z]`, `.`, `\xE9`, `[\xE0-\xEF]`, `\W`, `^.{4}`, `[^\x00-\x7F]+`, `é`, `\S+$`,
 		`(?-u:[^a])t`, `caf(?-u:.)`, `.\b.`, `[[:^alpha:]]+`, `(?i)t(?-u:.)`, `\B.`, `é(?-u:.)`, `(.)(\xE9)`,
-		`(?i)é(?-u:.)`, `(?i:k)(?-u:[^a])`, `(?-u:\xFF\xFE)`}
+		`(?i)é(?-u:.)`, `(?i:k)(?-u:[^a])`, `(?-u:\xFF\xFE)`,
+		// Unicode classes next to single bytes: their characters' UTF-8.
+		`(?-u:.)\w`, `.(?-u:\xFF)`, `(?-u:\xE9)|(?u:\pL+)`, `(?-u:[^a])?(?u:[α-ω\x{2100}-\x{1FFFF}])`, `(?i)(?-u:\xFF)|\w\W`}
 	flagSets := [][]string{
 		{"-c"}, {"--count-matches"}, {"-o"}, {"-n", "--column"}, {"--json"}, {"-i", "-o"}, {"-U", "-o"}, {"-v", "-n"},
 		{"-w", "-o"}, {"--crlf", "-o"}, {"-r", "<$1>"}, {"-o", "-b"}, {"--vimgrep"}, {"-U", "-c"},
@@ -38,6 +42,29 @@ func TestBytePatternsAsRg15(t *testing.T) {
 					sameAsRg15(t, dir, rg, bin, args)
 				})
 			}
+		}
+	}
+}
+
+// TestEveryHighByteAsRg15: each byte 0x80-0xFF, alone or between two
+// letters, is found where rg finds it (rgkit read 0xEF-0xFF next to other
+// text as an assertion and missed every such match).
+func TestEveryHighByteAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	lines := make([]string, 0, 128)
+	for b := 0x80; b <= 0xFF; b++ {
+		lines = append(lines, "a"+string([]byte{byte(b)})+"b")
+	}
+	testtool.WriteTree(t, dir, map[string]string{"b.txt": strings.Join(lines, "\n") + "\n"})
+	for b := 0x80; b <= 0xFF; b++ {
+		for _, p := range []string{fmt.Sprintf(`a(?-u:\x%02X)b`, b), fmt.Sprintf(`(?-u:\x%02X)`, b)} {
+			args := []string{"-n", "-o", "-b", "--", p, "b.txt"}
+			t.Run(p, func(t *testing.T) {
+				t.Parallel()
+				sameAsRg15(t, dir, rg, bin, args)
+			})
 		}
 	}
 }

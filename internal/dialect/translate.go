@@ -538,10 +538,8 @@ func (e *emitter) classERE(ranges []rune) error {
 			ascii[r] = true
 		}
 		if hi >= 0x80 {
-			for _, sr := range splitSurrogates(max(lo, 0x80), hi) {
-				for _, seq := range utf8Sequences(sr[0], sr[1]) {
-					alts = append(alts, seq.ere())
-				}
+			for _, seq := range rgregex.UTF8Sequences(max(lo, 0x80), hi) {
+				alts = append(alts, seqERE(seq))
 			}
 		}
 	}
@@ -633,76 +631,20 @@ func bracketERE(set [128]bool) string {
 	return b.String()
 }
 
-// byteRange is an inclusive range of byte values.
-type byteRange struct{ lo, hi byte }
-
-// utf8Seq is a sequence of byte ranges matching the UTF-8 encodings of a
-// range of code points (as in Russ Cox's and the Rust regex crate's
-// utf8-ranges).
-type utf8Seq []byteRange
-
-func (s utf8Seq) ere() string {
+// seqERE is a UTF-8 byte sequence (rgregex.UTF8Sequences) as an ERE for a
+// byte-oriented grep: a byte, or a bracket of bytes, per position.
+func seqERE(seq rgregex.UTF8Seq) string {
 	var b strings.Builder
-	for _, r := range s {
-		if r.lo == r.hi {
-			b.WriteByte(r.lo)
+	for _, r := range seq {
+		if r.Lo == r.Hi {
+			b.WriteByte(r.Lo)
 		} else {
 			b.WriteByte('[')
-			b.WriteByte(r.lo)
+			b.WriteByte(r.Lo)
 			b.WriteByte('-')
-			b.WriteByte(r.hi)
+			b.WriteByte(r.Hi)
 			b.WriteByte(']')
 		}
 	}
 	return b.String()
-}
-
-// utf8Sequences splits the code points lo..hi (no surrogates) into byte
-// sequences, each a product of byte ranges.
-func utf8Sequences(lo, hi rune) []utf8Seq {
-	var out []utf8Seq
-	var split func(lo, hi rune)
-	split = func(lo, hi rune) {
-		if lo > hi {
-			return
-		}
-		// Same encoded length on both ends.
-		for _, max := range []rune{0x7F, 0x7FF, 0xFFFF} {
-			if lo <= max && hi > max {
-				split(lo, max)
-				split(max+1, hi)
-				return
-			}
-		}
-		if hi < utf8.RuneSelf {
-			out = append(out, utf8Seq{{byte(lo), byte(hi)}})
-			return
-		}
-		n := utf8.RuneLen(lo)
-		for i := 1; i < n; i++ {
-			m := rune(1)<<(6*i) - 1
-			if lo&^m != hi&^m {
-				if lo&m != 0 {
-					split(lo, lo|m)
-					split((lo|m)+1, hi)
-					return
-				}
-				if hi&m != m {
-					split(lo, (hi&^m)-1)
-					split(hi&^m, hi)
-					return
-				}
-			}
-		}
-		var a, z [utf8.UTFMax]byte
-		utf8.EncodeRune(a[:], lo)
-		utf8.EncodeRune(z[:], hi)
-		seq := make(utf8Seq, n)
-		for i := range n {
-			seq[i] = byteRange{a[i], z[i]}
-		}
-		out = append(out, seq)
-	}
-	split(lo, hi)
-	return out
 }

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/rgregex"
@@ -75,42 +74,6 @@ func TestTranslateERERefusesWhatItCannotSay(t *testing.T) {
 	}
 	if _, err := Translate(search.Query{Pattern: "a", Multiline: true}, PCRE); !errors.Is(err, search.ErrUnsupported) {
 		t.Errorf("PCRE multiline: err = %v, want ErrUnsupported (git grep is line-based)", err)
-	}
-}
-
-func TestUTF8SequencesCoverExactly(t *testing.T) {
-	for _, r := range [][2]rune{{0x80, 0x10FFFF}, {0x80, 0xD7FF}, {0xE000, 0x10FFFF}, {0x3B1, 0x3C9}, {0x7FF, 0x800}, {0xFFFF, 0x10000}, {0x212A, 0x212A}, {0x1F600, 0x1F64F}, {0x100, 0x2FFF}} {
-		seqs := utf8Sequences(r[0], r[1])
-		in := func(c rune) int {
-			var buf [4]byte
-			b := buf[:utf8.EncodeRune(buf[:], c)]
-			n := 0
-			for _, s := range seqs {
-				if len(s) != len(b) {
-					continue
-				}
-				ok := true
-				for i := range s {
-					ok = ok && b[i] >= s[i].lo && b[i] <= s[i].hi
-				}
-				if ok {
-					n++
-				}
-			}
-			return n
-		}
-		for c := rune(0); c <= 0x10FFFF; c++ {
-			if c >= 0xD800 && c <= 0xDFFF {
-				continue
-			}
-			want := 0
-			if c >= r[0] && c <= r[1] {
-				want = 1
-			}
-			if got := in(c); got != want {
-				t.Fatalf("range %U-%U: %U is in %d sequences, want %d", r[0], r[1], c, got, want)
-			}
-		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package rgregex
 
 import (
-	"errors"
 	"regexp/syntax"
 	"slices"
 	"unicode"
@@ -77,30 +76,141 @@ func MatchesBytes(re *syntax.Regexp) bool {
 
 // liftToBytes respells a tree that matches bytes (MatchesBytes) for the
 // byte-reading VM: a character of 0x80 or more in a literal becomes its
-// UTF-8 bytes, and a case-folded one the alternatives of its case
-// variants' bytes. A class of characters beyond ASCII has no such
-// spelling here and is refused.
-func liftToBytes(re *syntax.Regexp) error {
+// UTF-8 bytes, a case-folded one the alternatives of its case variants'
+// bytes, and a class of characters beyond ASCII (Unicode's \w or '.' next
+// to (?-u:\xFF)) the alternatives of its characters' UTF-8 byte sequences,
+// as rg compiles it.
+func liftToBytes(re *syntax.Regexp) {
 	switch re.Op {
 	case syntax.OpLiteral:
 		if _, ok := AssertionOf(re); ok {
-			return nil
+			return
 		}
 		liftLiteral(re)
 	case syntax.OpCharClass:
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			lo, hi := re.Rune[i], re.Rune[i+1]
-			if hi >= utf8.RuneSelf && !(IsByteRune(lo) && IsByteRune(hi)) {
-				return errors.New("a class of Unicode characters in a pattern that also matches single bytes ((?-u) '.', a negated class or \\x80-\\xFF) is not supported")
-			}
-		}
+		liftClass(re)
+	case syntax.OpAnyChar:
+		*re = syntax.Regexp{Op: syntax.OpCharClass, Rune: []rune{0, unicode.MaxRune}}
+		liftClass(re)
+	case syntax.OpAnyCharNotNL:
+		*re = syntax.Regexp{Op: syntax.OpCharClass, Rune: []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune}}
+		liftClass(re)
 	}
 	for _, sub := range re.Sub {
-		if err := liftToBytes(sub); err != nil {
-			return err
+		liftToBytes(sub)
+	}
+}
+
+// liftClass is liftToBytes for a class: its ASCII characters and single
+// bytes stay a class, and each range of characters beyond ASCII becomes
+// the UTF-8 sequences that encode it (surrogates have none).
+func liftClass(re *syntax.Regexp) {
+	var keep ranges
+	var alts []*syntax.Regexp
+	for i := 0; i+1 < len(re.Rune); i += 2 {
+		lo, hi := re.Rune[i], re.Rune[i+1]
+		if IsByteRune(lo) || hi < utf8.RuneSelf {
+			keep = append(keep, lo, hi)
+			continue
+		}
+		if lo < utf8.RuneSelf {
+			keep = append(keep, lo, utf8.RuneSelf-1)
+			lo = utf8.RuneSelf
+		}
+		if hi > unicode.MaxRune {
+			if hi >= byteBase+0x80 {
+				keep = append(keep, max(lo, byteBase+0x80), hi)
+			}
+			hi = unicode.MaxRune
+		}
+		for _, seq := range UTF8Sequences(lo, hi) {
+			cat := &syntax.Regexp{Op: syntax.OpConcat}
+			for _, b := range seq {
+				cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpCharClass, Rune: []rune{ByteRune(b.Lo), ByteRune(b.Hi)}})
+			}
+			alts = append(alts, cat)
 		}
 	}
-	return nil
+	if alts == nil {
+		return
+	}
+	if len(keep) > 0 {
+		alts = append([]*syntax.Regexp{{Op: syntax.OpCharClass, Rune: keep}}, alts...)
+	}
+	if len(alts) == 1 {
+		*re = *alts[0]
+		return
+	}
+	*re = syntax.Regexp{Op: syntax.OpAlternate, Sub: alts}
+}
+
+// ByteRange is the byte values Lo..Hi.
+type ByteRange struct{ Lo, Hi byte }
+
+// UTF8Seq is a sequence of byte ranges: the UTF-8 encodings of a run of
+// characters, one byte range per byte.
+type UTF8Seq []ByteRange
+
+// UTF8Sequences splits the characters lo..hi into byte sequences that
+// match their UTF-8 encodings and nothing else, as regex engines that read
+// bytes compile a class: [0xE0][0xA0-0xBF][0x80-0xBF] is U+0800..U+0FFF.
+// The surrogates U+D800..U+DFFF have no encoding and are left out.
+func UTF8Sequences(lo, hi rune) []UTF8Seq {
+	var out []UTF8Seq
+	var split func(lo, hi rune)
+	split = func(lo, hi rune) {
+		if lo > hi {
+			return
+		}
+		if lo < 0xD800 && hi > 0xDFFF {
+			split(lo, 0xD7FF)
+			split(0xE000, hi)
+			return
+		}
+		if lo >= 0xD800 && hi <= 0xDFFF {
+			return
+		}
+		if lo >= 0xD800 && lo <= 0xDFFF {
+			lo = 0xE000
+		}
+		if hi >= 0xD800 && hi <= 0xDFFF {
+			hi = 0xD7FF
+		}
+		// One encoded length per sequence.
+		for _, max := range []rune{0x7F, 0x7FF, 0xFFFF} {
+			if lo <= max && hi > max {
+				split(lo, max)
+				split(max+1, hi)
+				return
+			}
+		}
+		// Continuation bytes must cover whole blocks: split where a
+		// trailing part of lo or hi is partial.
+		n := utf8.RuneLen(lo)
+		for i := 1; i < n; i++ {
+			m := rune(1)<<(6*i) - 1
+			if lo&^m != hi&^m {
+				if lo&m != 0 {
+					split(lo, lo|m)
+					split(lo|m+1, hi)
+					return
+				}
+				if hi&m != m {
+					split(lo, hi&^m-1)
+					split(hi&^m, hi)
+					return
+				}
+			}
+		}
+		a, z := []byte(string(lo)), []byte(string(hi))
+		seq := make(UTF8Seq, len(a))
+		for i := range a {
+			seq[i] = ByteRange{a[i], z[i]}
+		}
+		out = append(out, seq)
+	}
+	split(lo, hi)
+	return out
 }
 
 // liftLiteral is liftToBytes for a literal.

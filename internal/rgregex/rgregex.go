@@ -50,8 +50,7 @@ const (
 	// makes impossible to match; rg refuses it unless -a is given.
 	KindNUL
 	// KindUnsupported: rg accepts the pattern, this package cannot give
-	// it rg's meaning (a Unicode property Go has no table for, a raw byte
-	// of (?-u)).
+	// it rg's meaning (a Unicode property Go has no table for).
 	KindUnsupported
 )
 
@@ -121,11 +120,12 @@ func AssertionOf(re *syntax.Regexp) (Assertion, bool) {
 // AssertionRune reports the assertion a placeholder rune stands for (in a
 // compiled program's InstRune1).
 func AssertionRune(r rune) (Assertion, bool) {
-	a := Assertion(r - assertBase + 1)
-	if r < assertBase || a >= maxAssertion {
+	// (Compared as runes: a byte rune, past the placeholders, would wrap
+	// around to an assertion as an Assertion.)
+	if r < assertBase || r-assertBase+1 >= rune(maxAssertion) {
 		return 0, false
 	}
-	return a, true
+	return Assertion(r - assertBase + 1), true
 }
 
 // AssertionNode is the placeholder literal for a: for a matcher that
@@ -163,8 +163,7 @@ func Word(tree *syntax.Regexp) *syntax.Regexp {
 // only with o.Captures; the caller may Simplify the tree. A pattern that
 // matches single bytes ((?-u)'s '.', a negated class, \x80-\xFF: see
 // MatchesBytes) comes spelled in bytes throughout, a character beyond
-// ASCII as its UTF-8 bytes, or is refused (KindUnsupported) where part of
-// it has no byte spelling.
+// ASCII as its UTF-8 bytes.
 func Parse(pattern string, o Options) (*syntax.Regexp, error) {
 	re, err := newParser(pattern, o).parseAll()
 	if err != nil {
@@ -175,9 +174,7 @@ func Parse(pattern string, o Options) (*syntax.Regexp, error) {
 			Msg: `pattern contains "\0" but it is impossible to match: binary detection is enabled and matching a NUL byte is impossible`}
 	}
 	if MatchesBytes(re) {
-		if err := liftToBytes(re); err != nil {
-			return nil, &Error{Pattern: pattern, Kind: KindUnsupported, Offset: 0, Msg: err.Error()}
-		}
+		liftToBytes(re)
 	}
 	return re, nil
 }

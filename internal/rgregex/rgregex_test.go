@@ -116,7 +116,6 @@ func TestErrorsSayWhereWhatAndHowToFix(t *testing.T) {
 		{`a\x00b`, KindNUL, 0, `pattern contains "\0" but it is impossible to match`, "--text"},
 		{`\p{Emoji}`, KindUnsupported, 0, "not supported", ""},
 		{`(?-u:[é])`, KindSyntax, 6, "Unicode not allowed here", ""},
-		{`(?-u:.)\w`, KindUnsupported, 0, "a class of Unicode characters", ""},
 		{`\p{Nope}`, KindSyntax, 0, "Unicode property not found", ""},
 		{"\xff", KindSyntax, 0, "not valid UTF-8", ""},
 		{"\U0010FFF3", KindUnsupported, 0, "reserved", ""},
