@@ -9,8 +9,9 @@ import (
 
 // TestRandomSearchesMatchRg is a randomised differential test: random files
 // built from a vocabulary of awkward pieces (CRLF, NUL, invalid UTF-8, a
-// genuine U+FFFD, non-ASCII, empty lines, no final newline), random patterns and random
-// options, through rg and through the searcher. The seed is fixed, so a
+// genuine U+FFFD, non-ASCII, empty lines, no final newline, a NUL at the
+// start or the end), random patterns and random options, through rg and
+// through the searcher. The seed is fixed, so a
 // failure is reproducible; the failing case is printed in full. 25 cases by
 // default, 150 under RGKIT_TEST_FULL=1 (sampleSize).
 func TestRandomSearchesMatchRg(t *testing.T) {
@@ -32,6 +33,9 @@ func TestRandomSearchesMatchRg(t *testing.T) {
 		files := map[string]string{}
 		for f := 0; f < 3; f++ {
 			var b strings.Builder
+			if rng.IntN(8) == 0 {
+				b.WriteString("ab\n\x00\n") // a NUL before the matches (a binary file, cut there)
+			}
 			for j := rng.IntN(40); j > 0; j-- {
 				b.WriteString(pieces[rng.IntN(len(pieces))])
 			}
@@ -51,6 +55,7 @@ func TestRandomSearchesMatchRg(t *testing.T) {
 		if rng.IntN(4) == 0 {
 			c.search.MaxCount = 1 + rng.IntN(3)
 		}
+		c.search.NoStats = rng.IntN(2) == 0 // (the prefilter's first look then reads past a NUL)
 		if c.match.Multiline && c.search.MaxCount > 0 && c.search.After > 0 {
 			c.search.After = 0 // rg 13 repeats context lines with -U -m -A (its bug, not copied)
 		}
