@@ -106,7 +106,7 @@ func liftToBytes(re *syntax.Regexp) {
 // the UTF-8 sequences that encode it (surrogates have none).
 func liftClass(re *syntax.Regexp) {
 	var keep ranges
-	var alts []*syntax.Regexp
+	var seqs []UTF8Seq
 	for i := 0; i+1 < len(re.Rune); i += 2 {
 		lo, hi := re.Rune[i], re.Rune[i+1]
 		if IsByteRune(lo) || hi < utf8.RuneSelf {
@@ -123,25 +123,53 @@ func liftClass(re *syntax.Regexp) {
 			}
 			hi = unicode.MaxRune
 		}
-		for _, seq := range UTF8Sequences(lo, hi) {
-			cat := &syntax.Regexp{Op: syntax.OpConcat}
-			for _, b := range seq {
-				cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpCharClass, Rune: []rune{ByteRune(b.Lo), ByteRune(b.Hi)}})
-			}
-			alts = append(alts, cat)
-		}
+		seqs = append(seqs, UTF8Sequences(lo, hi)...)
 	}
-	if alts == nil {
+	if seqs == nil {
 		return
 	}
+	alts := seqTree(seqs)
 	if len(keep) > 0 {
 		alts = append([]*syntax.Regexp{{Op: syntax.OpCharClass, Rune: keep}}, alts...)
 	}
-	if len(alts) == 1 {
-		*re = *alts[0]
-		return
+	*re = *alternation(alts)
+}
+
+// seqTree spells byte sequences (in code point order, as UTF8Sequences
+// gives them) as alternatives, those that share a leading byte range
+// sharing one branch: a byte-reading VM then starts a thread per distinct
+// leading range, not per sequence (Unicode's \w is some 700 sequences
+// under 50-odd leading ranges). The sequences are prefix-free, so their
+// order does not change what matches.
+func seqTree(seqs []UTF8Seq) []*syntax.Regexp {
+	var alts []*syntax.Regexp
+	for i := 0; i < len(seqs); {
+		j := i + 1
+		for j < len(seqs) && seqs[j][0] == seqs[i][0] {
+			j++
+		}
+		b := seqs[i][0]
+		head := &syntax.Regexp{Op: syntax.OpCharClass, Rune: []rune{ByteRune(b.Lo), ByteRune(b.Hi)}}
+		if len(seqs[i]) == 1 {
+			alts = append(alts, head) // (a one-byte sequence shares its range with no other)
+		} else {
+			tails := make([]UTF8Seq, 0, j-i)
+			for _, s := range seqs[i:j] {
+				tails = append(tails, s[1:])
+			}
+			alts = append(alts, &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{head, alternation(seqTree(tails))}})
+		}
+		i = j
 	}
-	*re = syntax.Regexp{Op: syntax.OpAlternate, Sub: alts}
+	return alts
+}
+
+// alternation is alts as one node.
+func alternation(alts []*syntax.Regexp) *syntax.Regexp {
+	if len(alts) == 1 {
+		return alts[0]
+	}
+	return &syntax.Regexp{Op: syntax.OpAlternate, Sub: alts}
 }
 
 // ByteRange is the byte values Lo..Hi.
