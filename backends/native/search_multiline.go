@@ -274,7 +274,10 @@ func (b *mlBlocks) count() {
 		// rg's blocks take in adjacent lines, which these do not: over a
 		// block right after the one before, the iteration goes on.
 		if b.counter.data == nil || b.bs != b.counted {
-			b.counter = mlIter{data: b.s.data, re: b.it.re, vm: b.it.vm, pos: b.bs, prevEnd: -1, restart: b.it.restart}
+			// Two matches at first: a FindAll chunk of mlChunk from each
+			// block's start read on through the next 256 matches, for
+			// every block (`-U -c '^$'` over a 10 MB text took 34 s).
+			b.counter = mlIter{data: b.s.data, re: b.it.re, vm: b.it.vm, pos: b.bs, prevEnd: -1, restart: b.it.restart, chunk: 2}
 		}
 		n = 0
 		for {

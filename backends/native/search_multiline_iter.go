@@ -48,6 +48,10 @@ type mlIter struct {
 	abutting bool
 	// fresh says re's searcher matches differ from FindAll's (see mlShape).
 	fresh bool
+	// chunk, when set, is how many matches the next findChunk asks for,
+	// doubled after each up to mlChunk: an iteration that needs only the
+	// matches of one block (mlBlocks.count) then reads little past them.
+	chunk int
 }
 
 // mlShape is what a multiline iteration needs to know of a Go regexp.
@@ -143,8 +147,13 @@ func (it *mlIter) next() (int, int, bool) {
 // findChunk finds up to mlChunk matches with Go's regexp from it.pos.
 func (it *mlIter) findChunk() {
 	base := it.pos
-	locs := it.re.FindAllIndex(it.data[base:], mlChunk)
-	it.done = len(locs) < mlChunk
+	n := mlChunk
+	if it.chunk > 0 {
+		n = it.chunk
+		it.chunk = min(2*it.chunk, mlChunk)
+	}
+	locs := it.re.FindAllIndex(it.data[base:], n)
+	it.done = len(locs) < n
 	it.ahead = it.ahead[:0]
 	for _, l := range locs {
 		s, e := base+l[0], base+l[1]
@@ -154,7 +163,7 @@ func (it *mlIter) findChunk() {
 		it.ahead = append(it.ahead, [2]int{s, e})
 		it.prevEnd = e
 	}
-	// mlChunk >= 2: at most the first is skipped, so the search moves on.
+	// n >= 2: at most the first is skipped, so the search moves on.
 	it.pos = it.prevEnd
 }
 
