@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -74,7 +76,7 @@ const pcreByteLo = 0xF780
 const (
 	pcreWordSet  = `\p{L}\p{N}\p{Mn}\p{Pc}`
 	pcreDigitSet = `\p{Nd}`
-	pcreSpaceSet = `\t\n\x0B\f\r\p{Z}`
+	pcreSpaceSet = `\t\n\x0B\f\r\x85\u180E\p{Z}` // [\p{Z}\h\v]
 	pcreHSpace   = `\t\x20\xA0\u1680\u180E\u2000-\u200A\u202F\u205F\u3000`
 	pcreVSpace   = `\n\x0B\f\r\x85\u2028\u2029`
 )
@@ -1187,6 +1189,36 @@ var pcrePosixUCP = map[string]string{
 	"alnum": `\p{L}\p{N}`, "alpha": `\p{L}`, "blank": pcreHSpace, "cntrl": `\p{Cc}`,
 	"digit": `\p{Nd}`, "lower": `\p{Ll}`, "space": pcreSpaceSet, "upper": `\p{Lu}`,
 	"word": pcreWordSet, "ascii": `\x00-\x7F`, "xdigit": `0-9A-Fa-f`,
+	// Punctuation and the ASCII symbols ($+<=>^`|~), not ¢ or ©.
+	"punct": `\p{P}\x24\x2B\x3C-\x3E\x5E\x60\x7C\x7E`,
+}
+
+// pcreGraphPrint are PCRE2's UCP [:graph:] and [:print:]: letters, marks,
+// numbers, punctuation, symbols and the format characters, but U+061C
+// and U+2066-U+2069 (and for graph U+180E); print adds the space
+// separators (Zs). Built at the first use, from Go's Cf table.
+var pcreGraphPrint = sync.OnceValues(func() (graph, print string) {
+	var cf strings.Builder
+	for _, r16 := range unicode.Cf.R16 {
+		addCfRange(&cf, rune(r16.Lo), rune(r16.Hi), rune(r16.Stride))
+	}
+	for _, r32 := range unicode.Cf.R32 {
+		addCfRange(&cf, rune(r32.Lo), rune(r32.Hi), rune(r32.Stride))
+	}
+	const base = `\p{L}\p{M}\p{N}\p{P}\p{S}`
+	return base + cf.String(), base + `\p{Zs}\x{180e}` + cf.String()
+})
+
+// addCfRange writes the format characters lo..hi (by stride) that PCRE2's
+// [:print:] holds (see pcreGraphPrint): all but U+061C, U+180E (print adds
+// it itself) and U+2066-U+2069.
+func addCfRange(w *strings.Builder, lo, hi, stride rune) {
+	for r := lo; r <= hi; r += stride {
+		if r == 0x061C || r == 0x180E || 0x2066 <= r && r <= 0x2069 {
+			continue
+		}
+		fmt.Fprintf(w, `\x{%x}`, r)
+	}
 }
 
 // pcrePosixASCII are the POSIX classes without UCP: ASCII.
@@ -1206,10 +1238,15 @@ func (t *pcreTranslator) posixClass(n int) error {
 	negated := strings.HasPrefix(body, "^")
 	name := strings.TrimPrefix(body, "^")
 	set, ok := t.sets.posix[name]
-	switch {
-	case !ok && (name == "graph" || name == "print" || name == "punct"):
-		return unsupported("[:"+name+":]", "PCRE2's UCP meaning of this POSIX class is not spelled out for regexp2")
-	case !ok:
+	if !ok && (name == "graph" || name == "print") {
+		// (UCP: the ASCII table has both.)
+		graph, print := pcreGraphPrint()
+		set, ok = graph, true
+		if name == "print" {
+			set = print
+		}
+	}
+	if !ok {
 		return &pcreSyntaxError{offset: t.i + n, msg: "unknown POSIX class name"}
 	}
 	t.i += n
