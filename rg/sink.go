@@ -486,6 +486,7 @@ func (s *rgSink) Line(l search.Line) error {
 			return err
 		}
 	}
+	lineEnd := rl.Offset + int64(len(l.Text)+len(rl.Term)) // (before the '\r' moves into the text below)
 	if r.crlf != nil && len(rl.Term) == 2 && l.Kind == search.KindMatch && len(l.Submatches) > 0 && l.MoreSubmatches == 0 {
 		// rg matches a CRLF line with its '\r' (the engine's spans stop
 		// before it): a match may end after it, an empty one sit there.
@@ -498,13 +499,13 @@ func (s *rgSink) Line(l search.Line) error {
 	if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 && !r.o.Invert && !r.o.Passthru {
 		// (-v's stop the engine places, FileSummary.Bytes; --passthru
 		// reads on)
-		s.stopAt = rl.Offset + int64(len(l.Text)+len(rl.Term))
+		s.stopAt = lineEnd
 	} else if l.Kind == search.KindMatch && s.stopAt > 0 && r.o.MaxCount != nil && !r.o.Invert && !r.o.Passthru {
 		// A match in the trailing context past -m: rg read to its end.
-		s.stopAt = max(s.stopAt, rl.Offset+int64(len(l.Text)+len(rl.Term)))
+		s.stopAt = max(s.stopAt, lineEnd)
 	} else if l.Kind == search.KindContext && r.o.PCRE2 && !r.multiLine && s.stopAt > 0 {
 		// -P: rg reads line by line, to the end of the trailing context.
-		s.stopAt = max(s.stopAt, rl.Offset+int64(len(l.Text)+len(rl.Term)))
+		s.stopAt = max(s.stopAt, lineEnd)
 	}
 	var err error
 	if r.needsMoreSpans(&l) && r.js == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/testtool"
@@ -101,5 +102,24 @@ func TestMultilineSearcherFindsAsRg15(t *testing.T) {
 			args := append(append([]string{"-U"}, flags...), "--", c.pattern, c.file)
 			sameAsRg15(t, dir, rg, bin, args)
 		}
+	}
+}
+
+// TestMaxCountOnCRLFLinesAsRg15: with -m, rg's bytes_searched (--json,
+// --stats) ends after the last counted line's "\r\n". rgkit counted one
+// byte short when it printed the line with its '\r' moved into the text.
+func TestMaxCountOnCRLFLinesAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{"c.txt": "a\r\nthe x\r\nb\r\nthe y\r\nc\r\n"})
+	for _, args := range [][]string{
+		{"--json", "-m1", "the", "c.txt"}, {"--json", "-m1", "-A1", "the", "c.txt"}, {"--json", "-m1", "-o", "the", "c.txt"},
+		{"--stats", "-m1", "the", "c.txt"}, {"--json", "-m2", "the", "c.txt"}, {"--json", "-m1", "-P", "the", "c.txt"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			t.Parallel()
+			sameAsRg15(t, dir, rg, bin, args)
+		})
 	}
 }
