@@ -188,7 +188,13 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 		return transform.NewReader(br, utf8Replacer{}) // (asked for: invalid bytes become U+FFFD)
 	}
 	if rd.enc.Enc == nil {
-		return br
+		// rg's decoder hands the three bytes it peeked at for a mark over
+		// as a read of their own, so a line that ends in them is searched
+		// before a NUL that the next read brings, as in a file (see
+		// binaryCut's peek).
+		first := bytes.Clone(head)
+		br.Discard(len(first))
+		return io.MultiReader(bytes.NewReader(first), br)
 	}
 	return transform.NewReader(br, rd.enc.Enc.NewDecoder())
 }

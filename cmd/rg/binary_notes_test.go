@@ -25,7 +25,10 @@ import (
 //     not its lines, and --json's binary_offset is that stream's offset;
 //   - a transcoded file (-E utf-16le, or a byte-order mark, UTF-16's or
 //     UTF-8's) named on the command line: the NUL is the decoded text's,
-//     and a line break (rg reads such a file, it does not map it).
+//     and a line break (rg reads such a file, it does not map it);
+//   - a walked decompressed file whose first line ends in the first three
+//     bytes and whose NUL follows: rg's decoder hands those bytes over as
+//     a read of their own, so that line is searched (and listed by -l).
 func TestBinaryNotesAsRg15(t *testing.T) {
 	t.Parallel()
 	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
@@ -49,6 +52,9 @@ func TestBinaryNotesAsRg15(t *testing.T) {
 		"text/plain.txt":  "hello plain\n",
 		"text/plain.gz":   gzipped(t, "hello zipped\n"),
 		"early/early.txt": "x\x00\nhello\n",
+		// A first line within the three bytes rg's decoder peeks at, then a
+		// NUL: rg searches that line before it stops.
+		"peek/p.gz": gzipped(t, "\nab\x00cd\n"),
 	})
 	for _, args := range [][]string{
 		{"hello", "walk"},
@@ -74,6 +80,9 @@ func TestBinaryNotesAsRg15(t *testing.T) {
 		{"--json", "hello", "bom/utf8.txt"},
 		{"--sort=path", "-n", "hello", "bom/utf8.txt", "bom/le.txt", "walk/late.txt"},
 		{"-E", "none", "h", "bom/le.txt"},
+		{"-z", "-l", "x*", "peek"},
+		{"-z", "--json", "^$", "peek"},
+		{"-z", "-c", "^$", "peek"},
 	} {
 		sameAsRg15(t, dir, rg, bin, args)
 	}
