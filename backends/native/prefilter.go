@@ -168,9 +168,6 @@ func (m *Matcher) firstCandidate(data []byte, release func(int), interrupt func(
 // or -1.
 func (s *scanner) find(from int) int {
 	from = max(from, s.floor)
-	if s.all == nil && from > len(s.data) {
-		return -1
-	}
 	if s.all != nil && from > len(s.data) {
 		// The search went on past the window (to the end of a hit's line):
 		// the window moves there, and what it knew of the old one is stale.
