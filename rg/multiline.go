@@ -138,9 +138,26 @@ func (s *rgSink) aroundBlock(offset int64, size int) (before, after []byte) {
 		if err != nil {
 			return nil, nil
 		}
-		s.around = f
+		s.around, s.aroundSkip = f, 0
+		if o.Encoding != "none" {
+			// rg decodes a file that starts with a byte-order mark: the
+			// block's offset is in the text after a UTF-8 mark, and a
+			// UTF-16 file's text is not its bytes at all.
+			var head [3]byte
+			k, _ := f.ReadAt(head[:], 0)
+			switch {
+			case k == 3 && head == [3]byte{0xEF, 0xBB, 0xBF}:
+				s.aroundSkip = 3
+			case k >= 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF):
+				s.aroundSkip = -1
+			}
+		}
 	}
-	start := max(offset-int64(n), 0)
+	if s.aroundSkip < 0 {
+		return nil, nil
+	}
+	offset += s.aroundSkip
+	start := max(offset-int64(n), s.aroundSkip)
 	before = make([]byte, offset-start)
 	if k, _ := s.around.ReadAt(before, start); k < len(before) {
 		before = nil

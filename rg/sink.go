@@ -257,8 +257,11 @@ type rgSink struct {
 	run *rgRun
 	t   target
 	// around is the file aroundBlock reads -U blocks' edges from, open
-	// from the first block that needs it to the file's End.
-	around *os.File
+	// from the first block that needs it to the file's End; aroundSkip
+	// is how many bytes of it precede the text searched (a UTF-8 byte
+	// order mark rg strips), -1 when the text is not the file's bytes.
+	around     *os.File
+	aroundSkip int64
 
 	path      string // as printed
 	rel       string // as the engine named it (relative to the target's root)

@@ -123,3 +123,28 @@ func TestMaxCountOnCRLFLinesAsRg15(t *testing.T) {
 		})
 	}
 }
+
+// TestMultilineBlockEdgesAfterABOMAsRg15: rg strips a UTF-8 byte-order mark
+// and searches the text after it, so under -U an assertion at a block's
+// edge ($, \b) sees the decoded text around the block. rgkit read those
+// edges from the file at the decoded offset, three bytes early, and lost
+// the empty match of `^$` (no column, no JSON submatch).
+func TestMultilineBlockEdgesAfterABOMAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{
+		"bom.txt": "\xEF\xBB\xBFa\n\nb x1\nx2\n\n",
+		"lf.txt":  "a\n\nb x1\nx2\n\n",
+	})
+	// (Left out: a UTF-16 file, whose decoded text around a block is not
+	// read again; see docs/cli.md.)
+	for _, file := range []string{"bom.txt", "lf.txt"} {
+		for _, pattern := range []string{`^$`, `^\s*$`, `x\d\s*$`, `\bb\b`, `\n^`} {
+			for _, flags := range [][]string{{"--column"}, {"--json"}, {"-o", "-b"}, {"--vimgrep"}} {
+				args := append(append([]string{"-U"}, flags...), "--", pattern, file)
+				sameAsRg15(t, dir, rg, bin, args)
+			}
+		}
+	}
+}
