@@ -666,12 +666,33 @@ func nextGrapheme(text []byte, i int) int {
 }
 
 // isGraphemeExtend reports a rune that extends the cluster before it:
-// marks (Mn, Me, Mc), Other_Grapheme_Extend and the emoji modifiers.
+// marks (Mn, Me, and Mc but for the spacing vowels Unicode leaves out of
+// SpacingMark), Thai and Lao AM, Other_Grapheme_Extend and the emoji
+// modifiers.
 func isGraphemeExtend(r rune) bool {
-	if r < 0x300 {
+	switch {
+	case r < 0x300:
+		return false
+	case r == 0xE33 || r == 0xEB3: // SARA AM, VOWEL SIGN AM: Lo, yet SpacingMark
+		return true
+	case notSpacingMark(r):
 		return false
 	}
 	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc, unicode.Other_Grapheme_Extend) || (r >= 0x1F3FB && r <= 0x1F3FF)
+}
+
+// notSpacingMark reports the spacing combining marks (Mc) that Unicode's
+// grapheme rules exclude from SpacingMark (Myanmar, Tai Tham, Tai Viet
+// and Ahom vowels written before or apart from their consonant): each
+// begins a cluster of its own.
+func notSpacingMark(r rune) bool {
+	switch {
+	case r == 0x102B, r == 0x102C, r == 0x1038, r >= 0x1062 && r <= 0x1064, r >= 0x1067 && r <= 0x106D,
+		r == 0x1083, r >= 0x1087 && r <= 0x108C, r == 0x108F, r >= 0x109A && r <= 0x109C,
+		r == 0x1A61, r == 0x1A63, r == 0x1A64, r == 0xAA7B, r == 0xAA7D, r == 0x11720, r == 0x11721:
+		return true
+	}
+	return false
 }
 
 // isPictographic approximates Extended_Pictographic: the symbols of the
