@@ -511,8 +511,11 @@ func (s *rgSink) Line(l search.Line) error {
 		s.stopAt = max(s.stopAt, lineEnd)
 	}
 	var err error
-	if r.needsMoreSpans(&l) && r.js == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {
-		// One output line per match: a chunk of matches at a time.
+	if r.needsMoreSpans(&l) && r.js == nil && r.replacer == nil && (r.cfg.OnlyMatching || r.cfg.Vimgrep) {
+		// One output line per match: a chunk of matches at a time. (Not
+		// with -r: rg prints columns and offsets in the line with every
+		// match replaced, and --vimgrep that whole line, so the line is
+		// replaced whole, as rg does.)
 		err = r.eachSpanChunk(&l, func(chunk []search.Span) error {
 			rl.Submatches, rl.MoreSubmatches = chunk, 0
 			return s.printLine(&rl)
