@@ -89,8 +89,12 @@ func (s *rgSink) flushBlock() error {
 		for {
 			a, z, ok := it.Next()
 			a, z = a-len(before), z-len(before)
-			if !ok || a > len(text) || (a == len(text) && a > 0 && text[a-1] == '\n') {
-				return search.Span{}, false // (an empty match past the run's last line is on the next one)
+			if !ok || a > len(text) || (a == len(text) && a > 0) {
+				// An empty match past the run's last line is on the next
+				// one; at the end of a file with no final line break rg's
+				// printer leaves it out (the line prints as a match line
+				// with no match in it: no column, -o prints it whole).
+				return search.Span{}, false
 			}
 			if a < 0 {
 				continue // a match of the text before the block
@@ -267,6 +271,11 @@ func (s *rgSink) printBlock(first printer.RgLine, lines int, text []byte, lastTe
 		}
 		var err error
 		switch {
+		case (r.cfg.Vimgrep || r.cfg.OnlyMatching) && !more && blockColumn == 0:
+			// No match in the block (its one was the empty one at the
+			// end of a file with no final line break, which rg's printer
+			// leaves out): rg prints the lines whole, with no column.
+			err = s.std.Line(l)
 		case r.cfg.Vimgrep:
 			// One line per match: the line it starts on, but for an
 			// empty match at a line's start, which rg prints on no line

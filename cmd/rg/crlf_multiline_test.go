@@ -148,3 +148,33 @@ func TestMultilineBlockEdgesAfterABOMAsRg15(t *testing.T) {
 		}
 	}
 }
+
+// TestMultilineEmptyMatchAtTheEndAsRg15: under -U, an empty match at the
+// very end of a file with no final line break ('$', '\z') makes its line a
+// match line, yet rg's printer leaves the match out: the line prints with
+// no column, -o and --vimgrep print it whole, -r replaces nothing there,
+// and JSON lists no submatch for it. rgkit showed it as a match.
+func TestMultilineEmptyMatchAtTheEndAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{
+		"one.txt":  "abc",
+		"two.txt":  "abc\nde",
+		"crlf.txt": "abc\r\nde\r",
+		"nl.txt":   "abc\nde\n",
+	})
+	// (Left out: --count-matches, where rg counts the match its printer
+	// leaves out, and --null-data --column; see docs/cli.md.)
+	for _, file := range []string{"one.txt", "two.txt", "crlf.txt", "nl.txt"} {
+		for _, pattern := range []string{`$`, `\z`, `c?$`, `x*`} {
+			for _, flags := range [][]string{
+				{"-o"}, {"-o", "-b"}, {"--vimgrep"}, {"--column"}, {"-o", "-r", "X"}, {"-r", "X"}, {"--json"},
+				{"--stats"}, {"--crlf", "--column"}, {"--crlf", "-o", "-r", "X"},
+			} {
+				args := append(append([]string{"-U"}, flags...), "--", pattern, file)
+				sameAsRg15(t, dir, rg, bin, args)
+			}
+		}
+	}
+}
