@@ -281,6 +281,9 @@ type rgSink struct {
 	chunks  []heldBytes
 	lines   int64
 	matches int64
+	// lastMatch is the number of the file's last match line (see
+	// countedMatches).
+	lastMatch int
 	// block is the run of match lines held under rg -U (see multiline.go).
 	block heldBlock
 	// stopAt is the end of the line of the -m'th match: rg stops reading
@@ -322,7 +325,7 @@ func (s *rgSink) Begin(rel string) error {
 		s.path = strings.ReplaceAll(s.path, "/", r.o.PathSeparator)
 	}
 	s.abs = filepath.Join(s.t.root, filepath.FromSlash(rel))
-	s.lines, s.matches, s.stopAt = 0, 0, 0
+	s.lines, s.matches, s.stopAt, s.lastMatch = 0, 0, 0, 0
 	s.binaryStop, s.lastMatchEnd, s.sliceNUL = -1, 0, -1
 	s.sliced = s.t.file && s.t.stream == nil && printsStats(r.o) && r.mapsLookingForNUL(s.abs)
 	if s.sliced {
@@ -416,7 +419,8 @@ func (s *rgSink) Line(l search.Line) error {
 	}
 	if l.Kind == search.KindMatch {
 		s.lines++
-		s.matches += int64(l.Matches())
+		s.matches += r.countedMatches(&l, s.lastMatch)
+		s.lastMatch = l.Number
 		if !s.own { // (an own sink's End says so, under outMu)
 			r.matched = true
 		}
@@ -714,6 +718,21 @@ func (s *rgSink) printLine(rl *printer.RgLine) error {
 	return s.std.Line(*rl)
 }
 
+// countedMatches is how many matches a match line adds to the count, the
+// file's match line before it being number prev (0: none). rg's summary
+// printer (-c, -l, -q, --count-matches) counts at least one for each match
+// the search reports, also where its own look for them finds none: the
+// empty match at the end of a last line with no line break ('$'), which
+// the content printers leave out. Under -U what the search reports is a
+// block of adjacent lines, counted once.
+func (r *rgRun) countedMatches(l *search.Line, prev int) int64 {
+	n := l.Matches()
+	if n == 0 && !l.Continued && l.Kind == search.KindMatch && summaryOnly(r.o) && !(r.multiLine && prev > 0 && l.Number == prev+1) {
+		n = 1
+	}
+	return int64(n)
+}
+
 // searchedBytesWhole is the file's size, as the engine searched it.
 func (s *rgSink) searchedBytesWhole() int64 {
 	if st := s.t.stream; st != nil {
@@ -884,10 +903,16 @@ func (s *rgSink) End(sum search.FileSummary) error {
 	// statistics keep the file's matches.
 	squashed := statsSearchWhole(r.o) && (r.o.Mode == rgcli.ModeCount || filesMode) && sum.Binary && !s.t.file && !r.o.Binary &&
 		(r.o.MaxCount == nil || int64(sum.MatchedLines) < int64(*r.o.MaxCount))
+	// Under -U, -c counts matches; rg's statistics count the lines they
+	// touch, which the sink heard.
+	statsLines := s.lines
 	if r.o.Mode == rgcli.ModeCount || filesMode {
 		s.lines = int64(sum.MatchedLines)
 		if s.lines == 0 && filesMode {
 			s.lines = 1
+		}
+		if !(r.multiLine && statsSearchWhole(r.o) && statsLines > 0) {
+			statsLines = s.lines
 		}
 		r.matched = r.matched || (s.lines > 0 && !squashed)
 		if r.o.Quiet && r.matched && !r.o.Stats {
@@ -897,7 +922,7 @@ func (s *rgSink) End(sum search.FileSummary) error {
 	failed := r.reports != nil && r.reports.failedFile(s.path)
 	if s.lines > 0 && !failed { // rg's statistics leave out a file whose reading failed
 		r.files++
-		r.lines += s.lines
+		r.lines += statsLines
 		r.matches += s.matches
 	}
 	if (r.js != nil || r.o.Stats) && s.countsLess() {

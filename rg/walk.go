@@ -201,18 +201,20 @@ func (r *rgRun) listWithoutMatch(ctx context.Context, n *native.Engine, q search
 	// sink hears the lines, and at the file's End (always after Searched,
 	// below) adds them unless Searched found rg stops at the file's NUL.
 	var lines, matches int64
+	var lastMatch int            // the number of the file's last match line
 	var path string              // the file the sink is hearing of
 	stopped := map[string]bool{} // files with a match rg stops at a NUL in, until their End
 	var mu sync.Mutex
 	sink := search.SinkFuncs{
 		BeginFunc: func(p string) error {
-			path, lines, matches = p, 0, 0
+			path, lines, matches, lastMatch = p, 0, 0, 0
 			return nil
 		},
 		LineFunc: func(l search.Line) error {
 			if l.Kind == search.KindMatch {
 				lines++
-				matches += int64(l.Matches())
+				matches += r.countedMatches(&l, lastMatch)
+				lastMatch = l.Number
 			}
 			return nil
 		},

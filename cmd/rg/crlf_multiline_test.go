@@ -80,7 +80,9 @@ func TestMultilineTrailingMatchesAsRg15(t *testing.T) {
 // ended (one byte on after an empty match): an empty match right there
 // makes its line a match line, which an iteration that skips it (Go's
 // FindAll, rg's own find_iter) missed, and ^, \A and \b see there the
-// start of a text. The printer still counts and shows find_iter's matches.
+// start of a text. The printer still counts and shows find_iter's matches;
+// --stats counts the lines they touch, also beside -c and -l (where rgkit
+// counted -c's number as the matched lines).
 func TestMultilineSearcherFindsAsRg15(t *testing.T) {
 	t.Parallel()
 	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
@@ -97,7 +99,7 @@ func TestMultilineSearcherFindsAsRg15(t *testing.T) {
 		// file as searched; see docs/cli.md.)
 		for _, flags := range [][]string{
 			{"-n"}, {"--json"}, {"-c"}, {"--count-matches"}, {"-o", "-n"}, {"--stats"}, {"-m2", "-n"}, {"-m1", "-c"},
-			{"--vimgrep"}, {"--vimgrep", "-b"},
+			{"--vimgrep"}, {"--vimgrep", "-b"}, {"-c", "--stats"}, {"-l", "--stats"}, {"--count-matches", "--stats"},
 		} {
 			args := append(append([]string{"-U"}, flags...), "--", c.pattern, c.file)
 			sameAsRg15(t, dir, rg, bin, args)
@@ -173,6 +175,38 @@ func TestMultilineEmptyMatchAtTheEndAsRg15(t *testing.T) {
 				{"--stats"}, {"--crlf", "--column"}, {"--crlf", "-o", "-r", "X"},
 			} {
 				args := append(append([]string{"-U"}, flags...), "--", pattern, file)
+				sameAsRg15(t, dir, rg, bin, args)
+			}
+		}
+	}
+}
+
+// TestSummaryCountsAMatchItsPrinterLeavesOutAsRg15: rg's summary printer
+// (-c, -l, -q and --count-matches, with --stats) counts at least one match
+// for each match the search reports, so the empty match at the end of a
+// last line with no line break ('$'), which its content printers leave
+// out, counts there; under -U a block of adjacent lines counts once.
+// rgkit counted none.
+func TestSummaryCountsAMatchItsPrinterLeavesOutAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{
+		"one.txt":  "abc",
+		"two.txt":  "abc\nde",
+		"crlf.txt": "abc\r\nde\r",
+		"nl.txt":   "abc\nde\n\nfg\n",
+	})
+	// (Left out: `-U -c --stats`, where rg's -c counts a block of the
+	// last two lines once; see docs/cli.md.)
+	for _, file := range []string{"one.txt", "two.txt", "crlf.txt", "nl.txt"} {
+		for _, pattern := range []string{`$`, `c?$`, `\z`, `e$`, `x*`, `\n?$`} {
+			for _, flags := range [][]string{
+				{"--count-matches"}, {"-U", "--count-matches"}, {"--stats", "-l"}, {"--stats", "-c"}, {"--stats", "-q"},
+				{"--stats"}, {"--stats", "--files-without-match"}, {"--crlf", "--count-matches"}, {"--stats", "--json"},
+				{"-U", "--stats", "--json"}, {"-U", "--stats", "-l"},
+			} {
+				args := append(append([]string{}, flags...), "--", pattern, file)
 				sameAsRg15(t, dir, rg, bin, args)
 			}
 		}
