@@ -79,6 +79,10 @@ func Lookup(label string) (Encoding, error) {
 	case "utf-8":
 	case "windows-1252":
 		out.Enc = windows1252{}
+	case "shift_jis":
+		out.Enc = doubleByte{base: e, kind: shiftJIS}
+	case "big5":
+		out.Enc = doubleByte{base: e, kind: big5}
 	default:
 		out.Enc = e
 	}
