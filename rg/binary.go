@@ -105,11 +105,11 @@ func (s *rgSink) namedBinaryDecoded(open func() (io.ReadCloser, error)) {
 		return // (the search reports it)
 	}
 	defer f.Close()
-	head, nul := readToNUL(f, maxReadStopPrefix)
+	head, nul, first := readToNUL(f, maxReadStopPrefix)
 	if nul < 0 {
 		return
 	}
-	if stop := native.ReadStop(head, int(nul)); stop > 0 {
+	if stop := native.ReadStopAfter(head, int(nul), first); stop > 0 {
 		s.readStop, s.firstNUL = int64(stop), nul
 	} else {
 		s.binaryOff = nul
@@ -137,23 +137,29 @@ type readCloser struct {
 	io.Closer
 }
 
-// readToNUL reads r up to and including its first NUL byte, at most max
-// bytes, and returns what it read and the NUL's offset (-1: none).
-func readToNUL(r io.Reader, max int64) ([]byte, int64) {
+// readToNUL reads r up to and including its first NUL byte, at most limit
+// bytes, and returns what it read, the NUL's offset (-1: none) and how
+// much r's first read gave (rg's first read of a decoded stream is the
+// few bytes its decoder peeked at, see ReadStopAfter).
+func readToNUL(r io.Reader, limit int64) ([]byte, int64, int) {
 	var head []byte
 	buf := make([]byte, 64<<10)
-	for int64(len(head)) < max {
+	first := -1
+	for int64(len(head)) < limit {
 		n, err := r.Read(buf)
+		if first < 0 && n > 0 {
+			first = n
+		}
 		if i := bytes.IndexByte(buf[:n], 0); i >= 0 {
 			head = append(head, buf[:i+1]...)
-			return head, int64(len(head) - 1)
+			return head, int64(len(head) - 1), max(first, 0)
 		}
 		head = append(head, buf[:n]...)
 		if err != nil {
 			break
 		}
 	}
-	return nil, -1
+	return nil, -1, 0
 }
 
 // readStop replays rg's buffer fills over the file at path up to its NUL

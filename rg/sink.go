@@ -365,7 +365,7 @@ func (s *rgSink) Begin(rel string) error {
 			if err != nil {
 				return nil, err
 			}
-			d, _, err := native.DecodeReader(f, "utf-8") // (the mark overrides it)
+			d, err := native.DecodeReader(f, "auto")
 			return readCloser{d, f}, err
 		})
 	default:

@@ -178,12 +178,12 @@ func searchStream(ctx context.Context, q search.Query, st *streamSource, name st
 	s.opts = native.SearchOptionsFor(nq)
 	s.opts.BinaryConvert = true // rg reads a stream and turns its NULs into line breaks
 	s.opts.Text = nq.Binary == search.BinaryText
-	// rg -E applies to stdin too (-z and --pre do not).
-	var decoded bool
-	if st.r, decoded, err = native.DecodeReader(st.r, nq.Encoding); err != nil {
+	// rg -E applies to stdin too (-z and --pre do not), and so does its
+	// byte-order mark rule: a UTF-16 stream's NULs are its text's.
+	if st.r, err = native.DecodeReader(st.r, nq.Encoding); err != nil {
 		return res, err
 	}
-	s.opts.Decoded = decoded
+	s.opts.Decoded = true
 	if nq.NullData {
 		return s.nullData(res)
 	}
@@ -508,7 +508,10 @@ func (r *rgRun) streamListing(ctx context.Context, q search.Query, st *streamSou
 		return res, err
 	}
 	all := allLines{r: r, s: s, n: 1, permuted: nq.NullData}
-	src := st.r
+	src, err := native.DecodeReader(st.r, nq.Encoding) // (as searchStream reads it)
+	if err != nil {
+		return res, err
+	}
 	if nq.NullData {
 		src = native.NullDataReader(src)
 	}

@@ -146,12 +146,13 @@ func UnpermuteLine(l Line) Line {
 }
 
 // decode applies rg's encoding rules to r: a byte-order mark (UTF-8,
-// UTF-16LE, UTF-16BE) is dropped and says how the rest is read, whatever
-// the encoding asked for (but a UTF-8 mark does not override an asked
-// UTF-16, as in rg); without one the asked encoding transcodes to
-// UTF-8 (invalid sequences become U+FFFD, as encoding_rs makes them, for
-// an asked UTF-8 too), and "auto" passes the bytes through unchecked.
-// "none" reads the raw bytes, a byte-order mark included.
+// UTF-16LE, UTF-16BE) is dropped; a UTF-16 one says how the rest is
+// read, whatever the encoding asked for, and after a UTF-8 one the rest
+// is read in the encoding asked for (UTF-8 under "auto"), as rg 15 does.
+// Without one the asked encoding transcodes to UTF-8 (invalid sequences
+// become U+FFFD, as encoding_rs makes them, for an asked UTF-8 too), and
+// "auto" passes the bytes through unchecked. "none" reads the raw bytes,
+// a byte-order mark included.
 func (rd *reading) decode(r io.Reader) io.Reader {
 	if rd.enc.Mode == textenc.None {
 		return r
@@ -162,13 +163,18 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 		// Peek hands the error over once: keep it for the search.
 		return io.MultiReader(bytes.NewReader(head), errReader{err})
 	}
-	utf16 := rd.enc.Name == "utf-16le" || rd.enc.Name == "utf-16be"
 	switch {
-	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}) && !utf16:
-		// (rg reads a UTF-8 mark as text of an asked UTF-16 encoding.)
+	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
 		br.Discard(3)
-		if rd.enc.Name == "utf-8" {
+		switch {
+		case rd.enc.Name == "utf-16le":
+			return transform.NewReader(br, utf16Decoder{})
+		case rd.enc.Name == "utf-16be":
+			return transform.NewReader(br, utf16Decoder{bigEndian: true})
+		case rd.enc.Name == "utf-8":
 			return transform.NewReader(br, utf8Replacer{})
+		case rd.enc.Enc != nil:
+			return transform.NewReader(br, rd.enc.Enc.NewDecoder())
 		}
 		return br
 	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
@@ -187,16 +193,17 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 	if rd.enc.Name == "utf-8" {
 		return transform.NewReader(br, utf8Replacer{}) // (asked for: invalid bytes become U+FFFD)
 	}
+	// rg's decoder hands the three bytes it peeked at for a mark over as
+	// a read of their own (decoded, for an asked encoding), so a line that
+	// ends in them is searched before a NUL that the next read brings, as
+	// in a file (see binaryCut's peek).
+	first := bytes.Clone(head)
+	br.Discard(len(first))
+	peeked := io.MultiReader(bytes.NewReader(first), br)
 	if rd.enc.Enc == nil {
-		// rg's decoder hands the three bytes it peeked at for a mark over
-		// as a read of their own, so a line that ends in them is searched
-		// before a NUL that the next read brings, as in a file (see
-		// binaryCut's peek).
-		first := bytes.Clone(head)
-		br.Discard(len(first))
-		return io.MultiReader(bytes.NewReader(first), br)
+		return peeked
 	}
-	return transform.NewReader(br, rd.enc.Enc.NewDecoder())
+	return transform.NewReader(peeked, rd.enc.Enc.NewDecoder())
 }
 
 // errReader fails every read with err.
@@ -206,15 +213,15 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // DecodeReader applies rg -E's rules for encoding (a Query.Encoding) to
 // r, a stream searched with SearchOptions.Decoded: a label transcodes
-// (a byte-order mark overriding it), "none" reads the bytes as they are.
-// ok is false for "" and "auto", where Search's own byte-order mark rule
-// applies to the data as read.
-func DecodeReader(r io.Reader, encoding string) (_ io.Reader, ok bool, err error) {
+// (see decode for byte-order marks), "none" reads the bytes as they are,
+// and "" or "auto" reads them as they are but for a byte-order mark
+// (dropped; a UTF-16 one has the rest transcoded).
+func DecodeReader(r io.Reader, encoding string) (io.Reader, error) {
 	enc, err := textenc.Lookup(encoding)
-	if err != nil || enc.Mode == textenc.Auto {
-		return r, false, err
+	if err != nil {
+		return r, err
 	}
-	return (&reading{enc: enc}).decode(r), true, nil
+	return (&reading{enc: enc}).decode(r), nil
 }
 
 // closeAll closes its closers in order (the preprocessor or decoder, then

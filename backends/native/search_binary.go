@@ -135,6 +135,13 @@ func FillEnd(head []byte, off int) int {
 // matches, then its note that the file is binary.
 func ReadStop(data []byte, nul int) int {
 	_, peek := decodeBOM(data[:min(len(data), 3)])
-	end, _ := binaryCut(data, peek, nul)
+	return ReadStopAfter(data, nul, peek)
+}
+
+// ReadStopAfter is ReadStop for a stream rg reads through its decoder
+// (-z, -E), whose first read brought first bytes: the decoded text of the
+// few bytes its byte-order-mark sniffer peeked at.
+func ReadStopAfter(data []byte, nul, first int) int {
+	end, _ := binaryCut(data, first, nul)
 	return end
 }

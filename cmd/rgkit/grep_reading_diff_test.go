@@ -97,6 +97,9 @@ func readingTree(t *testing.T) string {
 	write("e/be.txt", utf16be)
 	write("e/bom-le.txt", append([]byte{0xFF, 0xFE}, utf16le...))
 	write("e/bom-utf8.txt", []byte("\xEF\xBB\xBFfoo with bom\nand foo\n"))
+	write("e/bom-utf8-latin1.txt", []byte("\xEF\xBB\xBFcaf\xe9 foo\n\xc3\xa9t\xc3\xa9 foo\n"))
+	write("e/bom-utf8-le.txt", append([]byte{0xEF, 0xBB, 0xBF}, utf16le...))
+	write("e/latin1.bin", []byte("0\x82\n$\x02\x01\x00\x82 foo\n"))
 	write("e/latin1.txt", []byte("caf\xe9 foo\nna\xefve\n"))
 	write("e/c1.txt", []byte("x\x81y x\x8dy x\x9dy x\x85y\nplain\n"))
 	write("e/sjis.txt", sjis)
@@ -161,6 +164,14 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{"-E", "euc-kr", "한국", "e/euckr.txt"}, {"-E", "latin1", "foo", "e/bom-le.txt"},
 		{"-E", "none", "-c", "foo", "e/bom-utf8.txt"}, {"-E", "utf-8", "^foo", "e/bom-utf8.txt"},
 		{"-E", "none", "-c", "h", "e/bom-le.txt"}, {"-E", "bogus", "foo", "e/le.txt"},
+		// After a UTF-8 mark the rest is read in the encoding asked for
+		// (rgkit read it as UTF-8, the mark overriding the label).
+		{"-E", "latin1", "-n", "é", "e/bom-utf8-latin1.txt"}, {"-E", "utf-16le", "-n", "wör", "e/bom-utf8-le.txt"},
+		{"-E", "sjis", "-c", "foo", "e/bom-utf8-latin1.txt"}, {"-n", "é", "e/bom-utf8-latin1.txt"},
+		// A named file read through a decoder: its first line came in
+		// rg's first read (the three bytes its decoder peeked at) and is
+		// printed before the note.
+		{"-E", "latin1", "-n", "[^[:ascii:]]", "e/latin1.bin"}, {"-E", "latin1", "-o", "[^[:ascii:]]", "e/latin1.bin"},
 		{"-E", "iso-2022-kr", "foo", "e/le.txt"}, sorted("-E", "utf-16le", "-c", "o", "e"),
 		{"-E", "utf-16le", "--json", "wor", "e/le.txt"},
 		// A byte-order mark: the file is decoded, named or walked, and -b
@@ -224,6 +235,16 @@ func TestReadingFlagsAgainstRg15(t *testing.T) {
 		{args: []string{"-E", "utf-16le", "-b", "-o", "o"}, stdin: string(le)},
 		{args: []string{"-E", "none", "-c", "h"}, stdin: "\xff\xfeh\x00i\x00\n\x00"},
 		{args: []string{"-c", "h"}, stdin: "\xff\xfeh\x00i\x00\n\x00"},
+		// A UTF-16 mark on stdin: its NULs are the text's, not binary data
+		// (rgkit printed "binary file matches").
+		{args: []string{"-n", "h"}, stdin: "\xff\xfeh\x00i\x00\n\x00"},
+		{args: []string{"-b", "--json", "i"}, stdin: "\xfe\xff\x00h\x00i\x00\n\x00x\x00\n"},
+		{args: []string{"-v", "-n", "x"}, stdin: "\xff\xfeh\x00i\x00\n\x00"},
+		{args: []string{"--passthru", "-n", "i"}, stdin: "\xff\xfeh\x00i\x00\n\x00"},
+		// -E applies to -v's and --passthru's stdin too (rgkit printed the
+		// bytes undecoded).
+		{args: []string{"-E", "latin1", "-v", "x"}, stdin: "caf\xe9\nx\n"},
+		{args: []string{"-E", "latin1", "--passthru", "caf"}, stdin: "caf\xe9\nx\n"},
 		{args: []string{"-E", "latin1", "caf."}, stdin: "caf\xe9\n"},
 		{args: []string{"-a", "-n", "baz"}, stdin: "foo\nbar\x00baz\n"},
 		{args: []string{"-z", "-c", "foo"}, stdin: string(gzLog)},
