@@ -232,7 +232,7 @@ func (v *pikeVM) find(b []byte, pos int, any bool) (int, int, bool) {
 	for i := pos; ; {
 		c := ctxRune(r, w)
 		if !matched {
-			v.add(m, clist, uint32(v.prog.Start), i, emptyContext(c1, c))
+			v.add(m, clist, uint32(v.prog.Start), i, wordContext(b, i, c1, c))
 		}
 		if len(clist.dense) == 0 {
 			break
@@ -242,7 +242,7 @@ func (v *pikeVM) find(b []byte, pos int, any bool) (int, int, bool) {
 		if before == invalidRune {
 			before = runeBefore(b, i+w)
 		}
-		nctx := emptyContext(before, ctxRune(r2, w2))
+		nctx := wordContext(b, i+w, before, ctxRune(r2, w2))
 	step:
 		for _, t := range clist.dense {
 			in := &v.prog.Inst[t.pc]
@@ -317,7 +317,7 @@ func (v *pikeVM) findBytes(b []byte, pos int, any bool) (int, int, bool) {
 		if i > 0 {
 			before = runeBefore(b, i)
 		}
-		return emptyContext(before, ctxRune(decodeAt(b, i)))
+		return wordContext(b, i, before, ctxRune(decodeAt(b, i)))
 	}
 	ctx := ctxAt(pos)
 	ms, me, matched := -1, -1, false
@@ -355,6 +355,25 @@ func (v *pikeVM) findBytes(b []byte, pos int, any bool) (int, int, bool) {
 // end is 'a', and in "\x7f\x95" it is U+007F; invalidRune when nothing
 // valid starts there. The forward scan's own rune differs only next to
 // invalid UTF-8.
+// asciiWordAssertions are the word assertions that see bytes: Go's \b and
+// \B, and rg's ASCII ones (--no-unicode's \b, -w's halves).
+var asciiWordAssertions = uint32(syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) |
+	assertBit(rgregex.WordStartASCII) | assertBit(rgregex.WordEndASCII) |
+	assertBit(rgregex.WordStartHalfASCII) | assertBit(rgregex.WordEndHalfASCII)
+
+// wordContext is emptyContext(before, next) at b[i], before being what the
+// Unicode assertions see there (runeBefore's). The ASCII ones see the byte
+// before i alone: where runeBefore looked back past stray continuation
+// bytes to an ASCII letter ("n\x90k"), that byte is not a word byte to
+// them, and rg --no-unicode -w 'k' matches there.
+func wordContext(b []byte, i int, before, next rune) uint32 {
+	ctx := emptyContext(before, next)
+	if i > 0 && b[i-1] >= utf8.RuneSelf && before >= 0 && before < utf8.RuneSelf {
+		ctx = ctx&^asciiWordAssertions | emptyContext(invalidRune, next)&asciiWordAssertions
+	}
+	return ctx
+}
+
 func runeBefore(b []byte, at int) rune {
 	start, limit := at-1, max(at-4, 0)
 	for start > limit && b[start]&0xC0 == 0x80 {
