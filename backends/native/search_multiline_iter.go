@@ -292,15 +292,18 @@ func (it *mlIter) nextVM() (int, int, bool) {
 	return 0, 0, false
 }
 
-// nextPCRE is nextVM for a -P pattern, as pcreProg.eachMatch iterates.
+// nextPCRE is nextVM for a -P pattern, as pcreProg.eachMatch iterates
+// (as rg's multiline searcher, no search starts at the end of the data:
+// see nextFresh).
 func (it *mlIter) nextPCRE() (int, int, bool) {
 	t := it.pt
-	for it.at <= len(t.runes) {
+	for it.at < len(t.runes) || (it.at == len(t.runes) && !it.searcher) {
 		s, e, ok := it.vm.px.next(t, it.at)
 		if !ok {
 			it.at = len(t.runes) + 1
 			return 0, 0, false
 		}
+		it.abutting = false
 		var mids [][2]int
 		if s == e {
 			it.at = e + 1
@@ -310,7 +313,12 @@ func (it *mlIter) nextPCRE() (int, int, bool) {
 					it.ahead = append(it.ahead, mids[1:]...)
 					return mids[0][0], mids[0][1], true
 				}
-				continue
+				if !it.searcher {
+					continue
+				}
+				// rg's searcher finds the empty match right after a match
+				// (its line is a match line), which find_iter skips.
+				it.abutting = true
 			}
 		} else {
 			it.at = e
