@@ -239,10 +239,13 @@ func (v *pikeVM) find(b []byte, pos int, any bool) (int, int, bool) {
 		}
 		r2, w2 := decodeAt(b, i+w)
 		before := c
+		var nctx uint32
 		if before == invalidRune {
 			before = runeBefore(b, i+w)
+			nctx = wordContext(b, i+w, before, ctxRune(r2, w2))
+		} else {
+			nctx = emptyContext(before, ctxRune(r2, w2)) // (what wordContext gives after a valid rune)
 		}
-		nctx := wordContext(b, i+w, before, ctxRune(r2, w2))
 	step:
 		for _, t := range clist.dense {
 			in := &v.prog.Inst[t.pc]
