@@ -127,8 +127,20 @@ func startsWithBOM(path string) bool {
 	defer f.Close()
 	var head [3]byte
 	n, _ := io.ReadFull(f, head[:])
-	return (n >= 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF)) ||
-		(n == 3 && head == [3]byte{0xEF, 0xBB, 0xBF})
+	mark, _ := byteOrderMark(head[:n])
+	return mark > 0
+}
+
+// byteOrderMark is the length of the byte-order mark head starts with (0:
+// none), and whether it is a UTF-16 one.
+func byteOrderMark(head []byte) (n int, utf16 bool) {
+	switch {
+	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
+		return 3, false
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}), bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		return 2, true
+	}
+	return 0, false
 }
 
 // readCloser reads one thing and closes another (a decoder and its file).

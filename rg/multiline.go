@@ -149,10 +149,9 @@ func (s *rgSink) aroundBlock(offset int64, size int) (before, after []byte) {
 			// UTF-16 file's text is not its bytes at all.
 			var head [3]byte
 			k, _ := f.ReadAt(head[:], 0)
-			switch {
-			case k == 3 && head == [3]byte{0xEF, 0xBB, 0xBF}:
-				s.aroundSkip = 3
-			case k >= 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF):
+			mark, utf16 := byteOrderMark(head[:k])
+			s.aroundSkip = int64(mark)
+			if utf16 {
 				s.aroundSkip = -1
 			}
 		}

@@ -325,8 +325,7 @@ func (s *streamSearch) run() error {
 		return err
 	}
 	eof := errors.Is(err, io.EOF)
-	utf16 := !s.opts.Decoded && (bytes.HasPrefix(buf, []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf, []byte{0xFE, 0xFF}))
-	if s.q.Multiline || utf16 {
+	if s.q.Multiline {
 		if !eof {
 			if buf, err = rd.readAll(s.ctx, buf); err != nil {
 				return err

@@ -351,13 +351,6 @@ func (v *pikeVM) findBytes(b []byte, pos int, any bool) (int, int, bool) {
 	return ms, me, matched
 }
 
-// runeBefore is the character rg's regex engine sees before position at
-// (at > 0): it steps back over at most three UTF-8 continuation bytes to
-// the nearest other byte and decodes the character that starts there,
-// whether or not it ends at at. So in "a\x95" the character before the
-// end is 'a', and in "\x7f\x95" it is U+007F; invalidRune when nothing
-// valid starts there. The forward scan's own rune differs only next to
-// invalid UTF-8.
 // asciiWordAssertions are the word assertions that see bytes: Go's \b and
 // \B, and rg's ASCII ones (--no-unicode's \b, -w's halves).
 var asciiWordAssertions = uint32(syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) |
@@ -377,6 +370,13 @@ func wordContext(b []byte, i int, before, next rune) uint32 {
 	return ctx
 }
 
+// runeBefore is the character rg's regex engine sees before position at
+// (at > 0): it steps back over at most three UTF-8 continuation bytes to
+// the nearest other byte and decodes the character that starts there,
+// whether or not it ends at at. So in "a\x95" the character before the
+// end is 'a', and in "\x7f\x95" it is U+007F; invalidRune when nothing
+// valid starts there. The forward scan's own rune differs only next to
+// invalid UTF-8.
 func runeBefore(b []byte, at int) rune {
 	start, limit := at-1, max(at-4, 0)
 	for start > limit && b[start]&0xC0 == 0x80 {

@@ -166,17 +166,7 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 	switch {
 	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
 		br.Discard(3)
-		switch {
-		case rd.enc.Name == "utf-16le":
-			return transform.NewReader(br, utf16Decoder{})
-		case rd.enc.Name == "utf-16be":
-			return transform.NewReader(br, utf16Decoder{bigEndian: true})
-		case rd.enc.Name == "utf-8":
-			return transform.NewReader(br, utf8Replacer{})
-		case rd.enc.Enc != nil:
-			return transform.NewReader(br, rd.enc.Enc.NewDecoder())
-		}
-		return br
+		return rd.transcode(br)
 	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
 		br.Discard(2)
 		return transform.NewReader(br, utf16Decoder{})
@@ -185,13 +175,8 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 		return transform.NewReader(br, utf16Decoder{bigEndian: true})
 	}
 	switch rd.enc.Name {
-	case "utf-16le":
-		return transform.NewReader(br, utf16Decoder{})
-	case "utf-16be":
-		return transform.NewReader(br, utf16Decoder{bigEndian: true})
-	}
-	if rd.enc.Name == "utf-8" {
-		return transform.NewReader(br, utf8Replacer{}) // (asked for: invalid bytes become U+FFFD)
+	case "utf-16le", "utf-16be", "utf-8":
+		return rd.transcode(br)
 	}
 	// rg's decoder hands the three bytes it peeked at for a mark over as
 	// a read of their own (decoded, for an asked encoding), so a line that
@@ -199,11 +184,23 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 	// in a file (see binaryCut's peek).
 	first := bytes.Clone(head)
 	br.Discard(len(first))
-	peeked := io.MultiReader(bytes.NewReader(first), br)
-	if rd.enc.Enc == nil {
-		return peeked
+	return rd.transcode(io.MultiReader(bytes.NewReader(first), br))
+}
+
+// transcode reads src in the encoding asked for, to UTF-8 (an asked UTF-8
+// with invalid sequences as U+FFFD); under "auto" src passes through.
+func (rd *reading) transcode(src io.Reader) io.Reader {
+	switch {
+	case rd.enc.Name == "utf-16le":
+		return transform.NewReader(src, utf16Decoder{})
+	case rd.enc.Name == "utf-16be":
+		return transform.NewReader(src, utf16Decoder{bigEndian: true})
+	case rd.enc.Name == "utf-8":
+		return transform.NewReader(src, utf8Replacer{})
+	case rd.enc.Enc != nil:
+		return transform.NewReader(src, rd.enc.Enc.NewDecoder())
 	}
-	return transform.NewReader(peeked, rd.enc.Enc.NewDecoder())
+	return src
 }
 
 // errReader fails every read with err.
