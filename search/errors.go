@@ -24,8 +24,8 @@ var ErrMemoryCap = errors.New("engine passed its memory cap")
 
 // InvalidPatternError is a pattern rg 15 refuses without -P (a syntax
 // error, look-around, a back-reference, a NUL byte), or one rg accepts
-// but rgkit cannot give rg's meaning (a Unicode property Go has no table
-// for). It is never a fallback and never "no matches".
+// but rgkit cannot give rg's meaning (\p{Age=V}: it has no table of
+// Unicode ages). It is never a fallback and never "no matches".
 type InvalidPatternError struct {
 	Pattern string
 	Offset  int    // 0-based byte offset of the offending part, -1 when unknown

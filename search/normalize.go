@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp/syntax"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/internal/rgregex"
@@ -376,7 +375,7 @@ func smartCase(pattern string, fixed bool) CaseMode {
 	var anyLit, anyUpper bool
 	lit := func(r rune) {
 		anyLit = true
-		anyUpper = anyUpper || unicode.IsUpper(r)
+		anyUpper = anyUpper || rgregex.IsUpper(r)
 	}
 	if fixed {
 		for _, r := range pattern {
@@ -558,7 +557,7 @@ func PCRE2SmartCase(pattern string) CaseMode {
 	for i := 0; i < len(rs); i++ {
 		if rs[i] == '\\' {
 			i++
-		} else if unicode.IsUpper(rs[i]) {
+		} else if rgregex.IsUpper(rs[i]) {
 			return CaseSensitive
 		}
 	}

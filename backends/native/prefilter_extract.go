@@ -3,11 +3,11 @@ package native
 import (
 	"regexp/syntax"
 	"slices"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/internal/rgregex"
 	"github.com/rgkit/rgkit/internal/runeclass"
+	"github.com/rgkit/rgkit/internal/ucd"
 )
 
 // lit is one literal a prefilter looks for. fold means ASCII letters compare
@@ -102,7 +102,7 @@ func analyzeFolded(re *syntax.Regexp) litInfo {
 		}
 		flush()
 		orbit := []rune{r}
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		for f := ucd.SimpleFold(r); f != r; f = ucd.SimpleFold(f) {
 			orbit = append(orbit, f)
 		}
 		if len(orbit) == 1 {

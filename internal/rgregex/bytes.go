@@ -5,6 +5,8 @@ import (
 	"slices"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/ucd"
 )
 
 // Under (?-u) (rg --no-unicode) rg's regex matches bytes, not characters:
@@ -260,7 +262,7 @@ func liftLiteral(re *syntax.Regexp) {
 			alt := &syntax.Regexp{Op: syntax.OpAlternate}
 			for f := r; ; {
 				alt.Sub = append(alt.Sub, &syntax.Regexp{Op: syntax.OpLiteral, Rune: runeBytes(f)})
-				if f = unicode.SimpleFold(f); f == r {
+				if f = ucd.SimpleFold(f); f == r {
 					break
 				}
 			}
@@ -300,7 +302,7 @@ func foldsBeyondASCII(r rune) bool {
 		if f >= utf8.RuneSelf {
 			return true
 		}
-		if f = unicode.SimpleFold(f); f == r {
+		if f = ucd.SimpleFold(f); f == r {
 			return false
 		}
 	}

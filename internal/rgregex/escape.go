@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/ucd"
 )
 
 // escape is what one backslash sequence means: a character, a class, or
@@ -220,12 +222,14 @@ func (p *parser) unicodeClass(start int, neg bool) (escape, error) {
 	if !p.fl.u {
 		return escape{}, p.err(start, KindSyntax, "Unicode not allowed here")
 	}
-	cls, ok, unsupported := property(name)
-	if !ok {
-		if unsupported {
-			return escape{}, p.err(start, KindUnsupported, "Unicode property not supported by rgkit (Go has no table for it)")
-		}
+	cls, perr := property(name)
+	switch perr {
+	case propertyUnsupported:
+		return escape{}, p.err(start, KindUnsupported, "Unicode property not supported by rgkit (it has no table of Unicode ages)")
+	case propertyNotFound:
 		return escape{}, p.err(start, KindSyntax, "Unicode property not found")
+	case propertyValueNotFound:
+		return escape{}, p.err(start, KindSyntax, "Unicode property value not found")
 	}
 	return escape{cls: p.foldNeg(cls, neg), isCls: true}, nil
 }
@@ -237,12 +241,12 @@ func (p *parser) perlClass(start int, r rune) (escape, error) {
 	case 'd':
 		cls = ranges{'0', '9'}
 		if p.fl.u {
-			cls, _ = props().category("nd")
+			cls = table(ucd.GeneralCategory, "Decimal_Number")
 		}
 	case 's':
 		cls = ranges{'\t', '\r', ' ', ' '}
 		if p.fl.u {
-			cls, _ = props().binaryNamed("whitespace")
+			cls = table(ucd.Binary, "White_Space")
 		}
 	case 'w':
 		cls = ranges{'0', '9', 'A', 'Z', '_', '_', 'a', 'z'}

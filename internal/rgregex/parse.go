@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/ucd"
 )
 
 type flags struct{ i, m, s, U, u, x, R bool }
@@ -214,6 +216,11 @@ func (p *parser) literal(r rune) *syntax.Regexp {
 				return classNode(f)
 			}
 		} else {
+			if ucd.SimpleFold(r) != unicode.SimpleFold(r) {
+				// a case pair Unicode 16 added (U+A7DC and U+019B):
+				// Go's FoldCase would not know it
+				return classNode(foldUnicode(single(r)))
+			}
 			// FoldCase on a rune without case is harmless, and keeps
 			// "x1 = 2" one literal for the prefilter.
 			return &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{r}, Flags: syntax.FoldCase}

@@ -3,8 +3,9 @@ package rgregex
 import (
 	"slices"
 	"sort"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/ucd"
 )
 
 // ranges is a set of runes as sorted, non-overlapping, non-adjacent
@@ -71,39 +72,16 @@ func difference(a, b ranges) ranges { return intersect(a, negate(b)) }
 
 func symdiff(a, b ranges) ranges { return difference(union(a, b), intersect(a, b)) }
 
-func fromTable(t *unicode.RangeTable) ranges {
-	var out []rune
-	for _, r := range t.R16 {
-		if r.Stride == 1 {
-			out = append(out, rune(r.Lo), rune(r.Hi))
-			continue
-		}
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			out = append(out, c, c)
-		}
-	}
-	for _, r := range t.R32 {
-		if r.Stride == 1 {
-			out = append(out, rune(r.Lo), rune(r.Hi))
-			continue
-		}
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			out = append(out, c, c)
-		}
-	}
-	return canon(out)
-}
-
 // foldable lists, sorted, every rune whose simple case folding orbit holds
 // more than itself: the generated table (see computeFoldable), which took
 // 2 ms to compute at the first case-insensitive Unicode class.
 func foldable() []rune { return foldableTable }
 
-// computeFoldable is foldable's list, computed from Go's Unicode tables.
+// computeFoldable is foldable's list, computed from internal/ucd's folding.
 func computeFoldable() []rune {
 	var out []rune
 	for r := rune(0); r < 0x20000; r++ { // no cased rune lies beyond U+1FFFF
-		if unicode.SimpleFold(r) != r {
+		if ucd.SimpleFold(r) != r {
 			out = append(out, r)
 		}
 	}
@@ -118,7 +96,7 @@ func foldUnicode(a ranges) ranges {
 	for i := 0; i+1 < len(a); i += 2 {
 		k, _ := slices.BinarySearch(f, a[i])
 		for ; k < len(f) && f[k] <= a[i+1]; k++ {
-			for c := unicode.SimpleFold(f[k]); c != f[k]; c = unicode.SimpleFold(c) {
+			for c := ucd.SimpleFold(f[k]); c != f[k]; c = ucd.SimpleFold(c) {
 				out = append(out, c, c)
 			}
 		}

@@ -20,7 +20,9 @@ import (
 	"fmt"
 	"regexp/syntax"
 	"slices"
-	"unicode"
+	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/ucd"
 )
 
 // Options are the flags rg sets from its command line. rg always searches
@@ -50,7 +52,7 @@ const (
 	// makes impossible to match; rg refuses it unless -a is given.
 	KindNUL
 	// KindUnsupported: rg accepts the pattern, this package cannot give
-	// it rg's meaning (a Unicode property Go has no table for).
+	// it rg's meaning (\p{Age=V}: this package has no table of ages).
 	KindUnsupported
 )
 
@@ -191,8 +193,7 @@ func SmartCase(pattern string) (insensitive bool) {
 	p := newParser(pattern, Options{})
 	p.onLit = func(r rune) {
 		anyLit = true
-		// Rust's char::is_uppercase: Lu and Other_Uppercase (Ⅰ, Ⓐ).
-		anyUpper = anyUpper || unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
+		anyUpper = anyUpper || IsUpper(r)
 	}
 	if _, err := p.parseAll(); err != nil {
 		return false
@@ -220,4 +221,13 @@ func hasNUL(re *syntax.Regexp) bool {
 		}
 	}
 	return slices.ContainsFunc(re.Sub, hasNUL)
+}
+
+// IsUpper is Rust's char::is_uppercase, the test of rg's smart case: the
+// Uppercase property (Lu and Other_Uppercase: Ⅰ, Ⓐ), of Unicode 16.
+func IsUpper(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'A' <= r && r <= 'Z'
+	}
+	return ucd.In(table(ucd.Binary, "Uppercase"), r)
 }

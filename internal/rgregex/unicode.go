@@ -4,92 +4,44 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/ucd"
 )
 
-// normName applies Unicode's loose matching (UAX #44 LM3) as rg does:
-// case, spaces, '_' and '-' are ignored, and a leading "is" is dropped.
+// normName applies Unicode's loose matching (UAX #44 LM3) as rg does: a
+// leading "is" is dropped, then ' ', '_' and '-', and every byte beyond
+// ASCII; ASCII letters are lowered. "isc" stays ("ISO_Comment").
 func normName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r == ' ' || r == '_' || r == '-' || unicode.IsSpace(r) {
-			continue
+	isPrefix := len(s) >= 2 && strings.EqualFold(s[:2], "is")
+	if isPrefix {
+		s = s[2:]
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ' || c == '_' || c == '-' || c >= utf8.RuneSelf:
+		case 'A' <= c && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
 		}
-		b.WriteRune(unicode.ToLower(r))
 	}
-	n := b.String()
-	if strings.HasPrefix(n, "is") && len(n) > 2 && n != "isc" {
-		n = n[2:]
+	if isPrefix && string(b) == "c" {
+		return "isc"
 	}
-	return n
+	return string(b)
 }
 
-// gcAliases maps the long names and aliases rg accepts for general
-// categories to Go's short names ("LC" and "Cn" are computed).
-var gcAliases = map[string]string{
-	"casedletter": "LC", "closepunctuation": "Pe", "connectorpunctuation": "Pc", "control": "Cc",
-	"cntrl": "Cc", "currencysymbol": "Sc", "dashpunctuation": "Pd", "decimalnumber": "Nd",
-	"digit": "Nd", "enclosingmark": "Me", "finalpunctuation": "Pf", "format": "Cf",
-	"initialpunctuation": "Pi", "letter": "L", "letternumber": "Nl", "lineseparator": "Zl",
-	"lowercaseletter": "Ll", "mark": "M", "combiningmark": "M", "mathsymbol": "Sm",
-	"modifierletter": "Lm", "modifiersymbol": "Sk", "nonspacingmark": "Mn", "number": "N",
-	"openpunctuation": "Ps", "other": "C", "otherletter": "Lo", "othernumber": "No",
-	"otherpunctuation": "Po", "othersymbol": "So", "paragraphseparator": "Zp", "privateuse": "Co",
-	"punctuation": "P", "punct": "P", "separator": "Z", "spaceseparator": "Zs", "spacingmark": "Mc",
-	"surrogate": "Cs", "symbol": "S", "titlecaseletter": "Lt", "unassigned": "Cn",
-	"uppercaseletter": "Lu",
-}
-
-// scriptCodes maps ISO 15924 codes of common scripts to Go's script names.
-var scriptCodes = map[string]string{
-	"arab": "Arabic", "armn": "Armenian", "beng": "Bengali", "bopo": "Bopomofo", "cher": "Cherokee",
-	"copt": "Coptic", "qaac": "Coptic", "cyrl": "Cyrillic", "deva": "Devanagari", "ethi": "Ethiopic",
-	"geor": "Georgian", "grek": "Greek", "gujr": "Gujarati", "guru": "Gurmukhi", "hang": "Hangul",
-	"hani": "Han", "hebr": "Hebrew", "hira": "Hiragana", "kana": "Katakana", "khmr": "Khmer",
-	"knda": "Kannada", "laoo": "Lao", "latn": "Latin", "mlym": "Malayalam", "mong": "Mongolian",
-	"mymr": "Myanmar", "orya": "Oriya", "sinh": "Sinhala", "syrc": "Syriac", "taml": "Tamil",
-	"telu": "Telugu", "thaa": "Thaana", "thai": "Thai", "tibt": "Tibetan", "zinh": "Inherited",
-	"qaai": "Inherited", "zyyy": "Common", "zzzz": "Unknown",
-}
-
-// binaryAliases maps short names of binary properties to their long names.
-var binaryAliases = map[string]string{
-	"alpha": "alphabetic", "lower": "lowercase", "upper": "uppercase", "space": "whitespace",
-	"wspace": "whitespace", "ahex": "asciihexdigit", "bidic": "bidicontrol", "dep": "deprecated",
-	"dia": "diacritic", "ext": "extender", "hex": "hexdigit", "ideo": "ideographic",
-	"joinc": "joincontrol", "loe": "logicalorderexception", "nchar": "noncharactercodepoint",
-	"patsyn": "patternsyntax", "patws": "patternwhitespace", "qmark": "quotationmark",
-	"ri": "regionalindicator", "sd": "softdotted", "sterm": "sentenceterminal",
-	"term": "terminalpunctuation", "uideo": "unifiedideograph", "vs": "variationselector",
-	"idsb": "idsbinaryoperator", "idst": "idstrinaryoperator",
-}
-
-// propTables finds Go's Unicode tables by rg's names and converts each to
-// ranges the first time a pattern asks for it. Converting all of them up
-// front (some 300 tables, their strided ranges expanded rune by rune) cost
-// about 13 ms of every search that used \w, \d, \s or \b.
+// propTables remembers each table a pattern asked for, once built:
+// the lookups are cheap, the derived ones (Assigned, a category
+// closed under case folding elsewhere) are not.
 type propTables struct {
-	gc, script, binary map[string]*unicode.RangeTable // by normalised name
-	mu                 sync.Mutex
-	done               map[string]ranges // "gc:lu", "sc:greek", "bin:alphabetic"
+	mu   sync.Mutex
+	done map[string]ranges // "gc:Uppercase_Letter", "bin:Alphabetic"
 }
 
-var props = sync.OnceValue(func() *propTables {
-	t := &propTables{gc: map[string]*unicode.RangeTable{}, script: map[string]*unicode.RangeTable{},
-		binary: map[string]*unicode.RangeTable{}, done: map[string]ranges{}}
-	for name, tab := range unicode.Categories {
-		t.gc[strings.ToLower(name)] = tab
-	}
-	for name, tab := range unicode.Scripts {
-		t.script[normName(name)] = tab
-	}
-	for name, tab := range unicode.Properties {
-		if strings.HasPrefix(name, "Other_") {
-			continue // contributory properties: rg does not know them either
-		}
-		t.binary[normName(name)] = tab
-	}
-	return t
-})
+var props = sync.OnceValue(func() *propTables { return &propTables{done: map[string]ranges{}} })
 
 // memo returns the ranges for key, computing them once with build.
 func (t *propTables) memo(key string, build func() ranges) ranges {
@@ -106,67 +58,122 @@ func (t *propTables) memo(key string, build func() ranges) ranges {
 	return r
 }
 
-// category is the general category n (lower case: "lu", "l", "cn", "lc").
-func (t *propTables) category(n string) (ranges, bool) {
-	if _, ok := t.gc[n]; !ok && n != "cn" && n != "lc" {
-		return nil, false
-	}
-	return t.memo("gc:"+n, func() ranges {
-		switch n {
-		case "cn": // unassigned: no two-letter category holds it
-			var assigned ranges
-			for name, tab := range t.gc {
-				if len(name) == 2 {
-					assigned = union(assigned, fromTable(tab))
-				}
-			}
-			return negate(assigned)
-		case "c":
-			cn, _ := t.category("cn")
-			return union(fromTable(t.gc["c"]), cn)
-		case "lc":
-			lu, _ := t.category("lu")
-			ll, _ := t.category("ll")
-			lt, _ := t.category("lt")
-			return union(union(lu, ll), lt)
-		}
-		return fromTable(t.gc[n])
-	}), true
-}
-
-// scriptNamed is the script n (normalised name).
-func (t *propTables) scriptNamed(n string) (ranges, bool) {
-	tab, ok := t.script[n]
+// table is the Unicode 16 table kind/name, canonical names as ucd gives
+// them; it must exist.
+func table(kind ucd.Kind, name string) ranges {
+	rs, ok := ucd.Ranges(kind, name)
 	if !ok {
-		return nil, false
+		panic("rgregex: no Unicode table " + string(kind) + "/" + name)
 	}
-	return t.memo("sc:"+n, func() ranges { return fromTable(tab) }), true
+	return ranges(rs)
 }
 
-// binaryNamed is the binary property n (normalised name), with rg's
-// derived ones (Alphabetic, Lowercase, Uppercase, Math) built from their
-// category and contributory parts.
-func (t *propTables) binaryNamed(n string) (ranges, bool) {
-	other := func(name string) ranges { return fromTable(unicode.Properties[name]) }
-	cat := func(name string) ranges { r, _ := t.category(name); return r }
-	var build func() ranges
-	switch n {
-	case "alphabetic":
-		build = func() ranges { return union(union(cat("l"), cat("nl")), other("Other_Alphabetic")) }
-	case "lowercase":
-		build = func() ranges { return union(cat("ll"), other("Other_Lowercase")) }
-	case "uppercase":
-		build = func() ranges { return union(cat("lu"), other("Other_Uppercase")) }
-	case "math":
-		build = func() ranges { return union(cat("sm"), other("Other_Math")) }
-	default:
-		tab, ok := t.binary[n]
-		if !ok {
-			return nil, false
-		}
-		build = func() ranges { return fromTable(tab) }
+// category is the general category canon ("Uppercase_Letter", "Letter",
+// "Any", "Assigned", "ASCII").
+func category(canon string) ranges {
+	switch canon {
+	case "Any":
+		return ranges{0, unicode.MaxRune}
+	case "ASCII":
+		return ranges{0, 0x7F}
+	case "Assigned":
+		return props().memo("gc:Assigned", func() ranges { return negate(table(ucd.GeneralCategory, "Unassigned")) })
 	}
-	return t.memo("bin:"+n, build), true
+	return table(ucd.GeneralCategory, canon)
+}
+
+// generalCategoryValue is the canonical general category a value names.
+func generalCategoryValue(n string) (string, bool) {
+	switch n {
+	case "any":
+		return "Any", true
+	case "assigned":
+		return "Assigned", true
+	case "ascii":
+		return "ASCII", true
+	}
+	return ucd.Value("General_Category", n)
+}
+
+// propertyError is why property has no class for a name.
+type propertyError int
+
+const (
+	propertyFound propertyError = iota
+	propertyNotFound
+	propertyValueNotFound
+	propertyUnsupported // rg knows it, this package has no table (Age)
+)
+
+// property resolves the name inside \p{...} as rg does: "Greek", "Lu",
+// "Letter", "sc=Greek", "gc:Lu", "White_Space", "scx=Grek", "wb=ALetter".
+// A bare name is a binary property first (unless it is "cf", "sc" or
+// "lc", which are categories), then a general category, then a script
+// (not its extensions).
+func property(name string) (ranges, propertyError) {
+	key, val, hasVal := strings.Cut(name, ":")
+	if !hasVal {
+		key, val, hasVal = strings.Cut(name, "=")
+	}
+	if hasVal {
+		canon, ok := ucd.Property(normName(key))
+		if !ok {
+			return nil, propertyNotFound
+		}
+		v := normName(val)
+		switch canon {
+		case "General_Category":
+			if c, ok := generalCategoryValue(v); ok {
+				return category(c), propertyFound
+			}
+			return nil, propertyValueNotFound
+		case "Age":
+			return nil, propertyUnsupported
+		}
+		kind, ok := byValueKind(canon)
+		if !ok {
+			return nil, propertyValueNotFound // no values rg knows of
+		}
+		c, ok := ucd.Value(canon, v)
+		if !ok {
+			return nil, propertyValueNotFound
+		}
+		return table(kind, c), propertyFound
+	}
+	n := normName(name)
+	if n != "cf" && n != "sc" && n != "lc" {
+		if canon, ok := ucd.Property(n); ok {
+			if rs, ok := ucd.Ranges(ucd.Binary, canon); ok {
+				return ranges(rs), propertyFound
+			}
+			return nil, propertyNotFound
+		}
+	}
+	if c, ok := generalCategoryValue(n); ok {
+		return category(c), propertyFound
+	}
+	if c, ok := ucd.Value("Script", n); ok {
+		return table(ucd.Script, c), propertyFound
+	}
+	return nil, propertyNotFound
+}
+
+// byValueKind is the table kind of an enumerated property \p{name=value}
+// reaches besides the general category.
+func byValueKind(canon string) (ucd.Kind, bool) {
+	switch canon {
+	case "Script":
+		return ucd.Script, true
+	case "Script_Extensions":
+		return ucd.ScriptExtension, true
+	case "Grapheme_Cluster_Break":
+		return ucd.GraphemeBreak, true
+	case "Word_Break":
+		return ucd.WordBreak, true
+	case "Sentence_Break":
+		return ucd.SentenceBreak, true
+	}
+	return "", false
 }
 
 // perlWord is Unicode's \w as rg defines it (see computePerlWord), from
@@ -178,13 +185,10 @@ func perlWord() ranges { return perlWordTable }
 // decimal digits, connector punctuation and Join_Control. tables.go holds
 // its result (go generate; TestGeneratedTablesAreCurrent keeps it so).
 func computePerlWord() ranges {
-	p := props()
-	alpha, _ := p.binaryNamed("alphabetic")
-	m, _ := p.category("m")
-	nd, _ := p.category("nd")
-	pc, _ := p.category("pc")
-	join, _ := p.binaryNamed("joincontrol")
-	return union(union(union(union(alpha, m), nd), pc), join)
+	w := union(table(ucd.Binary, "Alphabetic"), table(ucd.GeneralCategory, "Mark"))
+	w = union(w, table(ucd.GeneralCategory, "Decimal_Number"))
+	w = union(w, table(ucd.GeneralCategory, "Connector_Punctuation"))
+	return union(w, table(ucd.Binary, "Join_Control"))
 }
 
 // IsWordRune reports whether r is a word character for rg's Unicode \w
@@ -193,88 +197,5 @@ func IsWordRune(r rune) bool {
 	if r < 0x80 {
 		return r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
 	}
-	w := perlWord()
-	lo, hi := 0, len(w)/2
-	for lo < hi {
-		m := (lo + hi) / 2
-		switch {
-		case r < w[2*m]:
-			hi = m
-		case r > w[2*m+1]:
-			lo = m + 1
-		default:
-			return true
-		}
-	}
-	return false
-}
-
-// property resolves the name inside \p{...}: "Greek", "Lu", "Letter",
-// "sc=Greek", "gc=Lu", "White_Space". ok is false for a name rg does not
-// know; unsupported names a property rg knows and this package lacks.
-func property(name string) (r ranges, ok bool, unsupported bool) {
-	p := props()
-	key, val, hasVal := strings.Cut(name, "=")
-	if !hasVal {
-		key, val, hasVal = strings.Cut(name, ":")
-	}
-	if hasVal {
-		switch normName(key) {
-		case "gc", "generalcategory":
-			r, ok = generalCategory(p, normName(val))
-			return r, ok, false
-		case "sc", "script":
-			r, ok = script(p, normName(val))
-			return r, ok, false
-		}
-		return nil, false, true
-	}
-	n := normName(name)
-	switch n {
-	case "any":
-		return ranges{0, 0x10FFFF}, true, false
-	case "ascii":
-		return ranges{0, 0x7F}, true, false
-	case "assigned":
-		cn, _ := p.category("cn")
-		return negate(cn), true, false
-	}
-	if r, ok := generalCategory(p, n); ok {
-		return r, true, false
-	}
-	if r, ok := script(p, n); ok {
-		return r, true, false
-	}
-	if a, ok := binaryAliases[n]; ok {
-		n = a
-	}
-	if r, ok := p.binaryNamed(n); ok {
-		return r, true, false
-	}
-	return nil, false, knownElsewhere[n]
-}
-
-func generalCategory(p *propTables, n string) (ranges, bool) {
-	if a, ok := gcAliases[n]; ok {
-		n = strings.ToLower(a)
-	}
-	return p.category(n)
-}
-
-func script(p *propTables, n string) (ranges, bool) {
-	if a, ok := scriptCodes[n]; ok {
-		n = normName(a)
-	}
-	return p.scriptNamed(n)
-}
-
-// knownElsewhere are properties rg accepts that Go's tables lack: refused
-// as unsupported rather than as unknown.
-var knownElsewhere = map[string]bool{
-	"emoji": true, "emojipresentation": true, "emojimodifier": true, "emojimodifierbase": true,
-	"emojicomponent": true, "extendedpictographic": true, "idstart": true, "idcontinue": true,
-	"xidstart": true, "xidcontinue": true, "defaultignorablecodepoint": true, "graphemebase": true,
-	"graphemeextend": true, "cased": true, "caseignorable": true, "changeswhenlowercased": true,
-	"changeswhenuppercased": true, "changeswhentitlecased": true, "changeswhencasefolded": true,
-	"changeswhencasemapped": true, "changeswhennfkccasefolded": true, "word": true,
+	return ucd.In(perlWord(), r)
 }
