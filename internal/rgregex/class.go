@@ -43,7 +43,7 @@ func (p *parser) parseClass() (ranges, error) {
 		if two := p.src[p.pos:min(p.pos+2, len(p.src))]; !first && (two == "&&" || two == "--" || two == "~~") {
 			p.pos += 2
 			if op != "" {
-				cur = setOp(acc, op, cur)
+				cur = p.setOp(acc, op, cur)
 			}
 			acc, cur, op = cur, nil, two
 			continue
@@ -95,12 +95,16 @@ func (p *parser) parseClass() (ranges, error) {
 		cur = union(cur, ranges{lo, hi})
 	}
 	if op != "" {
-		cur = setOp(acc, op, cur)
+		cur = p.setOp(acc, op, cur)
 	}
 	return p.foldNeg(cur, neg), nil
 }
 
-func setOp(a ranges, op string, b ranges) ranges {
+// setOp applies a class set operator. Under (?i) each operand is closed
+// under case folding first, as rg does: (?i)[a~~A] is empty, and
+// (?i)[a-c--B] holds neither b nor B.
+func (p *parser) setOp(a ranges, op string, b ranges) ranges {
+	a, b = p.fold(a), p.fold(b)
 	switch op {
 	case "&&":
 		return intersect(a, b)

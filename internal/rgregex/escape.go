@@ -258,15 +258,21 @@ func (p *parser) perlClass(start int, r rune) (escape, error) {
 	return escape{cls: p.foldNeg(cls, neg), isCls: true}, nil
 }
 
+// fold closes cls under case folding when (?i) is on: Unicode's simple
+// folding, or ASCII's under (?-u).
+func (p *parser) fold(cls ranges) ranges {
+	switch {
+	case !p.fl.i:
+		return cls
+	case p.fl.u:
+		return foldUnicode(cls)
+	}
+	return foldASCII(cls)
+}
+
 // foldNeg applies (?i) then negation, in rg's order.
 func (p *parser) foldNeg(cls ranges, neg bool) ranges {
-	if p.fl.i {
-		if p.fl.u {
-			cls = foldUnicode(cls)
-		} else {
-			cls = foldASCII(cls)
-		}
-	}
+	cls = p.fold(cls)
 	switch {
 	case neg && !p.fl.u:
 		cls = negateBytes(cls) // (?-u): every other byte

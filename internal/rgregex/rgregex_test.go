@@ -46,7 +46,8 @@ func TestPerlClassesAreUnicodeByDefaultAndASCIIUnderMinusU(t *testing.T) {
 		{`(?i)k`, "\u212a", true}, {`(?i)s`, "\u017f", true}, {`(?i)\x{212a}`, "k", true}, {`(?i-u)k`, "\u212a", false},
 		{`(?i)[k]`, "\u212a", true}, {`(?i)[^k]`, "\u212a", false}, {`(?i)\p{Lu}`, "ж", true},
 		{`[a-z&&[^aeiou]]`, "b", true}, {`[a-z&&[^aeiou]]`, "e", false}, {`[\w--\d]`, "7", false},
-		{`[a-c~~b-d]`, "b", false}, {`[a-c~~b-d]`, "d", true}, {`[[:alpha:]]`, "é", false}, {`[[:^alpha:]]`, "é", true},
+		{`[a-c~~b-d]`, "b", false}, {`[a-c~~b-d]`, "d", true}, {`(?i)[a~~A]`, "a", false}, {`(?i)[a-c--B]`, "b", false},
+		{`(?i)[a-z~~[m-z]]`, "m", false}, {`(?i)[a-z~~[m-z]]`, "C", true}, {`(?i-u)[a-c--B]`, "b", false}, {`(?i)[k~~\x{212A}]`, "K", false}, {`[[:alpha:]]`, "é", false}, {`[[:^alpha:]]`, "é", true},
 		{`\u{1F600}`, "😀", true}, {`\U0001F600`, "😀", true}, {`\x{e9}`, "é", true}, {`\u00E9`, "é", true},
 		{`\a`, "\a", true}, {`\v`, "\v", true}, {`\%`, "%", true}, {`(?x)[ a ]`, " ", false}, {`(?x)\ `, " ", true},
 	}
