@@ -34,9 +34,9 @@ type MatchOptions struct {
 	// interior '\n' is (?R)'s around '\r'.
 	NullData bool
 
-	// sentinel: compile for data where U+FFFE stands for a genuine U+FFFD
-	// (see sentinelRune).
-	sentinel bool
+	// sentinel: compile for data where this rune (U+FFFE, or another
+	// noncharacter) stands for a genuine U+FFFD (see sentinelRunes).
+	sentinel rune
 }
 
 // PatternError is a pattern the searcher cannot run as rg would: one rg
@@ -115,9 +115,12 @@ type Matcher struct {
 	// those spans with the line's previous byte in view.
 	textVM *pikeVM
 	// sentinel runs in place of this Matcher on data holding a genuine
-	// U+FFFD, which this one's classes miss (see sentinelRune); nil when
-	// no class, '.' or literal of the pattern holds U+FFFD.
+	// U+FFFD, which this one's classes miss (see sentinelRunes); nil when
+	// no class, '.' or literal of the pattern holds U+FFFD. spares are
+	// the Matchers for the other sentinels, compiled when data holds
+	// U+FFFE too.
 	sentinel *Matcher
+	spares   *spareSentinels
 }
 
 // Compile builds a Matcher with rg 15's semantics: the pattern is read in
@@ -149,11 +152,11 @@ func Compile(o MatchOptions) (*Matcher, error) {
 	}
 	bytesMode := rgregex.MatchesBytes(tree) // (its VM reads a genuine U+FFFD as bytes: no sentinel)
 	var sentinel *Matcher
-	if o.sentinel {
-		toSentinel(tree)
+	if o.sentinel != 0 {
+		toSentinel(tree, o.sentinel)
 	} else if holdsFFFD(tree) && !bytesMode {
 		so := o
-		so.sentinel = true
+		so.sentinel = sentinelRunes[0]
 		sentinel, _ = Compile(so) // (it compiles as this one does; nil keeps the old answer)
 	}
 	if err := rewriteForRg(tree, o.Multiline); err != nil {
@@ -169,6 +172,9 @@ func Compile(o MatchOptions) (*Matcher, error) {
 		hasOp(tree, syntax.OpBeginLine) || hasOp(tree, syntax.OpEndLine) ||
 		!o.NullData && (holdsAssertion(tree, rgregex.LineStartCRLF) || holdsAssertion(tree, rgregex.LineEndCRLF)) // (--crlf's ^ and $; --null-data's own stand for its permuted ones)
 	m := &Matcher{opts: o, multi: o.Multiline && (canMatchNewline(tree) || anchored), sentinel: sentinel}
+	if sentinel != nil {
+		m.spares = &spareSentinels{}
+	}
 	full := tree
 	switch {
 	case o.Word && o.NoUnicode:

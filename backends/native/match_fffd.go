@@ -3,6 +3,7 @@ package native
 import (
 	"bytes"
 	"regexp/syntax"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/rgkit/rgkit/internal/runeclass"
@@ -14,20 +15,26 @@ import (
 // U+FFFD, so rewriteForRg takes U+FFFD out of such classes, and alone they
 // miss the genuine character. So a pattern with U+FFFD in a class, in '.'
 // or as a literal also compiles a second Matcher (Matcher.sentinel) in which
-// U+FFFE stands for U+FFFD. Data that holds a genuine U+FFFD, and no U+FFFE
-// of its own, is searched by that Matcher in a copy where each EF BF BD is
-// EF BF BE: a character of the same length, so every offset holds, and one
-// no class holds unless it held U+FFFD. Data with both (a U+FFFE
-// noncharacter beside a U+FFFD) is searched as before, missing the U+FFFD.
+// a sentinel, U+FFFE, stands for U+FFFD. Data that holds a genuine U+FFFD is
+// searched by that Matcher in a copy where each EF BF BD is the sentinel's
+// three bytes: a character of the same length, so every offset holds, and
+// one no class holds unless it held U+FFFD. Data that holds a U+FFFE of its
+// own gets another sentinel, the first noncharacter it does not hold
+// (U+FFFF, U+FDD0 ... U+FDEF), and a Matcher compiled for it when first
+// needed. Only data holding all 34 of them beside a U+FFFD is searched as
+// is, missing that U+FFFD.
 
-// sentinelRune stands for a genuine U+FFFD in the data a sentinel Matcher
-// searches.
-const sentinelRune = '\uFFFE'
+// sentinelRunes are the sentinels in the order they are tried: the
+// noncharacters whose UTF-8 is three bytes long, as U+FFFD's is.
+var sentinelRunes = func() []rune {
+	rs := []rune{'\uFFFE', '\uFFFF'}
+	for r := rune(0xFDD0); r <= 0xFDEF; r++ {
+		rs = append(rs, r)
+	}
+	return rs
+}()
 
-var (
-	encodedFFFD     = []byte("\uFFFD")
-	encodedSentinel = []byte("\uFFFE")
-)
+var encodedFFFD = []byte("\uFFFD")
 
 // holdsFFFD reports whether '.', a class or a literal of re holds U+FFFD.
 func holdsFFFD(re *syntax.Regexp) bool {
@@ -53,18 +60,18 @@ func holdsFFFD(re *syntax.Regexp) bool {
 	return false
 }
 
-// toSentinel rewrites re in place for data in which U+FFFE stands for a
-// genuine U+FFFD and U+FFFD for an invalid byte: a class holds U+FFFE
-// exactly when it held U+FFFD, and U+FFFD never; a literal U+FFFD is
-// U+FFFE, and a literal U+FFFE (which such data never holds) matches
-// nothing. '.' is left to rewriteForRg, which makes it a class without
-// U+FFFD (and with U+FFFE). A node met twice (Simplify shares a repeated
-// one: x{2} is xx of one node) is rewritten once.
-func toSentinel(re *syntax.Regexp) {
-	sentinelNodes(re, map[*syntax.Regexp]bool{})
+// toSentinel rewrites re in place for data in which the sentinel s stands
+// for a genuine U+FFFD and U+FFFD for an invalid byte: a class holds s
+// exactly when it held U+FFFD, and U+FFFD never; a literal U+FFFD is s,
+// and a literal s (which such data never holds) matches nothing. '.' is
+// left to rewriteForRg, which makes it a class without U+FFFD (and with
+// s). A node met twice (Simplify shares a repeated one: x{2} is xx of one
+// node) is rewritten once.
+func toSentinel(re *syntax.Regexp, s rune) {
+	sentinelNodes(re, s, map[*syntax.Regexp]bool{})
 }
 
-func sentinelNodes(re *syntax.Regexp, done map[*syntax.Regexp]bool) {
+func sentinelNodes(re *syntax.Regexp, s rune, done map[*syntax.Regexp]bool) {
 	if done[re] {
 		return
 	}
@@ -72,42 +79,84 @@ func sentinelNodes(re *syntax.Regexp, done map[*syntax.Regexp]bool) {
 	switch re.Op {
 	case syntax.OpCharClass:
 		had := runeclass.Has(re.Rune, utf8.RuneError)
-		cls := runeclass.Without(runeclass.Without(re.Rune, utf8.RuneError), sentinelRune)
+		cls := runeclass.Without(runeclass.Without(re.Rune, utf8.RuneError), s)
 		if had {
-			cls = runeclass.With(cls, sentinelRune)
+			cls = runeclass.With(cls, s)
 		}
 		setClass(re, cls)
 	case syntax.OpLiteral:
 		for i, r := range re.Rune {
 			switch r {
 			case utf8.RuneError:
-				re.Rune[i] = sentinelRune
-			case sentinelRune:
+				re.Rune[i] = s
+			case s:
 				*re = syntax.Regexp{Op: syntax.OpNoMatch}
 				return
 			}
 		}
 	}
 	for _, sub := range re.Sub {
-		sentinelNodes(sub, done)
+		sentinelNodes(sub, s, done)
 	}
 }
 
 // withSentinel returns the Matcher to run on b, and b as that Matcher
 // reads it: m and b, unless b holds a genuine U+FFFD that m's classes
-// would miss (see sentinelRune); then m.sentinel and a copy of b.
+// would miss (see sentinelRunes); then a sentinel Matcher and a copy of b.
 func (m *Matcher) withSentinel(b []byte) (*Matcher, []byte) {
-	if m.sentinel == nil || !bytes.Contains(b, encodedFFFD) || bytes.Contains(b, encodedSentinel) {
+	if m.sentinel == nil || !bytes.Contains(b, encodedFFFD) {
 		return m, b
 	}
-	return m.sentinel, bytes.ReplaceAll(b, encodedFFFD, encodedSentinel)
+	s := m.sentinel
+	if bytes.Contains(b, s.sentinelBytes()) {
+		if s = m.spareSentinel(b); s == nil {
+			return m, b
+		}
+	}
+	return s, bytes.ReplaceAll(b, encodedFFFD, s.sentinelBytes())
 }
 
-// fromSentinel is a line's text, found by a sentinel Matcher, as the data
-// had it (U+FFFD again).
-func fromSentinel(text []byte) []byte {
-	if !bytes.Contains(text, encodedSentinel) {
+// sentinelBytes is the UTF-8 of the sentinel this Matcher was compiled for.
+func (m *Matcher) sentinelBytes() []byte {
+	return utf8.AppendRune(nil, m.opts.sentinel)
+}
+
+// spareSentinel is a Matcher for the first sentinel b does not hold after
+// U+FFFE, compiled the first time one is needed; nil if b holds them all.
+func (m *Matcher) spareSentinel(b []byte) *Matcher {
+	for _, r := range sentinelRunes[1:] {
+		if bytes.Contains(b, utf8.AppendRune(nil, r)) {
+			continue
+		}
+		m.spares.mu.Lock()
+		defer m.spares.mu.Unlock()
+		if s, ok := m.spares.by[r]; ok {
+			return s
+		}
+		o := m.opts
+		o.sentinel = r
+		s, _ := Compile(o) // (it compiled with U+FFFE; nil keeps the old answer)
+		if m.spares.by == nil {
+			m.spares.by = map[rune]*Matcher{}
+		}
+		m.spares.by[r] = s
+		return s
+	}
+	return nil
+}
+
+// spareSentinels are a Matcher's Matchers for the sentinels after U+FFFE.
+type spareSentinels struct {
+	mu sync.Mutex
+	by map[rune]*Matcher
+}
+
+// fromSentinel is a line's text, found by this sentinel Matcher, as the
+// data had it (U+FFFD again).
+func (m *Matcher) fromSentinel(text []byte) []byte {
+	enc := m.sentinelBytes()
+	if !bytes.Contains(text, enc) {
 		return text
 	}
-	return bytes.ReplaceAll(text, encodedSentinel, encodedFFFD)
+	return bytes.ReplaceAll(text, enc, encodedFFFD)
 }

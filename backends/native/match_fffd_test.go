@@ -3,6 +3,7 @@ package native
 import (
 	"fmt"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestGenuineFFFDIsACharacterInvalidBytesAreNot: as in rg, '.', negated
@@ -29,10 +30,15 @@ func TestGenuineFFFDIsACharacterInvalidBytesAreNot(t *testing.T) {
 		{`\x{FFFE}`, "\uFFFD", "[]"},
 		{`(?i)A.`, "a\uFFFD", "[[0 4]]"},
 		{`\w`, "\uFFFD", "[]"}, // no U+FFFD in the class: no second Matcher
-		// Known difference: beside a U+FFFE of the text's own, which the
-		// second Matcher would take for U+FFFD, U+FFFD is missed (rg:
-		// [[0 3] [3 6]]).
-		{`.`, "\uFFFE\uFFFD", "[[0 3]]"},
+		// beside a U+FFFE of the text's own, U+FFFF stands for U+FFFD;
+		// beside both, U+FDD0
+		{`.`, "\uFFFE\uFFFD", "[[0 3] [3 6]]"},
+		{`[\x{FFFD}x]`, "\uFFFE\uFFFD\xff", "[[3 6]]"},
+		{`\x{FFFF}|\pS`, "\uFFFF\uFFFE\uFFFD", "[[0 3] [6 9]]"},
+		{`\x{FDD0}|\x{FFFD}`, "\uFDD0\uFFFF\uFFFE\uFFFD", "[[0 3] [9 12]]"},
+		// Known difference: beside all 34 stand-ins, U+FFFD is missed by
+		// the classes that hold it (rg: it is the last match).
+		{`[^\x00-\x7F]`, allNoncharacters + "\uFFFD", fmt.Sprint(noncharacterSpans)},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s in %q", c.pattern, c.line), func(t *testing.T) {
@@ -45,22 +51,24 @@ func TestGenuineFFFDIsACharacterInvalidBytesAreNot(t *testing.T) {
 			}
 		})
 	}
-	t.Run("the lines found keep U+FFFD", func(t *testing.T) {
-		m, err := Compile(MatchOptions{Pattern: `a.b`})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		if _, err := m.Search([]byte("a\uFFFDb\nc\xffd\na\xffb\n"), SearchOptions{}, func(l Line) error {
-			got = append(got, fmt.Sprintf("%d %q %v", l.Number, l.Text, l.Submatches))
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if want := `[1 "a�b" [[0 5]]]`; fmt.Sprint(got) != want {
-			t.Errorf("lines = %v, want %s", got, want)
-		}
-	})
+	for _, extra := range []string{"", "\uFFFE\n", "\uFFFE\uFFFF\n"} {
+		t.Run(fmt.Sprintf("the lines found keep U+FFFD beside %q", extra), func(t *testing.T) {
+			m, err := Compile(MatchOptions{Pattern: `a.b`})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			if _, err := m.Search([]byte("a\uFFFDb\nc\xffd\na\xffb\n"+extra), SearchOptions{}, func(l Line) error {
+				got = append(got, fmt.Sprintf("%d %q %v", l.Number, l.Text, l.Submatches))
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if want := `[1 "a�b" [[0 5]]]`; fmt.Sprint(got) != want {
+				t.Errorf("lines = %v, want %s", got, want)
+			}
+		})
+	}
 	t.Run("a multiline search", func(t *testing.T) {
 		m, err := Compile(MatchOptions{Pattern: `\W+\n\W`, Multiline: true})
 		if err != nil {
@@ -76,3 +84,15 @@ func TestGenuineFFFDIsACharacterInvalidBytesAreNot(t *testing.T) {
 		}
 	})
 }
+
+// allNoncharacters holds every stand-in for U+FFFD, and
+// noncharacterSpans is where each lies in it.
+var allNoncharacters, noncharacterSpans = func() (string, [][2]int) {
+	var b []byte
+	var spans [][2]int
+	for _, r := range sentinelRunes {
+		spans = append(spans, [2]int{len(b), len(b) + 3})
+		b = utf8.AppendRune(b, r)
+	}
+	return string(b), spans
+}()

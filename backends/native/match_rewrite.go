@@ -24,7 +24,7 @@ var errLiteralNewline = errors.New(`the literal "\n" is not allowed in a regex o
 //     U+FFFD, so this is what keeps '.' from matching invalid bytes, as in
 //     rg. Such classes no longer match a genuine U+FFFD character (EF BF
 //     BD) either: data that holds one is searched by the Matcher's
-//     sentinel (see sentinelRune). A class that names U+FFFD alone keeps it.
+//     sentinel (see sentinelRunes). A class that names U+FFFD alone keeps it.
 func rewriteForRg(re *syntax.Regexp, multiline bool) error {
 	switch re.Op {
 	case syntax.OpLiteral:

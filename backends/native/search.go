@@ -182,7 +182,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (r
 		// The lines go out with the data's own bytes again.
 		if runs := o.Runs; runs != nil {
 			o.Runs = func(r search.LineRun) error {
-				r.Text = fromSentinel(r.Text)
+				r.Text = s.fromSentinel(r.Text)
 				return runs(r)
 			}
 		}
@@ -190,7 +190,7 @@ func (m *Matcher) Search(data []byte, o SearchOptions, emit func(Line) error) (r
 			return s.Search(b, o, nil)
 		}
 		return s.Search(b, o, func(l Line) error {
-			l.Text = fromSentinel(l.Text)
+			l.Text = s.fromSentinel(l.Text)
 			return emit(l)
 		})
 	}
