@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rgkit/rgkit/internal/ucd"
 )
 
 // rg -P hands its pattern to PCRE2 10.45 in UTF and UCP mode with
@@ -1039,6 +1041,12 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 	case "xuc":
 		return unsupported(`\p{Xuc}`, "not spelled out for regexp2")
 	default:
+		if b, ok, unknown := pcreScript(name); ok {
+			body = b
+			break
+		} else if unknown {
+			return &pcreSyntaxError{offset: t.i, msg: `unknown property after \P or \p`}
+		}
 		if strings.ContainsAny(name, ":=") {
 			return unsupported(`\p{`+name+`}`, "property=value forms differ between PCRE2 and regexp2")
 		}
@@ -1055,6 +1063,53 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 		t.out.WriteString("[" + body + t.noInv + "]")
 	}
 	return nil
+}
+
+// pcreScript spells out a script property as PCRE2 10.45 reads it, from
+// Unicode 16's tables: a bare script name (\p{Greek}, \p{Grek}) and
+// scx:/Script_Extensions= hold the characters of the script and those
+// whose script extensions name it (U+00B7, of Common, is Greek too),
+// sc:/Script= those of the script alone. regexp2 knows only Go's Script
+// tables, of Unicode 15. unknown is an sc: or scx: form naming no script.
+func pcreScript(name string) (body string, ok, unknown bool) {
+	loose := func(s string) string {
+		return strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(s))
+	}
+	extensions := true
+	key, val, hasVal := strings.Cut(name, ":")
+	if !hasVal {
+		key, val, hasVal = strings.Cut(name, "=")
+	}
+	if hasVal {
+		switch loose(key) {
+		case "sc", "script":
+			extensions = false
+		case "scx", "scriptextensions":
+		default:
+			return "", false, false
+		}
+		name = val
+	}
+	canon, ok := ucd.Value("Script", loose(name))
+	if !ok {
+		return "", false, hasVal
+	}
+	var b strings.Builder
+	write := func(rs []rune) {
+		for i := 0; i+1 < len(rs); i += 2 {
+			fmt.Fprintf(&b, `\x{%x}`, rs[i])
+			if rs[i+1] != rs[i] {
+				fmt.Fprintf(&b, `-\x{%x}`, rs[i+1])
+			}
+		}
+	}
+	rs, _ := ucd.Ranges(ucd.Script, canon)
+	write(rs)
+	if extensions {
+		rs, _ = ucd.Ranges(ucd.ScriptExtension, canon)
+		write(rs) // (overlapping ranges in a class are harmless)
+	}
+	return b.String(), true, false
 }
 
 // class translates a bracketed character class.

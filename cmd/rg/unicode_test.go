@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -29,27 +30,8 @@ func TestUnicodePropertiesAsRg15(t *testing.T) {
 		ucd.Binary: `\p{%s}`, ucd.GraphemeBreak: `\p{gcb=%s}`, ucd.WordBreak: `\p{wb=%s}`,
 		ucd.SentenceBreak: `\p{sb=%s}`,
 	}
-	edges := map[rune]bool{}
-	for kind := range queries {
-		for _, v := range ucd.Values(kind) {
-			rs, _ := ucd.Ranges(kind, v)
-			for i := 0; i+1 < len(rs); i += 2 {
-				for _, r := range []rune{rs[i] - 1, rs[i], rs[i+1], rs[i+1] + 1} {
-					edges[r] = true
-				}
-			}
-		}
-	}
-	var text strings.Builder
-	for _, r := range slices.Sorted(maps.Keys(edges)) {
-		// not NUL (binary), a line break, surrogates, or U+FFFE (the
-		// native engine's stand-in for a genuine U+FFFD)
-		if r > 0 && r != '\n' && r != '\r' && r != 0xFFFE && utf8.ValidRune(r) {
-			fmt.Fprintf(&text, "%c\n", r)
-		}
-	}
 	dir := t.TempDir()
-	testtool.WriteTree(t, dir, map[string]string{"edges.txt": text.String()})
+	testtool.WriteTree(t, dir, map[string]string{"edges.txt": unicodeEdges()})
 	for kind, query := range queries {
 		values := ucd.Values(kind)
 		if len(values) == 0 {
@@ -73,6 +55,64 @@ func TestUnicodePropertiesAsRg15(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unicodeEdges is a text of the characters at the edges of every table
+// internal/ucd has, the first and last character of each range and the
+// two beside them, one a line.
+var unicodeEdges = sync.OnceValue(func() string {
+	edges := map[rune]bool{}
+	for _, kind := range []ucd.Kind{ucd.GeneralCategory, ucd.Script, ucd.ScriptExtension, ucd.Binary,
+		ucd.GraphemeBreak, ucd.WordBreak, ucd.SentenceBreak} {
+		for _, v := range ucd.Values(kind) {
+			rs, _ := ucd.Ranges(kind, v)
+			for i := 0; i+1 < len(rs); i += 2 {
+				for _, r := range []rune{rs[i] - 1, rs[i], rs[i+1], rs[i+1] + 1} {
+					edges[r] = true
+				}
+			}
+		}
+	}
+	var text strings.Builder
+	for _, r := range slices.Sorted(maps.Keys(edges)) {
+		// not NUL (binary), a line break, surrogates, or U+FFFE (the
+		// native engine's stand-in for a genuine U+FFFD)
+		if r > 0 && r != '\n' && r != '\r' && r != 0xFFFE && utf8.ValidRune(r) {
+			fmt.Fprintf(&text, "%c\n", r)
+		}
+	}
+	return text.String()
+})
+
+// TestPCREScriptsAsRg15: rg -P reads a bare script name as PCRE2 10.45
+// does, the characters of the script and those whose script extensions
+// name it (U+00B7 is Greek), sc: as the script alone and scx: as the bare
+// name, over Unicode 16: every script, over the text of every table's
+// edges.
+func TestPCREScriptsAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{"edges.txt": unicodeEdges()})
+	scripts := ucd.Values(ucd.Script)
+	if len(scripts) < 100 {
+		t.Fatalf("%d scripts", len(scripts))
+	}
+	for i, script := range scripts {
+		patterns := []string{`\p{` + script + `}`}
+		if i%8 == 0 || script == "Greek" || script == "Common" || script == "Inherited" {
+			patterns = append(patterns, `\p{sc:`+script+`}`, `\p{scx=`+script+`}`, `[^\P{`+script+`}a]`)
+		}
+		for _, pattern := range patterns {
+			t.Run(pattern, func(t *testing.T) {
+				t.Parallel()
+				sameAsRg15(t, dir, rg, bin, []string{"-P", "-n", pattern, "edges.txt"})
+			})
+		}
+	}
+	t.Run("an unknown script", func(t *testing.T) {
+		sameAsRg15(t, dir, rg, bin, []string{"-P", "-n", `\p{sc:Nope}`, "edges.txt"})
+	})
 }
 
 // TestUnicode16CharactersAsRg15: the characters Unicode 16 added (letters
