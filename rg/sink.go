@@ -429,8 +429,14 @@ func (s *rgSink) Line(l search.Line) error {
 		}
 	}
 	if statsSearchWhole(r.o) {
-		if l.Kind == search.KindMatch && r.o.MaxCount != nil && s.lines == int64(*r.o.MaxCount) && s.stopAt == 0 && l.Located {
-			s.stopAt = l.Offset + int64(len(l.Text)+len(terminator(l.Term)))
+		if l.Kind == search.KindMatch && r.o.MaxCount != nil && l.Located {
+			switch end := l.Offset + int64(len(l.Text)+len(terminator(l.Term))); {
+			case s.lines == int64(*r.o.MaxCount) && s.stopAt == 0:
+				s.stopAt = end
+			case s.stopAt > 0:
+				// A match in the trailing context past -m: rg read to its end.
+				s.stopAt = max(s.stopAt, end)
+			}
 		}
 		if s.sliced && s.sliceNUL < 0 && l.Located {
 			// rg's slice searcher notes a NUL on a matched line whatever

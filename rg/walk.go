@@ -342,8 +342,10 @@ func (r *rgRun) countsInverted(t target) bool {
 // each binary file as rg prints one, to its first match: -c counted 1.)
 func (r *rgRun) countsWithZero(t target) bool {
 	o := r.o
+	_, after := o.ContextLines()
 	return includeZero(o) && o.Mode == rgcli.ModeCount && !o.Invert && !o.Quiet && !o.Stats &&
-		!o.Passthru && r.printsSummary() && r.walksOwnLines(t)
+		!o.Passthru && r.printsSummary() && r.walksOwnLines(t) &&
+		(o.MaxCount == nil || after == 0) // (rg counts the matches in the -m-th's after-context: the listing path)
 }
 
 // countsMatchesWithZero says --count-matches --include-zero prints t's
@@ -616,6 +618,11 @@ func (r *rgRun) searchBatch(ctx context.Context, chain *search.Chain, q search.Q
 	if len(searched) > 0 {
 		q.Root, q.Paths = t.root, searched
 		q.Before, q.After, q.Mode = 0, 0, search.ModeContent
+		if m := r.o.Mode; !r.o.Invert && r.o.MaxCount != nil && (m == rgcli.ModeCount || m == rgcli.ModeCountMatches) {
+			// rg counts the matches in the -m-th match's after-context
+			// too: the search reports them as matches
+			_, q.After = r.o.ContextLines()
+		}
 		if r.o.Invert && !r.multiLine {
 			q.MaxCountPerFile = 0 // -m counts the inverted lines, below
 		}

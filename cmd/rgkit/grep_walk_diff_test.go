@@ -227,6 +227,10 @@ func walkCases() []diffCase {
 		{"-c", "--include-zero", "--no-include-zero"}, {"-c", "--include-zero", "-q"}, {"--json", "--include-zero"},
 		{"-c", "-v"}, {"-c", "-v", "-m2"}, {"--passthru", "-c"}, {"--passthru", "--count-matches"}, {"-v", "-l"},
 		{"-v", "-q"}, {"--passthru", "-l"}, {"--count-matches", "--include-zero", "-m1"},
+		// rg counts the matches in the -m-th match's after-context too,
+		// and reads to the last one's end
+		{"-c", "--include-zero", "-m1", "-A2"}, {"--count-matches", "--include-zero", "-m1", "-C2"},
+		{"-c", "-m1", "-A2", "--stats"}, {"-l", "-m1", "-A2", "--stats"}, {"-q", "-m1", "-C2", "--stats"},
 	} {
 		args := append([]string{"--sort", "path"}, flags...)
 		add(append(args, "foo", "repo")...)
