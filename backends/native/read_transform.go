@@ -242,17 +242,23 @@ func (c *closeAll) Close() error {
 // search names it, whose name says how it is compressed) as a search for
 // q by e reads it: the --pre command's output, the decompressed text
 // (-z), transcoded (-E), with its bytes permuted for --null-data (see
-// NullDataReader; permuted says so). A file q reads as it is is opened as
-// it is. The reading is set up once, for every file opened.
+// NullDataReader; permuted says so). Any other file is read as the
+// search reads it by default: a byte-order mark says how (UTF-16 is
+// transcoded, a UTF-8 mark dropped). The reading is set up once, for
+// every file opened.
 func (e *Engine) OpenAsSearched(q search.Query) (func(ctx context.Context, abs, rel string) (r io.ReadCloser, permuted bool, err error), error) {
 	rd, err := newReading(q, e.Preprocessor)
 	if err != nil {
 		return nil, err
 	}
+	auto := &reading{enc: textenc.Encoding{Mode: textenc.Auto}}
 	return func(ctx context.Context, abs, rel string) (io.ReadCloser, bool, error) {
 		if rd == nil || !rd.transforms(rel) {
 			f, err := os.Open(abs)
-			return f, false, err
+			if err != nil {
+				return nil, false, err
+			}
+			return &closeAll{Reader: auto.decode(f), closers: []io.Closer{f}}, false, nil
 		}
 		r, err := rd.open(ctx, &Source{}, File{Path: rel, Abs: abs}, true)
 		return r, rd.nullData, err

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/rgkit/rgkit/internal/testtool"
@@ -39,6 +40,32 @@ func TestDoubleByteEncodingsAsRg15(t *testing.T) {
 			t.Run(enc+" "+args[len(args)-1], func(t *testing.T) {
 				t.Parallel()
 				sameAsRg15(t, dir, rg, bin, args)
+			})
+		}
+	}
+}
+
+// TestInvertAndPassthruReadMarkedFilesAsRg15: -U with -v or --passthru
+// prints a file's lines from a read of their own, which reads a file
+// with a byte-order mark as the search does: a UTF-8 mark dropped (not
+// printed, not counted in -b's offsets), UTF-16 transcoded.
+func TestInvertAndPassthruReadMarkedFilesAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{
+		"utf8bom.txt": "\xef\xbb\xbfline1\nline2\n",
+		"utf16le.txt": "\xff\xfel\x00i\x00n\x00e\x001\x00\n\x00l\x00i\x00n\x00e\x002\x00\n\x00",
+		"utf16be.txt": "\xfe\xff\x00l\x00i\x00n\x00e\x001\x00\n\x00l\x00i\x00n\x00e\x002\x00\n",
+	})
+	for _, file := range []string{"utf8bom.txt", "utf16le.txt", "utf16be.txt"} {
+		for _, args := range [][]string{
+			{"-U", "-v", "zzz"}, {"-U", "--passthru", "zzz"}, {"-U", "-v", "-b", "-n", "zzz"}, {"-U", "-v", "-n", "line1"},
+			{"-U", "--passthru", "-o", "line"}, {"-U", "--passthru", "-b", "line1"}, {"-U", "-v", "-c", "zzz"},
+		} {
+			t.Run(file+" "+strings.Join(args, " "), func(t *testing.T) {
+				t.Parallel()
+				sameAsRg15(t, dir, rg, bin, append(args, file))
 			})
 		}
 	}
