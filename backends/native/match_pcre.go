@@ -100,6 +100,7 @@ type pcreText struct {
 }
 
 func compilePCRE(pattern string, caseless bool, mode pcreMode) (*pcreProg, error) {
+	mode.caseless = caseless
 	tr, err := translatePCRE(pattern, mode)
 	if err != nil {
 		return nil, &PCRE2Error{Pattern: pattern, Err: err}

@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dlclark/regexp2/v2"
+
 	"github.com/rgkit/rgkit/internal/ucd"
 )
 
@@ -205,15 +207,17 @@ func (l *pcreLits) longest() string {
 }
 
 type pcreTranslator struct {
-	src      []rune
-	i        int
-	out      strings.Builder
-	stack    []pcreGroup
-	cur      pcreGroup // flags in force
-	captures int       // capturing groups opened so far
-	noAuto   bool      // (?n): plain groups do not capture
-	lits     pcreLits
-	caseless bool // a (?i) appears: literals are required up to case
+	src []rune
+	i   int
+	// mayFoldCase: -i, or a flag group that may set (?i), anywhere
+	mayFoldCase bool
+	out         strings.Builder
+	stack       []pcreGroup
+	cur         pcreGroup // flags in force
+	captures    int       // capturing groups opened so far
+	noAuto      bool      // (?n): plain groups do not capture
+	lits        pcreLits
+	caseless    bool // a (?i) appears: literals are required up to case
 	// In a class: whether it is negated, and the bodies of the negated
 	// shorthands and properties in it (see class).
 	classNegated bool
@@ -290,6 +294,7 @@ type pcreMode struct {
 	// noUnicode is rg --no-unicode: PCRE2 without UTF and UCP, matching
 	// bytes; \w, \d, \s, \b, POSIX classes and -i are ASCII.
 	noUnicode bool
+	caseless  bool // -i
 }
 
 func translatePCRE(pattern string, mode pcreMode) (pcreTranslation, error) {
@@ -317,6 +322,7 @@ func translatePCREPass(pattern string, mode pcreMode, kNum int) (pcreTranslation
 		}
 		t.sets, t.noInv, t.bytes = pcreASCII, "", true
 	}
+	t.mayFoldCase = mode.caseless || flagsMaySetI(pattern)
 	t.lits.levels = []pcreLitLevel{{}}
 	for t.i < len(t.src) {
 		if err := t.step(); err != nil {
@@ -1023,9 +1029,6 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 	if strings.HasPrefix(name, "^") {
 		negated, name = !negated, name[1:]
 	}
-	if t.bytes {
-		return unsupported(`\p{...} with --no-unicode`, "PCRE2 then reads the properties of bytes as Latin-1 code points, which is not emulated")
-	}
 	var body string
 	switch strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(name)) {
 	case "any":
@@ -1052,6 +1055,15 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 		}
 		body = `\p{` + name + `}`
 	}
+	if t.bytes {
+		switch strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(name)) {
+		case "lu", "ll", "lt", "uppercaseletter", "lowercaseletter", "titlecaseletter":
+			if t.mayFoldCase {
+				return unsupported(`\p{`+name+`} with --no-unicode and -i or (?i)`, "PCRE2 then reads it as any cased letter, which is not emulated without UTF")
+			}
+		}
+		body = pcreLatin1(body)
+	}
 	switch {
 	case inClass && negated:
 		return t.negatedMember(body)
@@ -1063,6 +1075,45 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 		t.out.WriteString("[" + body + t.noInv + "]")
 	}
 	return nil
+}
+
+// flagsMaySetI reports a flag group of pattern that holds an i: (?i),
+// (?si:...), (?-i) too (a guess on the safe side).
+func flagsMaySetI(pattern string) bool {
+	for rest := pattern; ; {
+		i := strings.Index(rest, "(?")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+2:]
+		flags := rest[:len(rest)-len(strings.TrimLeft(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ^-"))]
+		if strings.Contains(flags, "i") {
+			return true
+		}
+	}
+}
+
+// pcreLatin1 is a property's class body (as property spells it) for text
+// without UTF (rg --no-unicode), where PCRE2 reads each byte as the
+// Latin-1 code point of its value: the stand-ins of the bytes whose code
+// point has the property (see pcreByte), or U+10FFFF, which such text
+// never holds, for none. A body regexp2 refuses is kept, to be refused
+// with the pattern.
+func pcreLatin1(body string) string {
+	re, err := regexp2.Compile(`^[`+body+`]$`, regexp2.None)
+	if err != nil {
+		return body
+	}
+	var b strings.Builder
+	for c := range 256 {
+		if ok, err := re.MatchString(string(rune(c))); err == nil && ok {
+			fmt.Fprintf(&b, `\x{%x}`, pcreByte(byte(c)))
+		}
+	}
+	if b.Len() == 0 {
+		return `\x{10ffff}`
+	}
+	return b.String()
 }
 
 // pcreScript spells out a script property as PCRE2 10.45 reads it, from

@@ -160,3 +160,25 @@ func TestUnicode16CharactersAsRg15(t *testing.T) {
 		})
 	}
 }
+
+// TestPCREPropertiesWithoutUnicodeAsRg15: rg -P --no-unicode runs PCRE2
+// without UTF, where each byte is the Latin-1 character of its value to
+// \p: 0xB7 is Greek (U+00B7), 0xE9 a lower-case letter.
+func TestPCREPropertiesWithoutUnicodeAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{"l1.txt": "a\u00b7b \u0391\u03b1 \xe9t\xe9 caf\xc3\xa9 x1 \xb5\xd7\xf7\xa0\n\x01\x85\xff\n"})
+	for _, pattern := range []string{
+		`\p{Greek}+`, `\p{L}+`, `\P{L}+`, `[\p{Lu}x]+`, `[^\p{L}\s]+`, `\p{N}`, `\p{Han}`, `[\P{Greek}]`,
+		`\p{Xan}+`, `\p{L&}`, `\p{Any}`, `\p{sc:Latin}+`, `\p{Cc}`, `\p{Zs}`, `\p{Xwd}+`, `\PL`, `\p{Sm}`,
+	} {
+		t.Run(pattern, func(t *testing.T) {
+			t.Parallel()
+			sameAsRg15(t, dir, rg, bin, []string{"-P", "--no-unicode", "-o", "-b", pattern, "l1.txt"})
+			if !strings.Contains(pattern, "Lu") {
+				sameAsRg15(t, dir, rg, bin, []string{"-P", "--no-unicode", "-i", "-c", pattern, "l1.txt"})
+			}
+		})
+	}
+}
