@@ -229,5 +229,6 @@ func IsUpper(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'A' <= r && r <= 'Z'
 	}
-	return ucd.In(table(ucd.Binary, "Uppercase"), r)
+	rs, _ := ucd.Ranges(ucd.Binary, "Uppercase")
+	return ucd.In(rs, r)
 }

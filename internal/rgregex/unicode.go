@@ -1,6 +1,7 @@
 package rgregex
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -33,40 +34,19 @@ func normName(s string) string {
 	return string(b)
 }
 
-// propTables remembers each table a pattern asked for, once built:
-// the lookups are cheap, the derived ones (Assigned, a category
-// closed under case folding elsewhere) are not.
-type propTables struct {
-	mu   sync.Mutex
-	done map[string]ranges // "gc:Uppercase_Letter", "bin:Alphabetic"
-}
-
-var props = sync.OnceValue(func() *propTables { return &propTables{done: map[string]ranges{}} })
-
-// memo returns the ranges for key, computing them once with build.
-func (t *propTables) memo(key string, build func() ranges) ranges {
-	t.mu.Lock()
-	r, ok := t.done[key]
-	t.mu.Unlock()
-	if ok {
-		return r
-	}
-	r = build()
-	t.mu.Lock()
-	t.done[key] = r
-	t.mu.Unlock()
-	return r
-}
-
 // table is the Unicode 16 table kind/name, canonical names as ucd gives
-// them; it must exist.
+// them; it must exist. It is a copy: a class node's runes may be
+// rewritten in place.
 func table(kind ucd.Kind, name string) ranges {
 	rs, ok := ucd.Ranges(kind, name)
 	if !ok {
 		panic("rgregex: no Unicode table " + string(kind) + "/" + name)
 	}
-	return ranges(rs)
+	return slices.Clone(ranges(rs))
 }
+
+// assigned is every character some general category holds.
+var assigned = sync.OnceValue(func() ranges { return negate(table(ucd.GeneralCategory, "Unassigned")) })
 
 // category is the general category canon ("Uppercase_Letter", "Letter",
 // "Any", "Assigned", "ASCII").
@@ -77,7 +57,7 @@ func category(canon string) ranges {
 	case "ASCII":
 		return ranges{0, 0x7F}
 	case "Assigned":
-		return props().memo("gc:Assigned", func() ranges { return negate(table(ucd.GeneralCategory, "Unassigned")) })
+		return slices.Clone(assigned())
 	}
 	return table(ucd.GeneralCategory, canon)
 }
