@@ -209,15 +209,16 @@ func (l *pcreLits) longest() string {
 type pcreTranslator struct {
 	src []rune
 	i   int
-	// mayFoldCase: -i, or a flag group that may set (?i), anywhere
-	mayFoldCase bool
-	out         strings.Builder
-	stack       []pcreGroup
-	cur         pcreGroup // flags in force
-	captures    int       // capturing groups opened so far
-	noAuto      bool      // (?n): plain groups do not capture
-	lits        pcreLits
-	caseless    bool // a (?i) appears: literals are required up to case
+	// mayFoldCase: -i, or a flag group that may set (?i), anywhere;
+	// dashI: -i
+	mayFoldCase, dashI bool
+	out                strings.Builder
+	stack              []pcreGroup
+	cur                pcreGroup // flags in force
+	captures           int       // capturing groups opened so far
+	noAuto             bool      // (?n): plain groups do not capture
+	lits               pcreLits
+	caseless           bool // a (?i) appears: literals are required up to case
 	// In a class: whether it is negated, and the bodies of the negated
 	// shorthands and properties in it (see class).
 	classNegated bool
@@ -322,7 +323,7 @@ func translatePCREPass(pattern string, mode pcreMode, kNum int) (pcreTranslation
 		}
 		t.sets, t.noInv, t.bytes = pcreASCII, "", true
 	}
-	t.mayFoldCase = mode.caseless || flagsMaySetI(pattern)
+	t.dashI, t.mayFoldCase = mode.caseless, mode.caseless || flagsMaySetI(pattern)
 	t.lits.levels = []pcreLitLevel{{}}
 	for t.i < len(t.src) {
 		if err := t.step(); err != nil {
@@ -1030,19 +1031,23 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 		negated, name = !negated, name[1:]
 	}
 	var body string
-	switch strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(name)) {
+	spelled := true // from internal/ucd: regexp2's -i must not fold it
+	n := strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(name))
+	switch n {
 	case "any":
-		body = `\x00-\x{10FFFF}`
+		body, spelled = `\x00-\x{10FFFF}`, false
 	case "l&", "lc":
-		body = `\p{Lu}\p{Ll}\p{Lt}`
+		body, spelled = `\p{Lu}\p{Ll}\p{Lt}`, false
 	case "xan":
-		body = `\p{L}\p{N}`
+		body, spelled = `\p{L}\p{N}`, false
 	case "xwd":
-		body = pcreWordSet
+		body, spelled = pcreWordSet, false
 	case "xsp", "xps":
-		body = pcreSpaceSet
+		body, spelled = pcreSpaceSet, false
 	case "xuc":
 		return unsupported(`\p{Xuc}`, "not spelled out for regexp2")
+	case "ascii":
+		body = `\x00-\x7F`
 	default:
 		if b, ok, unknown := pcreScript(name); ok {
 			body = b
@@ -1053,16 +1058,46 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 		if strings.ContainsAny(name, ":=") {
 			return unsupported(`\p{`+name+`}`, "property=value forms differ between PCRE2 and regexp2")
 		}
-		body = `\p{` + name + `}`
+		if gc, ok := pcreCategories[n]; ok {
+			b, ok := pcreCategory(gc, t.dashI)
+			if !ok {
+				body, spelled = `\p{`+gc+`}`, false
+				break
+			}
+			if t.bytes && !t.dashI && t.mayFoldCase && (gc == "Lu" || gc == "Ll" || gc == "Lt") {
+				return unsupported(`\p{`+name+`} with --no-unicode and (?i)`, "PCRE2 then reads it as any cased letter, which is not emulated without UTF")
+			}
+			body = b
+			break
+		}
+		canon, _ := ucd.Property(n)
+		switch canon {
+		case "Hyphen", "":
+			return &pcreSyntaxError{offset: t.i, msg: `unknown property after \P or \p`}
+		case "Bidi_Mirrored":
+			return unsupported(`\p{`+name+`}`, "PCRE2 10.45's table of it differs from Unicode's")
+		}
+		rs, ok := ucd.Ranges(ucd.Binary, canon)
+		if !ok || strings.HasPrefix(canon, "Other_") {
+			return &pcreSyntaxError{offset: t.i, msg: `unknown property after \P or \p`}
+		}
+		if inClass && t.mayFoldCase && !closedUnderFolding(rs) {
+			return unsupported(`\p{`+name+`} in a class under -i or (?i)`, "regexp2 would fold its case, PCRE2 does not")
+		}
+		body = spellRanges(rs)
 	}
 	if t.bytes {
-		switch strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(name)) {
-		case "lu", "ll", "lt", "uppercaseletter", "lowercaseletter", "titlecaseletter":
-			if t.mayFoldCase {
-				return unsupported(`\p{`+name+`} with --no-unicode and -i or (?i)`, "PCRE2 then reads it as any cased letter, which is not emulated without UTF")
-			}
-		}
 		body = pcreLatin1(body)
+	}
+	if spelled && !inClass && t.mayFoldCase {
+		// PCRE2's -i leaves a property alone (Lu, Ll and Lt are spelled
+		// out for it above); regexp2's would fold the class
+		neg := ""
+		if negated {
+			neg = "^"
+		}
+		t.out.WriteString("(?-i:[" + neg + body + t.noInv + "])")
+		return nil
 	}
 	switch {
 	case inClass && negated:
@@ -1145,23 +1180,75 @@ func pcreScript(name string) (body string, ok, unknown bool) {
 	if !ok {
 		return "", false, hasVal
 	}
+	rs, _ := ucd.Ranges(ucd.Script, canon)
+	body = spellRanges(rs)
+	if extensions {
+		rs, _ = ucd.Ranges(ucd.ScriptExtension, canon)
+		body += spellRanges(rs) // (overlapping ranges in a class are harmless)
+	}
+	return body, true, false
+}
+
+// spellRanges writes a table's ranges as the inside of a regexp2 class.
+func spellRanges(rs []rune) string {
 	var b strings.Builder
-	write := func(rs []rune) {
-		for i := 0; i+1 < len(rs); i += 2 {
-			fmt.Fprintf(&b, `\x{%x}`, rs[i])
-			if rs[i+1] != rs[i] {
-				fmt.Fprintf(&b, `-\x{%x}`, rs[i+1])
+	for i := 0; i+1 < len(rs); i += 2 {
+		fmt.Fprintf(&b, `\x{%x}`, rs[i])
+		if rs[i+1] != rs[i] {
+			fmt.Fprintf(&b, `-\x{%x}`, rs[i+1])
+		}
+	}
+	return b.String()
+}
+
+// closedUnderFolding reports whether every case variant of a rune of rs
+// is in rs too, so that regexp2's -i changes nothing about it.
+func closedUnderFolding(rs []rune) bool {
+	for i := 0; i+1 < len(rs); i += 2 {
+		for r := rs[i]; r <= rs[i+1]; r++ {
+			for f := ucd.SimpleFold(r); f != r; f = ucd.SimpleFold(f) {
+				if !ucd.In(rs, f) {
+					return false
+				}
 			}
 		}
 	}
-	rs, _ := ucd.Ranges(ucd.Script, canon)
-	write(rs)
-	if extensions {
-		rs, _ = ucd.Ranges(ucd.ScriptExtension, canon)
-		write(rs) // (overlapping ranges in a class are harmless)
-	}
-	return b.String(), true, false
+	return true
 }
+
+// pcreCategory spells out the general category gc (a short name) from
+// Unicode 16's tables, as PCRE2 10.45 has it; under -i, Lu, Ll and Lt are
+// every cased letter, as PCRE2 reads them then. ok is false for Cs, which
+// has no table (no text holds a surrogate).
+func pcreCategory(gc string, caseless bool) (string, bool) {
+	names := []string{gc}
+	if caseless && (gc == "Lu" || gc == "Ll" || gc == "Lt") {
+		names = []string{"Lu", "Ll", "Lt"}
+	}
+	var b strings.Builder
+	for _, name := range names {
+		long, ok := ucd.Value("General_Category", strings.ToLower(name))
+		if !ok {
+			return "", false
+		}
+		rs, ok := ucd.Ranges(ucd.GeneralCategory, long)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(spellRanges(rs))
+	}
+	return b.String(), true
+}
+
+// pcreCategories are the general categories PCRE2 knows, by their short
+// names only (\p{Letter} is an unknown property to it).
+var pcreCategories = func() map[string]string {
+	m := map[string]string{}
+	for _, gc := range strings.Fields("C Cc Cf Cn Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps S Sc Sk Sm So Z Zl Zp Zs") {
+		m[strings.ToLower(gc)] = gc
+	}
+	return m
+}()
 
 // class translates a bracketed character class.
 func (t *pcreTranslator) class() error {

@@ -182,3 +182,31 @@ func TestPCREPropertiesWithoutUnicodeAsRg15(t *testing.T) {
 		})
 	}
 }
+
+// TestPCREPropertiesAsRg15: rg -P's \p names what PCRE2 10.45 knows, over
+// Unicode 16: the general categories by their short names (\p{Letter} is
+// an unknown property), the binary properties by any of their names
+// (\p{Alpha}, \p{Hex}) but not the Other_ ones, \p{ASCII}, and nothing
+// else. A case-sensitive property keeps its case under -i.
+func TestPCREPropertiesAsRg15(t *testing.T) {
+	t.Parallel()
+	rg, bin := testtool.ReferenceRg(t), buildRg(t, "")
+	dir := t.TempDir()
+	testtool.WriteTree(t, dir, map[string]string{"edges.txt": unicodeEdges()})
+	names := strings.Fields("C Cc Cf Cn Co L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps S Sc Sk Sm So Z Zl Zp Zs " +
+		"ASCII Alpha Hex Upper Lower Space IDS XIDC Ext Letter Uppercase_Letter IsGreek InGreek")
+	for _, name := range ucd.Values(ucd.Binary) {
+		if name != "Bidi_Mirrored" { // (refused: PCRE2 10.45's table differs from Unicode's)
+			names = append(names, name)
+		}
+	}
+	for _, name := range names {
+		for _, flags := range [][]string{{"-n"}, {"-n", "-i"}} {
+			args := append([]string{"-P"}, flags...)
+			t.Run(strings.Join(args[1:], " ")+" "+name, func(t *testing.T) {
+				t.Parallel()
+				sameAsRg15(t, dir, rg, bin, append(args, `\p{`+name+`}`, "edges.txt"))
+			})
+		}
+	}
+}
