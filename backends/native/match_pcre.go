@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -79,6 +80,9 @@ type pcreProg struct {
 	// bytes: without UTF (rg --no-unicode) each byte is a character
 	// (pcreByte).
 	bytes bool
+	// decoded counts the bytes text has decoded, for the tests that hold
+	// a search to decoding its text once.
+	decoded atomic.Int64
 }
 
 // start is where the match in v starts as PCRE2 reports it: at the last
@@ -148,6 +152,7 @@ func (p *pcreProg) text(b []byte) *pcreText {
 		i += w
 	}
 	t.offs = append(t.offs, len(b))
+	p.decoded.Add(int64(len(b)))
 	return t
 }
 
