@@ -1275,6 +1275,13 @@ func (a *allLines) finish() error {
 		searched = a.stopOff
 	}
 	switch {
+	case r.o.Quiet && r.js != nil:
+		// rg --json -q prints only the summary, which counts the lines
+		matches := a.matches
+		if r.o.Invert {
+			matches = count
+		}
+		r.js.Count(count, matches)
 	case r.o.Quiet:
 	case r.js != nil && (count > 0 || a.printed):
 		binaryOff := int64(-1)

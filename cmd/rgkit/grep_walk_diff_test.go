@@ -231,6 +231,8 @@ func walkCases() []diffCase {
 		// and reads to the last one's end
 		{"-c", "--include-zero", "-m1", "-A2"}, {"--count-matches", "--include-zero", "-m1", "-C2"},
 		{"-c", "-m1", "-A2", "--stats"}, {"-l", "-m1", "-A2", "--stats"}, {"-q", "-m1", "-C2", "--stats"},
+		// --json -q prints the summary alone, which counts the selected lines
+		{"-q", "--json", "-v"}, {"-q", "--json", "--passthru"}, {"-q", "--json", "-v", "-m1"},
 	} {
 		args := append([]string{"--sort", "path"}, flags...)
 		add(append(args, "foo", "repo")...)

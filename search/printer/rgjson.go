@@ -144,6 +144,17 @@ func (p *RgJSON) Tally(l RgLine) {
 	}
 }
 
+// Count adds a file that printed nothing to the summary's matched lines
+// and matches (rg --json --quiet counts the lines it selects; its bytes
+// and searches the caller's summary counts).
+func (p *RgJSON) Count(lines, matches int64) {
+	p.total.MatchedLines += lines
+	p.total.Matches += matches
+	if lines > 0 {
+		p.total.SearchesWithMatch++
+	}
+}
+
 // End closes a file: "end" is written only for a file that printed a
 // "begin". bytesSearched is the file's size as searched; binaryOffset is
 // the offset of a NUL byte, or -1.
