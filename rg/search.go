@@ -491,10 +491,7 @@ func baseQuery(o *rgcli.Options, patterns []string) (search.Query, error) {
 		// -l or -q could stop at the first match: search in content mode
 		// and let the sink count (it prints only the summary).
 		q.Mode = search.ModeContent
-		q.Before = 0
-		if o.MaxCount == nil || o.Invert {
-			q.After = 0 // (else rg counts the matches in the -m-th match's after-context)
-		}
+		q.Before, q.After = 0, countedAfterContext(o)
 	}
 	q.Sort = search.SortNone // rgRun orders files itself for --sort
 	return q, nil

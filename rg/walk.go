@@ -342,10 +342,21 @@ func (r *rgRun) countsInverted(t target) bool {
 // each binary file as rg prints one, to its first match: -c counted 1.)
 func (r *rgRun) countsWithZero(t target) bool {
 	o := r.o
-	_, after := o.ContextLines()
 	return includeZero(o) && o.Mode == rgcli.ModeCount && !o.Invert && !o.Quiet && !o.Stats &&
 		!o.Passthru && r.printsSummary() && r.walksOwnLines(t) &&
-		(o.MaxCount == nil || after == 0) // (rg counts the matches in the -m-th's after-context: the listing path)
+		countedAfterContext(o) == 0 // (those matches count on the listing path)
+}
+
+// countedAfterContext is the after-context whose matches a count or the
+// statistics take in: rg's searcher goes on past the -m-th match to print
+// its after-context, and reports a line there that matches as a match (rg
+// -c -m1 -A2 can count 3). 0 without -m, and for -v.
+func countedAfterContext(o *rgcli.Options) int {
+	if o.MaxCount == nil || o.Invert {
+		return 0
+	}
+	_, after := o.ContextLines()
+	return after
 }
 
 // countsMatchesWithZero says --count-matches --include-zero prints t's
@@ -618,10 +629,8 @@ func (r *rgRun) searchBatch(ctx context.Context, chain *search.Chain, q search.Q
 	if len(searched) > 0 {
 		q.Root, q.Paths = t.root, searched
 		q.Before, q.After, q.Mode = 0, 0, search.ModeContent
-		if m := r.o.Mode; !r.o.Invert && r.o.MaxCount != nil && (m == rgcli.ModeCount || m == rgcli.ModeCountMatches) {
-			// rg counts the matches in the -m-th match's after-context
-			// too: the search reports them as matches
-			_, q.After = r.o.ContextLines()
+		if m := r.o.Mode; m == rgcli.ModeCount || m == rgcli.ModeCountMatches {
+			q.After = countedAfterContext(r.o) // (the search reports its matches)
 		}
 		if r.o.Invert && !r.multiLine {
 			q.MaxCountPerFile = 0 // -m counts the inverted lines, below

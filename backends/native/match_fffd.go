@@ -25,14 +25,14 @@ import (
 // is, missing that U+FFFD.
 
 // sentinelRunes are the sentinels in the order they are tried: the
-// noncharacters whose UTF-8 is three bytes long, as U+FFFD's is.
-var sentinelRunes = func() []rune {
-	rs := []rune{'\uFFFE', '\uFFFF'}
-	for r := rune(0xFDD0); r <= 0xFDEF; r++ {
-		rs = append(rs, r)
-	}
-	return rs
-}()
+// noncharacters whose UTF-8 is three bytes long, as U+FFFD's is (U+FFFE,
+// U+FFFF, U+FDD0 ... U+FDEF).
+var sentinelRunes = [...]rune{
+	0xFFFE, 0xFFFF, 0xFDD0, 0xFDD1, 0xFDD2, 0xFDD3, 0xFDD4, 0xFDD5, 0xFDD6,
+	0xFDD7, 0xFDD8, 0xFDD9, 0xFDDA, 0xFDDB, 0xFDDC, 0xFDDD, 0xFDDE, 0xFDDF,
+	0xFDE0, 0xFDE1, 0xFDE2, 0xFDE3, 0xFDE4, 0xFDE5, 0xFDE6, 0xFDE7, 0xFDE8,
+	0xFDE9, 0xFDEA, 0xFDEB, 0xFDEC, 0xFDED, 0xFDEE, 0xFDEF,
+}
 
 var encodedFFFD = []byte("\uFFFD")
 
@@ -108,24 +108,28 @@ func (m *Matcher) withSentinel(b []byte) (*Matcher, []byte) {
 		return m, b
 	}
 	s := m.sentinel
-	if bytes.Contains(b, s.sentinelBytes()) {
+	if enc := s.sentinelUTF8(); bytes.Contains(b, enc[:]) {
 		if s = m.spareSentinel(b); s == nil {
 			return m, b
 		}
 	}
-	return s, bytes.ReplaceAll(b, encodedFFFD, s.sentinelBytes())
+	enc := s.sentinelUTF8()
+	return s, bytes.ReplaceAll(b, encodedFFFD, enc[:])
 }
 
-// sentinelBytes is the UTF-8 of the sentinel this Matcher was compiled for.
-func (m *Matcher) sentinelBytes() []byte {
-	return utf8.AppendRune(nil, m.opts.sentinel)
+// sentinelUTF8 is the UTF-8 of the sentinel this Matcher was compiled for
+// (a value: the per-line callers allocate nothing).
+func (m *Matcher) sentinelUTF8() (enc [3]byte) {
+	utf8.EncodeRune(enc[:], m.opts.sentinel)
+	return enc
 }
 
 // spareSentinel is a Matcher for the first sentinel b does not hold after
 // U+FFFE, compiled the first time one is needed; nil if b holds them all.
 func (m *Matcher) spareSentinel(b []byte) *Matcher {
 	for _, r := range sentinelRunes[1:] {
-		if bytes.Contains(b, utf8.AppendRune(nil, r)) {
+		var enc [3]byte
+		if utf8.EncodeRune(enc[:], r); bytes.Contains(b, enc[:]) {
 			continue
 		}
 		m.spares.mu.Lock()
@@ -154,9 +158,9 @@ type spareSentinels struct {
 // fromSentinel is a line's text, found by this sentinel Matcher, as the
 // data had it (U+FFFD again).
 func (m *Matcher) fromSentinel(text []byte) []byte {
-	enc := m.sentinelBytes()
-	if !bytes.Contains(text, enc) {
+	enc := m.sentinelUTF8()
+	if !bytes.Contains(text, enc[:]) {
 		return text
 	}
-	return bytes.ReplaceAll(text, enc, encodedFFFD)
+	return bytes.ReplaceAll(text, enc[:], encodedFFFD)
 }

@@ -1032,7 +1032,7 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 	}
 	var body string
 	spelled := true // from internal/ucd: regexp2's -i must not fold it
-	n := strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(name))
+	n := pcreLoose(name)
 	switch n {
 	case "any":
 		body, spelled = `\x00-\x{10FFFF}`, false
@@ -1058,7 +1058,7 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 		if strings.ContainsAny(name, ":=") {
 			return unsupported(`\p{`+name+`}`, "property=value forms differ between PCRE2 and regexp2")
 		}
-		if gc, ok := pcreCategories[n]; ok {
+		if gc, ok := pcreCategoryName(n); ok {
 			b, ok := pcreCategory(gc, t.dashI)
 			if !ok {
 				body, spelled = `\p{`+gc+`}`, false
@@ -1089,27 +1089,30 @@ func (t *pcreTranslator) property(negated, inClass bool) error {
 	if t.bytes {
 		body = pcreLatin1(body)
 	}
-	if spelled && !inClass && t.mayFoldCase {
-		// PCRE2's -i leaves a property alone (Lu, Ll and Lt are spelled
-		// out for it above); regexp2's would fold the class
-		neg := ""
-		if negated {
-			neg = "^"
-		}
-		t.out.WriteString("(?-i:[" + neg + body + t.noInv + "])")
-		return nil
-	}
 	switch {
 	case inClass && negated:
 		return t.negatedMember(body)
 	case inClass:
 		t.out.WriteString(body)
-	case negated:
-		t.out.WriteString("[^" + body + t.noInv + "]")
-	default:
-		t.out.WriteString("[" + body + t.noInv + "]")
+		return nil
 	}
+	cls := "[" + body + t.noInv + "]"
+	if negated {
+		cls = "[^" + body + t.noInv + "]"
+	}
+	if spelled && t.mayFoldCase {
+		// PCRE2's -i leaves a property alone (Lu, Ll and Lt are spelled
+		// out for it above); regexp2's would fold the class
+		cls = "(?-i:" + cls + ")"
+	}
+	t.out.WriteString(cls)
 	return nil
+}
+
+// pcreLoose is a property name as PCRE2 compares names: case, spaces,
+// '_' and '-' ignored.
+func pcreLoose(name string) string {
+	return strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(name))
 }
 
 // flagsMaySetI reports a flag group of pattern that holds an i: (?i),
@@ -1158,16 +1161,13 @@ func pcreLatin1(body string) string {
 // sc:/Script= those of the script alone. regexp2 knows only Go's Script
 // tables, of Unicode 15. unknown is an sc: or scx: form naming no script.
 func pcreScript(name string) (body string, ok, unknown bool) {
-	loose := func(s string) string {
-		return strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "").Replace(s))
-	}
 	extensions := true
 	key, val, hasVal := strings.Cut(name, ":")
 	if !hasVal {
 		key, val, hasVal = strings.Cut(name, "=")
 	}
 	if hasVal {
-		switch loose(key) {
+		switch pcreLoose(key) {
 		case "sc", "script":
 			extensions = false
 		case "scx", "scriptextensions":
@@ -1176,7 +1176,7 @@ func pcreScript(name string) (body string, ok, unknown bool) {
 		}
 		name = val
 	}
-	canon, ok := ucd.Value("Script", loose(name))
+	canon, ok := ucd.Value("Script", pcreLoose(name))
 	if !ok {
 		return "", false, hasVal
 	}
@@ -1240,15 +1240,16 @@ func pcreCategory(gc string, caseless bool) (string, bool) {
 	return b.String(), true
 }
 
-// pcreCategories are the general categories PCRE2 knows, by their short
-// names only (\p{Letter} is an unknown property to it).
-var pcreCategories = func() map[string]string {
-	m := map[string]string{}
+// pcreCategoryName is the general category whose short name is loose
+// (PCRE2 knows them by these alone: \p{Letter} is an unknown property).
+func pcreCategoryName(loose string) (string, bool) {
 	for _, gc := range strings.Fields("C Cc Cf Cn Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps S Sc Sk Sm So Z Zl Zp Zs") {
-		m[strings.ToLower(gc)] = gc
+		if strings.ToLower(gc) == loose {
+			return gc, true
+		}
 	}
-	return m
-}()
+	return "", false
+}
 
 // class translates a bracketed character class.
 func (t *pcreTranslator) class() error {
