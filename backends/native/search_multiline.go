@@ -34,7 +34,7 @@ func (s *fileSearch) runMultiline() error {
 	b.counterLines = lineCache{data: s.data}
 	b.lastNUL = -1
 	if !s.o.BinaryConvert {
-		b.lastNUL = bytes.LastIndexByte(s.data, 0)
+		b.lastNUL = lastIndexByte(s.data, 0)
 	}
 	s.ml = s.ml[:0]
 	err := b.run()
