@@ -526,10 +526,7 @@ func (s *rgSink) Line(l search.Line) error {
 		// with -r: rg prints columns and offsets in the line with every
 		// match replaced, and --vimgrep that whole line, so the line is
 		// replaced whole, as rg does.)
-		err = r.eachSpanChunk(&l, func(chunk []search.Span) error {
-			rl.Submatches, rl.MoreSubmatches = chunk, 0
-			return s.printLine(&rl)
-		})
+		err = s.printSpanChunks(&l, rl)
 	} else {
 		if r.needsMoreSpans(&l) {
 			rl.Submatches, rl.MoreSubmatches = r.allSpans(&l), 0
@@ -708,6 +705,16 @@ func (s *rgSink) Abandon() {
 // printLine prints one line (with -r, its matches replaced); JSON with
 // -q only counts it. (A pointer: the line is large, and copied once per
 // printed line it showed in -v's profile.)
+// printSpanChunks prints l one chunk of matches at a time (-o,
+// --vimgrep). It has rl by value so that Line's own does not move to the
+// heap for the closure: that cost an allocation per printed line.
+func (s *rgSink) printSpanChunks(l *search.Line, rl printer.RgLine) error {
+	return s.run.eachSpanChunk(l, func(chunk []search.Span) error {
+		rl.Submatches, rl.MoreSubmatches = chunk, 0
+		return s.printLine(&rl)
+	})
+}
+
 func (s *rgSink) printLine(rl *printer.RgLine) error {
 	r := s.run
 	if r.replacer != nil && (rl.Kind == search.KindMatch || len(rl.Submatches) > 0) {
