@@ -16,6 +16,7 @@ import (
 
 	"github.com/rgkit/rgkit/backends/native"
 	"github.com/rgkit/rgkit/internal/rgcli"
+	"github.com/rgkit/rgkit/internal/rgregex"
 	"github.com/rgkit/rgkit/search"
 )
 
@@ -106,7 +107,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 	if len(q.IgnoreFiles) > 0 {
 		// rg reads them once the pattern is known to be valid.
 		if _, err := search.Normalize(search.Query{Pattern: q.Pattern, Case: q.Case, Multiline: q.Multiline}); err != nil {
-			fmt.Fprintln(s.errOut, "rg:", describeSearchError(err))
+			fmt.Fprintln(s.errOut, "rg:", describeSearchError(err, q, patterns))
 			return 2
 		}
 		reportIgnoreFiles(s.errOut, o, q.IgnoreFiles)
@@ -270,7 +271,7 @@ func (p *Program) runLibrary(ctx context.Context, s streams, o *rgcli.Options) i
 			}
 			if !errors.Is(err, context.Canceled) || ctx.Err() == nil {
 				// (Cancelled by the caller, as by a signal: rg says nothing.)
-				fmt.Fprintln(s.errOut, "rg:", describeSearchError(err))
+				fmt.Fprintln(s.errOut, "rg:", describeSearchError(err, q, patterns))
 			}
 			return 2
 		}
@@ -345,8 +346,9 @@ func statsSearchWhole(o *rgcli.Options) bool {
 	return o.Stats && !needsListing(o) && summaryOnly(o) && o.Mode != rgcli.ModeCountMatches
 }
 
-// describeSearchError words an engine error for the user.
-func describeSearchError(err error) string {
+// describeSearchError words an engine error for the user; q is the query
+// and patterns are rg's patterns as given, which a parse error shows.
+func describeSearchError(err error, q search.Query, patterns []string) string {
 	var pe *native.PCRE2Error
 	if errors.As(err, &pe) {
 		return pe.Error()
@@ -370,9 +372,35 @@ func describeSearchError(err error) string {
 				"Consider enabling multiline mode with the --multiline flag (or -U for short).\n" +
 				"When multiline mode is enabled, new line characters can be matched."
 		}
+		if msg, ok := rustParseError(q, patterns); ok {
+			return msg
+		}
 		return "regex parse error:\n    " + ipe.Pattern + "\n" + "error: " + ipe.Error()
 	}
 	return err.Error()
+}
+
+// rustParseError is rg's message for patterns its regex parser refuses.
+// rg joins them as (?:p1)|(?:p2)|... (one is (?:p1)), parses that, and
+// marks the offending part of it; -F, -x and -w are applied after the
+// parse, so they do not show. ok is false for a refusal of rgkit's own.
+func rustParseError(q search.Query, patterns []string) (string, bool) {
+	if q.Fixed || q.PCRE2 || len(patterns) == 0 {
+		return "", false
+	}
+	// The parser wraps what it reads in (?:...), so this reads as rg's.
+	read := strings.Join(patterns, ")|(?:")
+	_, err := rgregex.Parse(read, rgregex.Options{CaseInsensitive: q.Case == search.CaseInsensitive,
+		DotNL: q.Multiline, CRLF: q.CRLF, NoUnicode: q.NoUnicode})
+	var pe *rgregex.Error
+	if !errors.As(err, &pe) || (pe.Kind != rgregex.KindSyntax && pe.Kind != rgregex.KindLookAround && pe.Kind != rgregex.KindBackreference) {
+		return "", false
+	}
+	msg := rgregex.ParseErrorMessage(pe.Wrapped, pe.Spans, pe.Msg)
+	if pe.Kind != rgregex.KindSyntax {
+		msg += "\n\nConsider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around."
+	}
+	return msg, true
 }
 
 // lineTerminatorLiteral is how rg names the line terminator byte a
@@ -648,7 +676,7 @@ func autoEngine(o *rgcli.Options, patterns []string, q search.Query) (search.Que
 	if _, pcreErr := native.Compile(native.MatchOptionsFor(pq)); pcreErr != nil {
 		divider := strings.Repeat("~", 79)
 		return q, fmt.Errorf("regex could not be compiled with either the default regex engine or with PCRE2.\n\ndefault regex engine error:\n%s\n%s\n%s\n\nPCRE2 regex engine error:\n%s",
-			divider, describeSearchError(rustErr), divider, describeSearchError(pcreErr))
+			divider, describeSearchError(rustErr, q, patterns), divider, describeSearchError(pcreErr, pq, patterns))
 	}
 	*o = po
 	return pq, nil

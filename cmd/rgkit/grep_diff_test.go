@@ -588,8 +588,6 @@ func refusal(flag, why string) knownDiff {
 
 // refusals are the same on every library engine.
 var refusals = map[string]knownDiff{
-	"( a.txt": {stderr: "rg: regex parse error:\n    (\nerror: invalid pattern \"(\" at byte 1: unclosed group (to match a parenthesis literally, escape it as '\\(' or '\\)')\n", code: 2,
-		why: "regex errors carry rg's reason but not its caret picture of the wrapped pattern (same exit status, different layout)"},
 	"--generate man": refusal("--generate", "rg generates its man page and shell completions from its own flag definitions; rgkit carries no copy of them"),
 }
 

@@ -26,13 +26,23 @@ func (p *parser) parseClass() (ranges, error) {
 		p.next()
 		neg = true
 	}
+	// rg marks an unclosed class by its opening: '[', '^', the '-' that
+	// lead, or else a leading ']' (all literals there).
+	open := p.pos
+	for open < len(p.src) && p.src[open] == '-' {
+		open++
+	}
+	if open == p.pos && open < len(p.src) && p.src[open] == ']' {
+		open++
+	}
+	unclosed := func() error { return p.errSpan(start, open, KindSyntax, "unclosed character class") }
 	var acc, cur ranges
 	op := ""
 	first := true
 	for {
 		p.skipSpace()
 		if p.eof() {
-			return nil, p.err(start, KindSyntax, "unclosed character class")
+			return nil, unclosed()
 		}
 		at := p.pos
 		r := p.peek()
@@ -65,6 +75,10 @@ func (p *parser) parseClass() (ranges, error) {
 		if err != nil {
 			return nil, err
 		}
+		loEnd := p.pos
+		if p.eof() {
+			return nil, unclosed()
+		}
 		if p.peek() != '-' || p.peekAt(1) == ']' || p.peekAt(1) == '-' {
 			if isCls {
 				cur = union(cur, cls)
@@ -73,24 +87,25 @@ func (p *parser) parseClass() (ranges, error) {
 			}
 			continue
 		}
-		if isCls {
-			return nil, p.err(at, KindSyntax, "invalid range boundary, must be a literal")
-		}
 		p.next() // '-'
 		p.skipSpace()
 		endAt := p.pos
 		if p.eof() {
-			return nil, p.err(start, KindSyntax, "unclosed character class")
+			return nil, unclosed()
 		}
+		// (rg reads both ends before it checks either)
 		hi, _, hiCls, err := p.classAtom()
 		if err != nil {
 			return nil, err
 		}
+		if isCls {
+			return nil, p.errSpan(at, loEnd, KindSyntax, "invalid range boundary, must be a literal")
+		}
 		if hiCls {
-			return nil, p.err(endAt, KindSyntax, "invalid range boundary, must be a literal")
+			return nil, p.errSpan(endAt, p.pos, KindSyntax, "invalid range boundary, must be a literal")
 		}
 		if lo > hi {
-			return nil, p.err(at, KindSyntax, "invalid character class range, the start must be <= the end")
+			return nil, p.errSpan(at, p.pos, KindSyntax, "invalid character class range, the start must be <= the end")
 		}
 		cur = union(cur, ranges{lo, hi})
 	}
@@ -121,7 +136,7 @@ func (p *parser) classAtom() (rune, ranges, bool, error) {
 	if r != '\\' {
 		if !p.fl.u && r >= 0x80 {
 			// (?-u): a class holds bytes, and this is a character
-			return 0, nil, false, p.err(at, KindSyntax, "Unicode not allowed here")
+			p.later(p.errSpan(at, p.pos, KindSyntax, "Unicode not allowed here"))
 		}
 		if p.onLit != nil {
 			p.onLit(r)
@@ -133,7 +148,7 @@ func (p *parser) classAtom() (rune, ranges, bool, error) {
 		return 0, nil, false, err
 	}
 	if !p.fl.u && !e.isCls && e.r >= 0x80 && !IsByteRune(e.r) {
-		return 0, nil, false, p.err(at, KindSyntax, "Unicode not allowed here")
+		p.later(p.errSpan(at, p.pos, KindSyntax, "Unicode not allowed here"))
 	}
 	if !e.isCls && p.onLit != nil {
 		p.onLit(e.r)

@@ -76,17 +76,17 @@ func (p *parser) escape(start int, inClass bool) (escape, error) {
 		return p.perlClass(start, r)
 	case 'A', 'z', 'b', 'B', '<', '>':
 		if inClass {
-			return escape{}, p.err(start, KindSyntax, "unrecognized escape sequence")
+			return escape{}, p.errSpan(start, p.pos, KindSyntax, "invalid escape sequence found in character class")
 		}
 		return p.assertion(start, r)
 	}
 	if '0' <= r && r <= '9' {
-		return escape{}, p.err(start, KindBackreference, "backreferences are not supported")
+		return escape{}, p.errSpan(start, p.pos, KindBackreference, "backreferences are not supported")
 	}
 	if isEscapable(r) {
 		return escape{r: r}, nil
 	}
-	return escape{}, p.err(start, KindSyntax, "unrecognized escape sequence")
+	return escape{}, p.errSpan(start, p.pos, KindSyntax, "unrecognized escape sequence")
 }
 
 func (p *parser) assertion(start int, r rune) (escape, error) {
@@ -115,18 +115,25 @@ func (p *parser) assertion(start int, r rune) (escape, error) {
 	// \b, maybe \b{start}: only when '{' is followed by a name character,
 	// so \b{2} stays a repeated \b.
 	if p.peek() == '{' {
-		if c := p.peekAt(1); c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
-			p.next()
+		nameChar := func(c rune) bool { return c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+		brace := p.pos
+		p.next()
+		p.skipSpace() // ((?x) spaces, as between all that follows)
+		if !nameChar(p.peek()) {
+			p.pos = brace
+		} else {
 			at := p.pos
-			for !p.eof() && p.peek() != '}' {
-				p.next()
+			var name []rune
+			for !p.eof() && nameChar(p.peek()) {
+				name = append(name, p.next())
+				p.skipSpace()
 			}
-			if p.eof() {
-				return escape{}, p.err(start, KindSyntax, "unclosed special word boundary")
+			if p.eof() || p.peek() != '}' {
+				return escape{}, p.errSpan(brace, p.pos, KindSyntax, "special word boundary assertion is either unclosed or contains an invalid character")
 			}
-			name := p.src[at:p.pos]
+			end := p.pos
 			p.next()
-			switch name {
+			switch string(name) {
 			case "start":
 				return pick(WordStart, WordStartASCII)
 			case "end":
@@ -136,7 +143,7 @@ func (p *parser) assertion(start int, r rune) (escape, error) {
 			case "end-half":
 				return pick(WordEndHalf, WordEndHalfASCII)
 			}
-			return escape{}, p.err(at, KindSyntax, "unrecognized special word boundary assertion, valid choices are: start, end, start-half or end-half")
+			return escape{}, p.errSpan(at, end, KindSyntax, "unrecognized special word boundary assertion, valid choices are: start, end, start-half or end-half")
 		}
 	}
 	if !p.fl.u {
@@ -145,53 +152,48 @@ func (p *parser) assertion(start int, r rune) (escape, error) {
 	return escape{node: assertNode(WordBoundary)}, nil
 }
 
-// braced reads {...} at the parser's position and returns what is inside;
-// unclosed is the error (at start) when no '}' follows.
-func (p *parser) braced(start int, unclosed string) (string, error) {
-	p.next()
-	at := p.pos
-	for !p.eof() && p.peek() != '}' {
-		p.next()
-	}
-	if p.eof() {
-		return "", p.err(start, KindSyntax, unclosed)
-	}
-	s := p.src[at:p.pos]
-	p.next()
-	return s, nil
-}
-
-// hex reads \xHH \x{H..} \uHHHH \u{H..} \UHHHHHHHH \U{H..}.
+// hex reads \xHH \x{H..} \uHHHH \u{H..} \UHHHHHHHH \U{H..}, refusing as rg
+// does: at the first character that is not a hex digit.
 func (p *parser) hex(start int, kind rune) (escape, error) {
-	digits := map[rune]int{'x': 2, 'u': 4, 'U': 8}[kind]
+	isHex := func(c rune) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 	var s string
+	var digitsAt, digitsEnd int
 	braced := p.peek() == '{'
 	if braced {
-		var err error
-		if s, err = p.braced(start, "unclosed hexadecimal literal (missing closing brace)"); err != nil {
-			return escape{}, err
+		brace := p.pos
+		p.next()
+		digitsAt = p.pos
+		for !p.eof() && p.peek() != '}' {
+			at := p.pos
+			if !isHex(p.next()) {
+				return escape{}, p.errSpan(at, p.pos, KindSyntax, "invalid hexadecimal digit")
+			}
 		}
-		if s == "" {
-			return escape{}, p.err(start, KindSyntax, "hexadecimal literal empty")
+		if p.eof() {
+			return escape{}, p.errSpan(brace, p.pos, KindSyntax, "incomplete escape sequence, reached end of pattern prematurely")
+		}
+		digitsEnd = p.pos
+		p.next() // '}'
+		if digitsEnd == digitsAt {
+			return escape{}, p.errSpan(brace, p.pos, KindSyntax, "hexadecimal literal empty")
 		}
 	} else {
-		at := p.pos
-		for i := 0; i < digits; i++ {
+		digitsAt = p.pos
+		for range map[rune]int{'x': 2, 'u': 4, 'U': 8}[kind] {
 			if p.eof() {
-				return escape{}, p.err(start, KindSyntax, "incomplete escape sequence, reached end of pattern prematurely")
+				return escape{}, p.errSpan(p.pos, p.pos, KindSyntax, "incomplete escape sequence, reached end of pattern prematurely")
 			}
-			p.next()
+			at := p.pos
+			if !isHex(p.next()) {
+				return escape{}, p.errSpan(at, p.pos, KindSyntax, "invalid hexadecimal digit")
+			}
 		}
-		s = p.src[at:p.pos]
+		digitsEnd = p.pos
 	}
-	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return escape{}, p.err(start, KindSyntax, "invalid hexadecimal digit")
-		}
-	}
+	s = p.src[digitsAt:digitsEnd]
 	v, err := strconv.ParseUint(s, 16, 32)
 	if err != nil || v > utf8.MaxRune || (0xD800 <= v && v <= 0xDFFF) {
-		return escape{}, p.err(start, KindSyntax, "hexadecimal literal is not a Unicode scalar value")
+		return escape{}, p.errSpan(digitsAt, digitsEnd, KindSyntax, "hexadecimal literal is not a Unicode scalar value")
 	}
 	if v >= assertBase {
 		return escape{}, p.err(start, KindUnsupported, "characters U+10FFF0-U+10FFFF are reserved by rgkit")
@@ -209,27 +211,43 @@ func (p *parser) unicodeClass(start int, neg bool) (escape, error) {
 	}
 	var name string
 	if p.peek() == '{' {
-		var err error
-		if name, err = p.braced(start, "unclosed Unicode class (missing closing brace)"); err != nil {
-			return escape{}, err
+		p.next()
+		at := p.pos
+		for !p.eof() && p.peek() != '}' {
+			p.next()
 		}
+		if p.eof() {
+			return escape{}, p.errSpan(p.pos, p.pos, KindSyntax, "incomplete escape sequence, reached end of pattern prematurely")
+		}
+		name = p.src[at:p.pos]
+		p.next()
 		if k, v, ok := strings.Cut(name, "!="); ok {
 			name, neg = k+"="+v, !neg
 		}
 	} else {
+		if p.peek() == '\\' {
+			return escape{}, p.errSpan(p.pos, p.pos+1, KindSyntax, "invalid Unicode character class")
+		}
 		name = string(p.next())
 	}
+	// What follows rg refuses only after parsing the whole pattern (see
+	// parser.deferred): the class stands empty meanwhile.
+	none := escape{cls: ranges{}, isCls: true}
 	if !p.fl.u {
-		return escape{}, p.err(start, KindSyntax, "Unicode not allowed here")
+		p.later(p.errSpan(start, p.pos, KindSyntax, "Unicode not allowed here"))
+		return none, nil
 	}
 	cls, perr := property(name)
 	switch perr {
 	case propertyUnsupported:
-		return escape{}, p.err(start, KindUnsupported, "Unicode property not supported by rgkit (it has no table of Unicode ages)")
+		p.later(p.errSpan(start, p.pos, KindUnsupported, "Unicode property not supported by rgkit (it has no table of Unicode ages)"))
+		return none, nil
 	case propertyNotFound:
-		return escape{}, p.err(start, KindSyntax, "Unicode property not found")
+		p.later(p.errSpan(start, p.pos, KindSyntax, "Unicode property not found"))
+		return none, nil
 	case propertyValueNotFound:
-		return escape{}, p.err(start, KindSyntax, "Unicode property value not found")
+		p.later(p.errSpan(start, p.pos, KindSyntax, "Unicode property value not found"))
+		return none, nil
 	}
 	return escape{cls: p.foldNeg(cls, neg), isCls: true}, nil
 }

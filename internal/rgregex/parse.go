@@ -17,7 +17,11 @@ type parser struct {
 	src, pat string
 	pos      int
 	fl       flags
-	names    map[string]bool
+	names    map[string][2]int // each capture name's span, for a duplicate's message
+	// deferred is the first refusal rg makes only after parsing (an
+	// unknown Unicode property, Unicode under (?-u)): rg's parser reports
+	// a syntax error anywhere in the pattern before it.
+	deferred *Error
 	depth    int
 	// captures: groups become OpCapture nodes (Options.Captures); caps
 	// counts the capturing groups opened so far.
@@ -36,9 +40,26 @@ const maxDepth = 250
 // its size limit; the matcher would expand them into a huge program.
 const maxCount = 10000
 
+// err is a refusal at off in p.src, marking the character there as rg
+// does for most of its errors.
 func (p *parser) err(off int, kind Kind, msg string) *Error {
-	o := min(max(off-3, 0), len(p.pat))
-	return &Error{Pattern: p.pat, Offset: o, Kind: kind, Msg: msg}
+	_, n := utf8.DecodeRuneInString(p.src[min(off, len(p.src)):])
+	return p.errSpan(off, off+n, kind, msg)
+}
+
+// errSpan is a refusal marking [start, end) of p.src, and the aux spans
+// (an earlier part the offending one clashes with).
+func (p *parser) errSpan(start, end int, kind Kind, msg string, aux ...[2]int) *Error {
+	o := min(max(start-3, 0), len(p.pat))
+	return &Error{Pattern: p.pat, Offset: o, Kind: kind, Msg: msg, Wrapped: p.src, Spans: append([][2]int{{start, end}}, aux...)}
+}
+
+// later records a refusal rg makes after parsing (see deferred); the
+// parse goes on.
+func (p *parser) later(e *Error) {
+	if p.deferred == nil {
+		p.deferred = e
+	}
 }
 
 func (p *parser) eof() bool { return p.pos >= len(p.src) }
@@ -94,8 +115,14 @@ func (p *parser) parseAll() (*syntax.Regexp, error) {
 	}
 	if !p.eof() {
 		// The wrapper's group was closed by the pattern's own ')', just
-		// before p.pos: that one has no '(' of its own.
-		return nil, p.err(p.pos-1, KindSyntax, "unopened group")
+		// before p.pos: that one has no '(' of its own (Offset); rg marks
+		// the wrapper's own ')', now without a '(' (Spans).
+		e := p.err(p.pos-1, KindSyntax, "unopened group")
+		e.Spans = [][2]int{{p.pos, p.pos + 1}}
+		return nil, e
+	}
+	if p.deferred != nil {
+		return nil, p.deferred
 	}
 	return re, nil
 }
@@ -241,10 +268,10 @@ func (p *parser) parseGroup(start int) (*syntax.Regexp, error) {
 		p.next()
 		switch p.peek() {
 		case '=', '!':
-			return nil, p.err(start, KindLookAround, "look-around, including look-ahead and look-behind, is not supported")
+			return nil, p.errSpan(start, p.pos+1, KindLookAround, "look-around, including look-ahead and look-behind, is not supported")
 		case '<':
 			if c := p.peekAt(1); c == '=' || c == '!' {
-				return nil, p.err(start, KindLookAround, "look-around, including look-ahead and look-behind, is not supported")
+				return nil, p.errSpan(start, p.pos+2, KindLookAround, "look-around, including look-ahead and look-behind, is not supported")
 			}
 			p.next()
 			var err error
@@ -314,17 +341,18 @@ func (p *parser) parseName() (string, error) {
 	if name == "" {
 		return "", p.err(start, KindSyntax, "empty capture group name")
 	}
-	if p.names[name] {
-		return "", p.err(start, KindSyntax, "duplicate capture group name")
+	span := [2]int{start, p.pos - 1}
+	if first, ok := p.names[name]; ok {
+		return "", p.errSpan(span[0], span[1], KindSyntax, "duplicate capture group name", first)
 	}
-	p.names[name] = true
+	p.names[name] = span
 	return name, nil
 }
 
 // parseFlags reads "flags)" or "flags:" after "(?". open reports a group
 // that follows (":"), else the flags apply from here on.
 func (p *parser) parseFlags(start int) (open bool, err error) {
-	seen := map[rune]bool{}
+	seen := map[rune]int{} // each flag's offset
 	neg, negAt, any := false, -1, false
 	for {
 		if p.eof() {
@@ -338,20 +366,21 @@ func (p *parser) parseFlags(start int) (open bool, err error) {
 				return false, p.err(negAt, KindSyntax, "dangling flag negation operator")
 			}
 			if r == ')' && !any && !neg {
-				return false, p.err(at, KindSyntax, "repetition operator missing expression")
+				// "(?)": rg reads the '?' as a repetition of nothing
+				return false, p.err(start+1, KindSyntax, "repetition operator missing expression")
 			}
 			return r == ':', nil
 		case '-':
 			if neg {
-				return false, p.err(at, KindSyntax, "flag negation operator repeated")
+				return false, p.errSpan(at, at+1, KindSyntax, "flag negation operator repeated", [2]int{negAt, negAt + 1})
 			}
 			neg, negAt = true, at
 			continue
 		}
-		if seen[r] {
-			return false, p.err(at, KindSyntax, "duplicate flag")
+		if first, ok := seen[r]; ok {
+			return false, p.errSpan(at, at+1, KindSyntax, "duplicate flag", [2]int{first, first + 1})
 		}
-		seen[r] = true
+		seen[r] = at
 		any = true
 		v := !neg
 		switch r {
@@ -407,11 +436,15 @@ func (p *parser) parseRepeat(sub *syntax.Regexp) (*syntax.Regexp, error) {
 		}
 		p.skipSpace()
 		if p.peek() != '}' {
-			return nil, p.err(start, KindSyntax, "unclosed counted repetition")
+			return nil, p.errSpan(start, p.pos, KindSyntax, "unclosed counted repetition")
 		}
 		p.next()
 		if hi >= 0 && lo > hi {
-			return nil, p.err(start, KindSyntax, "invalid repetition count range, the start must be <= the end")
+			end := p.pos
+			if p.peek() == '?' {
+				end++ // (rg marks the operator, its laziness included)
+			}
+			return nil, p.errSpan(start, end, KindSyntax, "invalid repetition count range, the start must be <= the end")
 		}
 		if lo > maxCount || hi > maxCount {
 			return nil, p.err(start, KindUnsupported, "repetition count above 10000 is not supported")

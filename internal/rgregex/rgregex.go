@@ -63,6 +63,11 @@ type Error struct {
 	Offset  int
 	Kind    Kind
 	Msg     string
+	// Wrapped is the text the parser read, "(?:" + Pattern + ")", as rg's
+	// parser reads it; Spans are the byte ranges of it rg's message marks
+	// (the offending part, then the earlier part it clashes with, if any).
+	Wrapped string
+	Spans   [][2]int
 }
 
 func (e *Error) Error() string {
@@ -202,7 +207,7 @@ func SmartCase(pattern string) (insensitive bool) {
 }
 
 func newParser(pattern string, o Options) *parser {
-	p := &parser{src: "(?:" + pattern + ")", pat: pattern, names: map[string]bool{}, captures: o.Captures}
+	p := &parser{src: "(?:" + pattern + ")", pat: pattern, names: map[string][2]int{}, captures: o.Captures}
 	p.fl = flags{i: o.CaseInsensitive, m: true, s: o.DotNL, u: !o.NoUnicode, R: o.CRLF}
 	return p
 }
