@@ -44,7 +44,8 @@ var badPatterns = [][]string{
 	{`\p{Foo}(`}, {`\p{Foo}\p{Bar}`}, {`(?-u)[é]`}, {`(?-u)[é`}, {`(?-u:\pL)`}, {`(?-u)[\x{100}]`},
 	// (?x) spaces, line breaks ("\r\n" ends a line), a mark across lines
 	{"(?x)a{1\n"}, {"(?x)a{1 \n "}, {"(?x)[a\n"}, {"a\r\nb["}, {"(?x)\\b{ab\n"}, {"(?x)\\b{ st art }"}, {"(?x)\\b{ sta rt"},
-	{"a\rb["}, {"a\n(b"},
+	{"a\rb["}, {"a\n(b"}, {"(?x)\\x4 1("}, {"(?x)\\x{ 4 1 }("}, {"(?x)\\u{ D800 }"}, {"(?x)\\uD8 00 "}, {"(?x)\\x{ 4 z }"},
+	{"(?x)\\p{ Gre ek }("}, {"(?x)\\p{ Foo }"},
 }
 
 // TestRegexParseErrorsAsRg15: a pattern rg refuses gets rg's own message,

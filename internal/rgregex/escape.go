@@ -156,25 +156,29 @@ func (p *parser) assertion(start int, r rune) (escape, error) {
 // does: at the first character that is not a hex digit.
 func (p *parser) hex(start int, kind rune) (escape, error) {
 	isHex := func(c rune) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
-	var s string
+	var digits []byte // (under (?x), spaces between them are skipped)
 	var digitsAt, digitsEnd int
 	braced := p.peek() == '{'
 	if braced {
 		brace := p.pos
 		p.next()
 		digitsAt = p.pos
+		p.skipSpace()
 		for !p.eof() && p.peek() != '}' {
 			at := p.pos
-			if !isHex(p.next()) {
+			if r := p.next(); !isHex(r) {
 				return escape{}, p.errSpan(at, p.pos, KindSyntax, "invalid hexadecimal digit")
+			} else {
+				digits = append(digits, byte(r))
 			}
+			p.skipSpace()
 		}
 		if p.eof() {
 			return escape{}, p.errSpan(brace, p.pos, KindSyntax, "incomplete escape sequence, reached end of pattern prematurely")
 		}
 		digitsEnd = p.pos
 		p.next() // '}'
-		if digitsEnd == digitsAt {
+		if len(digits) == 0 {
 			return escape{}, p.errSpan(brace, p.pos, KindSyntax, "hexadecimal literal empty")
 		}
 	} else {
@@ -184,14 +188,16 @@ func (p *parser) hex(start int, kind rune) (escape, error) {
 				return escape{}, p.errSpan(p.pos, p.pos, KindSyntax, "incomplete escape sequence, reached end of pattern prematurely")
 			}
 			at := p.pos
-			if !isHex(p.next()) {
+			r := p.next()
+			if !isHex(r) {
 				return escape{}, p.errSpan(at, p.pos, KindSyntax, "invalid hexadecimal digit")
 			}
+			digits = append(digits, byte(r))
+			p.skipSpace()
 		}
 		digitsEnd = p.pos
 	}
-	s = p.src[digitsAt:digitsEnd]
-	v, err := strconv.ParseUint(s, 16, 32)
+	v, err := strconv.ParseUint(string(digits), 16, 32)
 	if err != nil || v > utf8.MaxRune || (0xD800 <= v && v <= 0xDFFF) {
 		return escape{}, p.errSpan(digitsAt, digitsEnd, KindSyntax, "hexadecimal literal is not a Unicode scalar value")
 	}
