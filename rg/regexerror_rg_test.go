@@ -48,6 +48,18 @@ var badPatterns = [][]string{
 	{"(?x)\\p{ Gre ek }("}, {"(?x)\\p{ Foo }"},
 }
 
+// badCommandLines are refused patterns with the flags that change what rg
+// shows: --engine auto's two messages (the default engine's without its
+// --pcre2 suggestion), -F, -x and -w (applied after the parse, so not
+// shown), --no-unicode, -U, --crlf, --null-data.
+var badCommandLines = [][]string{
+	{"--engine", "auto", "-e", "a(?=b)["}, {"--engine", "auto", "-e", "(?<=a)b"}, {"--engine", "auto", "-e", `a\1`, "-e", "("},
+	{"--engine", "auto", "-e", `\p{Foo}(?=a)`}, {"--engine", "auto", "-e", `\p{Foo}[`}, {"--engine", "pcre2", "-e", "a["},
+	{"-P", "-e", "a["}, {"-F", "-e", "a[", "-e", "b("}, {"-x", "-e", "a)", "-e", "b"}, {"-w", "-e", "(?P<n>a)(?P<n>b)"},
+	{"--no-unicode", "-e", `\w[é]`}, {"-U", "-e", "a\nb["}, {"--crlf", "-e", "a\r["}, {"-i", "-e", `\p{Lu}(`},
+	{"--null-data", "-e", "a["},
+}
+
 // TestRegexParseErrorsAsRg15: a pattern rg refuses gets rg's own message,
 // byte for byte: the pattern as rg's parser saw it (wrapped in a group,
 // several joined by '|'), a line of carets under the offending part, the
@@ -59,14 +71,18 @@ func TestRegexParseErrorsAsRg15(t *testing.T) {
 	if err := os.WriteFile(file, []byte("abc\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	cases := badCommandLines
 	for _, pats := range badPatterns {
-		t.Run(strings.Join(pats, " "), func(t *testing.T) {
+		var args []string
+		for _, p := range pats {
+			args = append(args, "-e", p)
+		}
+		cases = append(cases, args)
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c, " "), func(t *testing.T) {
 			t.Parallel()
-			args := []string{"--no-config"}
-			for _, p := range pats {
-				args = append(args, "-e", p)
-			}
-			args = append(args, file)
+			args := append(append([]string{"--no-config"}, c...), file)
 			cmd := exec.Command(ref, args...)
 			wantOut, wantErr, wantCode := testtool.Run(t, cmd)
 			var out, errOut bytes.Buffer

@@ -398,10 +398,14 @@ func rustParseError(q search.Query, patterns []string) (string, bool) {
 	}
 	msg := rgregex.ParseErrorMessage(pe.Wrapped, pe.Spans, pe.Msg)
 	if pe.Kind != rgregex.KindSyntax {
-		msg += "\n\nConsider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around."
+		msg += pcre2Suggestion
 	}
 	return msg, true
 }
+
+// pcre2Suggestion is what rg adds to a look-around or backreference error
+// of its default engine (not under --engine auto, which tries PCRE2 itself).
+const pcre2Suggestion = "\n\nConsider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around."
 
 // lineTerminatorLiteral is how rg names the line terminator byte a
 // refused pattern needs (search.Normalize refuses a '\n' outside
@@ -676,7 +680,7 @@ func autoEngine(o *rgcli.Options, patterns []string, q search.Query) (search.Que
 	if _, pcreErr := native.Compile(native.MatchOptionsFor(pq)); pcreErr != nil {
 		divider := strings.Repeat("~", 79)
 		return q, fmt.Errorf("regex could not be compiled with either the default regex engine or with PCRE2.\n\ndefault regex engine error:\n%s\n%s\n%s\n\nPCRE2 regex engine error:\n%s",
-			divider, describeSearchError(rustErr, q, patterns), divider, describeSearchError(pcreErr, pq, patterns))
+			divider, strings.TrimSuffix(describeSearchError(rustErr, q, patterns), pcre2Suggestion), divider, describeSearchError(pcreErr, pq, patterns))
 	}
 	*o = po
 	return pq, nil
