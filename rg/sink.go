@@ -271,6 +271,10 @@ type rgSink struct {
 	lateNUL   bool  // a mapped named file's NUL comes after its first 64 KiB (see namedBinary)
 	readStop  int64 // a read named file's lines print up to here, -1 all (see namedBinary)
 	firstNUL  int64 // and its NUL, for the note
+	// walkStop, when above 0, is where rg stopped reading a walked file
+	// at its NUL at walkNUL (listedFile.stopAt): the listing's lines end
+	// there.
+	walkStop, walkNUL int64
 	// binaryDone: the line where rg noticed the NUL came (unprinted; only
 	// a match there counts): rg stops there, no later line counts.
 	binaryDone bool

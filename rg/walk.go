@@ -563,6 +563,10 @@ type listedFile struct {
 	binary     bool                // rg stops at its NUL: nothing in it counts
 	unreadable bool                // reported: not listed as without a match
 	matched    map[int]search.Line // its matching lines by number
+	// stopAt, when above 0, is where rg stopped reading a walked file it
+	// reads through a decoder (-E, -z, --pre) at its NUL (at nul): the
+	// lines before print, then rg's note (see streamCut).
+	stopAt, nul int64
 }
 
 // searchBatch searches a batch of listed files in one search and prints
@@ -606,6 +610,9 @@ func (r *rgRun) searchBatch(ctx context.Context, chain *search.Chain, q search.Q
 					st.FilesMatched--
 				}
 				if lf := found[path]; lf != nil {
+					if r.streamCut(ctx, t, path, lf) {
+						continue
+					}
 					lf.binary, lf.matched = true, nil
 				}
 			}
@@ -748,6 +755,7 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 	if lf.binary {
 		return s.finishFile()
 	}
+	s.walkStop, s.walkNUL = lf.stopAt, lf.nul
 	lines := r.printAllLines
 	if r.summaryOnly(s) && !(stopsOnNonmatch(r.o) && (r.o.Invert || printsStats(r.o))) && !r.countsPastInvertedLimit() {
 		// Nothing but a count or the path is printed: the search's matched
@@ -767,6 +775,46 @@ func (r *rgRun) printListed(ctx context.Context, t target, rel string, lf *liste
 		return nil
 	}
 	return s.finishFile()
+}
+
+// streamCut sets lf up for a walked file that holds a NUL and that rg
+// reads through a decoder (transcoded, decompressed, a --pre command's
+// output), where the listing prints lines: rg searched the lines of its
+// buffer fills before the one that brought the NUL in (its first read is
+// the few bytes its decoder peeked at for a byte-order mark) and printed
+// them, then its "stopped searching binary file" note. The batch's search
+// read such a file by name, past its NULs. false: nothing of it prints
+// (the NUL came with the first fill), or the listing prints no lines.
+func (r *rgRun) streamCut(ctx context.Context, t target, rel string, lf *listedFile) bool {
+	o := r.o
+	if !(o.Mode == rgcli.ModeStandard || o.Mode == rgcli.ModeJSON) || o.Quiet || r.summaryMode(t) || o.NullData {
+		return false
+	}
+	abs := filepath.Join(t.root, filepath.FromSlash(rel))
+	if !readsTransformed(o, abs) || r.openSearched == nil {
+		return false
+	}
+	f, _, err := r.openSearched(ctx, abs, rel)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head, nul, first := readToNUL(f, maxReadStopPrefix)
+	if nul < 0 {
+		return false
+	}
+	stop := native.ReadStopAfter(head, int(nul), first)
+	if stop <= 0 {
+		return false
+	}
+	lines := bytes.Count(head[:stop], []byte{'\n'})
+	for n := range lf.matched {
+		if n > lines {
+			delete(lf.matched, n)
+		}
+	}
+	lf.stopAt, lf.nul = int64(stop), nul
+	return true
 }
 
 // printAllLines prints a file line by line: --passthru prints matches and
@@ -998,6 +1046,14 @@ func countReaderLines(f io.Reader, buf []byte, ends lineEnds) (int64, error) {
 // limit and its trailing context are past.
 func (a *allLines) line(raw []byte, matched map[int]search.Line) (done bool, err error) {
 	r, s, n := a.r, a.s, a.n
+	if s.walkStop > 0 && a.off >= s.walkStop {
+		return true, nil // rg stopped at the fill that brought the NUL
+	}
+	if (s.readStop >= 0 || s.lateNUL) && r.std != nil && a.printsLines() && s.binaryFrom(a.off, raw) {
+		// A named file's NUL, where rg stops its lines (see namedBinary):
+		// its "binary file matches" note follows the lines before.
+		return true, nil
+	}
 	l, isMatch := matched[n]
 	stopHere, skipHere := false, false
 	if stopsOnNonmatch(r.o) && !a.pastMaxCount() { // (past -v's -m, its trailing context ends the file)
@@ -1297,6 +1353,9 @@ func (a *allLines) finish() error {
 		if st := s.t.stream; st != nil {
 			binaryOff = st.binaryOff // (a file's goes through the engine's search, not here)
 		}
+		if s.walkStop > 0 {
+			binaryOff = s.walkNUL
+		}
 		return r.js.End(searched, binaryOff)
 	case count == 0 && !includeZero(r.o):
 	case r.o.Mode == rgcli.ModeCount:
@@ -1310,6 +1369,8 @@ func (a *allLines) finish() error {
 		return s.std.PathLine(s.path)
 	case s.binaryOff >= 0:
 		return s.std.Binary(s.path, s.binaryOff)
+	case s.walkStop > 0:
+		return s.std.BinaryStopped(s.path, s.walkNUL)
 	}
 	return nil
 }

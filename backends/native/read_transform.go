@@ -175,7 +175,7 @@ func (rd *reading) decode(r io.Reader) io.Reader {
 		return transform.NewReader(br, utf16Decoder{bigEndian: true})
 	}
 	switch rd.enc.Name {
-	case "utf-16le", "utf-16be", "utf-8":
+	case "utf-16le", "utf-16be":
 		return rd.transcode(br)
 	}
 	// rg's decoder hands the three bytes it peeked at for a mark over as
