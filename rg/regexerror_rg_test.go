@@ -58,6 +58,11 @@ var badCommandLines = [][]string{
 	{"-P", "-e", "a["}, {"-F", "-e", "a[", "-e", "b("}, {"-x", "-e", "a)", "-e", "b"}, {"-w", "-e", "(?P<n>a)(?P<n>b)"},
 	{"--no-unicode", "-e", `\w[é]`}, {"-U", "-e", "a\nb["}, {"--crlf", "-e", "a\r["}, {"-i", "-e", `\p{Lu}(`},
 	{"--null-data", "-e", "a["},
+	// PCRE2's own words for a class range it refuses, at its offset in the
+	// pattern rg hands it (-w and -x wrap it; regexp2's words leaked)
+	{"-P", "-e", "a[z-b]"}, {"-P", "-w", "-e", "a[z-b]"}, {"-P", "-x", "-e", "[b-a-z]"}, {"-P", "-e", "x", "-e", "é[ü-a]"},
+	{"-P", "-e", `[\d-z]`}, {"-P", "-e", `[a-\d]`}, {"-P", "-e", `[\w-z]`}, {"-P", "-e", "[[:alpha:]-z]"}, {"-P", "-e", "[a-[:digit:]]"},
+	{"-P", "-e", `[a-b-\d]`}, {"-P", "-e", "[--a]"}, {"-P", "-e", "[]-a]"},
 }
 
 // TestRegexParseErrorsAsRg15: a pattern rg refuses gets rg's own message,

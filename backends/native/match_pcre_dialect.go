@@ -1262,12 +1262,40 @@ func (t *pcreTranslator) class() error {
 		t.classNegated = true
 		t.i++
 	}
+	// A range's ends are checked as PCRE2 checks them (regexp2 refused a
+	// reversed one in words of its own, and took \d-z for three members):
+	// prev is the item before a '-' (rangeDash), the range's start.
+	const (
+		itemNone  = iota
+		itemLit   // a character, prevVal
+		itemClass // \d, \w, \p{..}, [:alpha:], ...: no range may end at one
+		itemOther // an escape whose value is not known here: not checked
+	)
+	prev, prevVal, rangeDash := itemNone, rune(0), false
+	item := func(kind int, val rune) error {
+		if !rangeDash {
+			prev, prevVal = kind, val
+			return nil
+		}
+		rangeDash = false
+		switch {
+		case kind == itemClass && prev != itemOther:
+			return &pcreSyntaxError{offset: t.i, msg: "invalid range in character class"}
+		case prev == itemClass && kind != itemOther:
+			return &pcreSyntaxError{offset: t.i - 1, msg: "invalid range in character class"}
+		case prev == itemLit && kind == itemLit && prevVal > val:
+			return &pcreSyntaxError{offset: t.i - 1, msg: "range out of order in character class"}
+		}
+		prev = itemNone // (a range is not the start of another)
+		return nil
+	}
 	first := true
 	for {
 		if t.i >= len(t.src) {
 			return &pcreSyntaxError{offset: len(t.src), msg: "missing terminating ] for character class"}
 		}
 		c := t.src[t.i]
+		var err error
 		switch {
 		case c == ']' && !first:
 			t.i++
@@ -1279,27 +1307,46 @@ func (t *pcreTranslator) class() error {
 				if err := t.posixClass(n); err != nil {
 					return err
 				}
+				if err := item(itemClass, 0); err != nil {
+					return err
+				}
 				first = false
 				continue
 			}
 			t.out.WriteString(`\[`)
 			t.i++
+			err = item(itemLit, '[')
 		case c == '\\':
+			kind := itemOther
+			if strings.ContainsRune("dDwWsShHvVpP", t.peek(1)) {
+				kind = itemClass
+			}
 			if err := t.escape(true); err != nil {
 				return err
 			}
+			err = item(kind, 0)
 		case c == '-' && t.peek(1) == ']' && !first:
 			// Literal at the end: escaped, or with the subtraction that
 			// follows it regexp2 would read "x--[" as a range to '-'.
 			t.out.WriteString(`\-`)
 			t.i++
+			err = item(itemLit, '-')
 		case c == '-':
 			t.out.WriteByte('-') // a range, or literal at the start, in both dialects
 			t.i++
+			if prev != itemNone && !rangeDash {
+				rangeDash = true
+			} else {
+				err = item(itemLit, '-')
+			}
 		default:
 			writeLiteral(&t.out, c)
 			t.crOrLF = t.crOrLF || c == '\r' || c == '\n'
 			t.i++
+			err = item(itemLit, c)
+		}
+		if err != nil {
+			return err
 		}
 		first = false
 	}
