@@ -77,6 +77,8 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 		{"-P", "-x", "foo|FOO", f("words.txt")},
 		{"-P", "-F", "-e", "foo-bar", "-e", "(", f("words.txt")},
 		{"-P", "-e", "cat", "-e", `(?<=the )the`, f("words.txt")},
+		// a class range that ends at '-' (regexp2 misread "\-" there)
+		{"-P", "-o", "[%--]", f("words.txt")}, {"-P", "-o", `[%-\-]+`, f("words.txt")}, {"-P", "-o", "[+--]+", f("words.txt")},
 		// multiline
 		{"-P", "-U", "-n", `begin\n\s+body`, f("multi.txt")},
 		{"-P", "-U", "-c", `(?s)begin.*?end`, f("multi.txt")},

@@ -1328,7 +1328,7 @@ func (t *pcreTranslator) class() error {
 		case c == '-' && t.peek(1) == ']' && !first:
 			// Literal at the end: escaped, or with the subtraction that
 			// follows it regexp2 would read "x--[" as a range to '-'.
-			t.out.WriteString(`\-`)
+			t.out.WriteString(`\x2D`) // (see writeLiteral)
 			t.i++
 			err = item(itemLit, '-')
 		case c == '-':
@@ -1513,6 +1513,9 @@ func writeLiteral(w *strings.Builder, r rune) {
 			w.WriteString(`\f`)
 		case '\v':
 			w.WriteString(`\x0B`)
+		case '-':
+			// (regexp2 misreads "\-" as a range's end: [%-\-] held '-' alone)
+			w.WriteString(`\x2D`)
 		default:
 			w.WriteByte('\\')
 			w.WriteRune(r)
