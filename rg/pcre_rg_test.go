@@ -66,6 +66,8 @@ func TestPCRE2AgainstRg15(t *testing.T) {
 		{"-P", "-m1", "-A3", "-n", `\w+\(`, f("code.go")},
 		{"-P", "-m1", "-A3", "-c", `\w+\(`, f("code.go")},
 		{"-P", "-m1", "-A3", "--json", `\w+\(`, f("code.go")},
+		// with -U, rg -P reads the whole text whatever -m stops printing
+		{"-P", "-U", "-m1", "--json", `\w+\(`, f("code.go")}, {"-P", "-U", "-m1", "-c", "--json", `\w+\(`, f("code.go")},
 		// case, words, lines, literals, several patterns
 		{"-P", "-i", "foo", f("words.txt")},
 		{"-P", "-S", "foo", f("words.txt")},

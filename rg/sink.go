@@ -777,7 +777,7 @@ func (s *rgSink) countedBytes() int64 {
 // binary offset when it comes before where the search ended).
 func (s *rgSink) searchedBytes() int64 {
 	n := s.countedBytes()
-	if s.stopAt > 0 && s.stopAt < n {
+	if s.stopAt > 0 && s.stopAt < n && !s.run.readsWholeText() {
 		n = s.stopAt
 	}
 	if s.binaryStop >= 0 && s.binaryStop < n {
@@ -793,6 +793,15 @@ func (s *rgSink) searchedBytes() int64 {
 		}
 	}
 	return n
+}
+
+// readsWholeText says rg counts a file's every byte as searched though -m
+// stopped its printing: rg -P -U searches the whole text at once, whatever
+// the pattern. (With after-context past -m it counts up to where the
+// context ended, as otherwise, in the cases measured.)
+func (r *rgRun) readsWholeText() bool {
+	_, after := r.o.ContextLines()
+	return r.o.PCRE2 && r.o.Multiline && after == 0
 }
 
 // countsLess reports whether rg may count less of the file as searched
