@@ -105,15 +105,27 @@ func (s *rgSink) namedBinaryDecoded(open func() (io.ReadCloser, error)) {
 		return // (the search reports it)
 	}
 	defer f.Close()
-	head, nul, first := readToNUL(f, maxReadStopPrefix)
-	if nul < 0 {
-		return
-	}
-	if stop := native.ReadStopAfter(head, int(nul), first); stop > 0 {
-		s.readStop, s.firstNUL = int64(stop), nul
-	} else {
+	stop, nul, _ := decodedReadStop(f)
+	switch {
+	case nul < 0:
+	case stop > 0:
+		s.readStop, s.firstNUL = stop, nul
+	default:
 		s.binaryOff = nul
 	}
+}
+
+// decodedReadStop reads a decoded stream as far as its first NUL (nul,
+// -1: none) and returns where rg's reads of it stop: the end of the
+// complete lines its fills brought before the one with the NUL (0: none),
+// and how many of those lines there are.
+func decodedReadStop(f io.Reader) (stop, nul int64, lines int) {
+	head, nul, first := readToNUL(f, maxReadStopPrefix)
+	if nul < 0 {
+		return 0, -1, 0
+	}
+	end := native.ReadStopAfter(head, int(nul), first)
+	return int64(end), nul, bytes.Count(head[:end], []byte{'\n'})
 }
 
 // startsWithBOM says whether the file at path starts with a byte-order

@@ -396,7 +396,7 @@ func rustParseError(q search.Query, patterns []string) (string, bool) {
 	if !errors.As(err, &pe) || (pe.Kind != rgregex.KindSyntax && pe.Kind != rgregex.KindLookAround && pe.Kind != rgregex.KindBackreference) {
 		return "", false
 	}
-	msg := rgregex.ParseErrorMessage(pe.Wrapped, pe.Spans, pe.Msg)
+	msg := rgregex.ParseErrorMessage(pe.Wrapped(), pe.Spans, pe.Msg)
 	if pe.Kind != rgregex.KindSyntax {
 		msg += pcre2Suggestion
 	}

@@ -706,9 +706,6 @@ func (s *rgSink) Abandon() {
 	}
 }
 
-// printLine prints one line (with -r, its matches replaced); JSON with
-// -q only counts it. (A pointer: the line is large, and copied once per
-// printed line it showed in -v's profile.)
 // printSpanChunks prints l one chunk of matches at a time (-o,
 // --vimgrep). It has rl by value so that Line's own does not move to the
 // heap for the closure: that cost an allocation per printed line.
@@ -719,6 +716,9 @@ func (s *rgSink) printSpanChunks(l *search.Line, rl printer.RgLine) error {
 	})
 }
 
+// printLine prints one line (with -r, its matches replaced); JSON with
+// -q only counts it. (A pointer: the line is large, and copied once per
+// printed line it showed in -v's profile.)
 func (s *rgSink) printLine(rl *printer.RgLine) error {
 	r := s.run
 	if r.replacer != nil && (rl.Kind == search.KindMatch || len(rl.Submatches) > 0) {

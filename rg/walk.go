@@ -799,21 +799,16 @@ func (r *rgRun) streamCut(ctx context.Context, t target, rel string, lf *listedF
 		return false
 	}
 	defer f.Close()
-	head, nul, first := readToNUL(f, maxReadStopPrefix)
-	if nul < 0 {
-		return false
-	}
-	stop := native.ReadStopAfter(head, int(nul), first)
+	stop, nul, lines := decodedReadStop(f)
 	if stop <= 0 {
 		return false
 	}
-	lines := bytes.Count(head[:stop], []byte{'\n'})
 	for n := range lf.matched {
 		if n > lines {
 			delete(lf.matched, n)
 		}
 	}
-	lf.stopAt, lf.nul = int64(stop), nul
+	lf.stopAt, lf.nul = stop, nul
 	return true
 }
 

@@ -1328,7 +1328,7 @@ func (t *pcreTranslator) class() error {
 		case c == '-' && t.peek(1) == ']' && !first:
 			// Literal at the end: escaped, or with the subtraction that
 			// follows it regexp2 would read "x--[" as a range to '-'.
-			t.out.WriteString(`\x2D`) // (see writeLiteral)
+			writeLiteral(&t.out, '-')
 			t.i++
 			err = item(itemLit, '-')
 		case c == '-':

@@ -157,6 +157,16 @@ func (p *parser) assertion(start int, r rune) (escape, error) {
 func (p *parser) hex(start int, kind rune) (escape, error) {
 	isHex := func(c rune) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 	var digits []byte // (under (?x), spaces between them are skipped)
+	digit := func() error {
+		at := p.pos
+		r := p.next()
+		if !isHex(r) {
+			return p.errSpan(at, p.pos, KindSyntax, "invalid hexadecimal digit")
+		}
+		digits = append(digits, byte(r))
+		p.skipSpace()
+		return nil
+	}
 	var digitsAt, digitsEnd int
 	braced := p.peek() == '{'
 	if braced {
@@ -165,13 +175,9 @@ func (p *parser) hex(start int, kind rune) (escape, error) {
 		digitsAt = p.pos
 		p.skipSpace()
 		for !p.eof() && p.peek() != '}' {
-			at := p.pos
-			if r := p.next(); !isHex(r) {
-				return escape{}, p.errSpan(at, p.pos, KindSyntax, "invalid hexadecimal digit")
-			} else {
-				digits = append(digits, byte(r))
+			if err := digit(); err != nil {
+				return escape{}, err
 			}
-			p.skipSpace()
 		}
 		if p.eof() {
 			return escape{}, p.errSpan(brace, p.pos, KindSyntax, "incomplete escape sequence, reached end of pattern prematurely")
@@ -187,13 +193,9 @@ func (p *parser) hex(start int, kind rune) (escape, error) {
 			if p.eof() {
 				return escape{}, p.errSpan(p.pos, p.pos, KindSyntax, "incomplete escape sequence, reached end of pattern prematurely")
 			}
-			at := p.pos
-			r := p.next()
-			if !isHex(r) {
-				return escape{}, p.errSpan(at, p.pos, KindSyntax, "invalid hexadecimal digit")
+			if err := digit(); err != nil {
+				return escape{}, err
 			}
-			digits = append(digits, byte(r))
-			p.skipSpace()
 		}
 		digitsEnd = p.pos
 	}
@@ -238,22 +240,24 @@ func (p *parser) unicodeClass(start int, neg bool) (escape, error) {
 	}
 	// What follows rg refuses only after parsing the whole pattern (see
 	// parser.deferred): the class stands empty meanwhile.
-	none := escape{cls: ranges{}, isCls: true}
+	kind, why := KindSyntax, ""
+	var cls ranges
 	if !p.fl.u {
-		p.later(p.errSpan(start, p.pos, KindSyntax, "Unicode not allowed here"))
-		return none, nil
+		why = "Unicode not allowed here"
+	} else {
+		var perr propertyError
+		switch cls, perr = property(name); perr {
+		case propertyUnsupported:
+			kind, why = KindUnsupported, "Unicode property not supported by rgkit (it has no table of Unicode ages)"
+		case propertyNotFound:
+			why = "Unicode property not found"
+		case propertyValueNotFound:
+			why = "Unicode property value not found"
+		}
 	}
-	cls, perr := property(name)
-	switch perr {
-	case propertyUnsupported:
-		p.later(p.errSpan(start, p.pos, KindUnsupported, "Unicode property not supported by rgkit (it has no table of Unicode ages)"))
-		return none, nil
-	case propertyNotFound:
-		p.later(p.errSpan(start, p.pos, KindSyntax, "Unicode property not found"))
-		return none, nil
-	case propertyValueNotFound:
-		p.later(p.errSpan(start, p.pos, KindSyntax, "Unicode property value not found"))
-		return none, nil
+	if why != "" {
+		p.later(p.errSpan(start, p.pos, kind, why))
+		return escape{cls: ranges{}, isCls: true}, nil
 	}
 	return escape{cls: p.foldNeg(cls, neg), isCls: true}, nil
 }

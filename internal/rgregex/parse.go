@@ -51,7 +51,7 @@ func (p *parser) err(off int, kind Kind, msg string) *Error {
 // (an earlier part the offending one clashes with).
 func (p *parser) errSpan(start, end int, kind Kind, msg string, aux ...[2]int) *Error {
 	o := min(max(start-3, 0), len(p.pat))
-	return &Error{Pattern: p.pat, Offset: o, Kind: kind, Msg: msg, Wrapped: p.src, Spans: append([][2]int{{start, end}}, aux...)}
+	return &Error{Pattern: p.pat, Offset: o, Kind: kind, Msg: msg, Spans: append([][2]int{{start, end}}, aux...)}
 }
 
 // later records a refusal rg makes after parsing (see deferred); the

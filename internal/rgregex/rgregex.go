@@ -63,12 +63,13 @@ type Error struct {
 	Offset  int
 	Kind    Kind
 	Msg     string
-	// Wrapped is the text the parser read, "(?:" + Pattern + ")", as rg's
-	// parser reads it; Spans are the byte ranges of it rg's message marks
-	// (the offending part, then the earlier part it clashes with, if any).
-	Wrapped string
-	Spans   [][2]int
+	// Spans are the byte ranges of Wrapped() rg's message marks (the
+	// offending part, then the earlier part it clashes with, if any).
+	Spans [][2]int
 }
+
+// Wrapped is the text the parser read, as rg's parser reads it.
+func (e *Error) Wrapped() string { return "(?:" + e.Pattern + ")" }
 
 func (e *Error) Error() string {
 	s := fmt.Sprintf("regex parse error at offset %d: %s", e.Offset, e.Msg)
